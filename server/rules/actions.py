@@ -1,0 +1,69 @@
+"""Actions are small JSON-serializable dicts with a "type". This module checks their shape.
+
+Legality is legal.py's job; here we only refuse what is not an action at all.
+"""
+
+from __future__ import annotations
+
+from .data import CELL_INDEX, CUPS, ING_INDEX, UPGRADE_INDEX
+from .errors import MalformedAction
+
+# type -> (required argument fields, informational fields a client may echo back)
+SCHEMA: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "place": (("cell",), ()),  # R-SETUP-3
+    "starting_cup": (("cup",), ()),  # R-SETUP-4
+    "upgrade": (("tile",), ()),  # R-UPG
+    "skip_upgrade": ((), ()),
+    "choose_meeple": (("meeple",), ()),  # R-MOVE, 2 players
+    "step": (("cell",), ("gain", "rush")),  # R-MOVE
+    "stop": ((), ()),
+    "pour": (("ingredient", "cup"), ()),  # R-POUR
+    "return": (("ingredient",), ()),
+    "empty": (("cup",), ()),
+    "done_pouring": ((), ()),
+    "serve": (("cup", "card"), ()),  # R-PROC
+    "end_turn": ((), ()),  # R-END
+    "undo": ((), ()),
+}
+ACTION_TYPES = tuple(SCHEMA)
+
+
+def _check_arg(kind: str, name: str, value: object) -> None:
+    ok: bool
+    if name == "cell":
+        ok = isinstance(value, str) and value in CELL_INDEX
+    elif name == "cup":
+        ok = type(value) is int and 0 <= value < CUPS
+    elif name == "meeple":
+        ok = type(value) is int and 0 <= value < 2
+    elif name == "ingredient":
+        ok = isinstance(value, str) and value in ING_INDEX
+    elif name == "tile":
+        ok = isinstance(value, str) and value in UPGRADE_INDEX
+    elif name == "card":
+        ok = type(value) is int and 0 <= value < 80
+    else:  # pragma: no cover - SCHEMA and this function are kept together
+        ok = False
+    if not ok:
+        raise MalformedAction(f"{kind}: bad value for {name!r}: {value!r}")
+
+
+def action_key(action: object) -> tuple:
+    """Check an action's shape and return its identity: (type, *arguments)."""
+    if not isinstance(action, dict):
+        raise MalformedAction("an action must be an object with a 'type'")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in SCHEMA:
+        raise MalformedAction(f"unknown action type: {kind!r}")
+    required, informational = SCHEMA[kind]
+    for name in action:
+        if name != "type" and name not in required and name not in informational:
+            raise MalformedAction(f"{kind}: unknown field {name!r}")
+    values = []
+    for name in required:
+        if name not in action:
+            raise MalformedAction(f"{kind}: missing field {name!r}")
+        value = action[name]
+        _check_arg(kind, name, value)
+        values.append(value)
+    return (kind, *values)

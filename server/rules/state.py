@@ -1,0 +1,124 @@
+"""The mutable game state. Plain containers; the rules live in engine.py and legal.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Phases, in the order a game passes through them.
+PLACEMENT = "placement"  # R-SETUP-3
+STARTING_CUP = "starting_cup"  # R-SETUP-4 (2 players)
+UPGRADE = "upgrade"  # R-UPG
+MOVE = "move"  # R-MOVE
+POUR = "pour"  # R-POUR
+PROCESS = "process"  # R-PROC
+OVER = "over"
+PHASES = (PLACEMENT, STARTING_CUP, UPGRADE, MOVE, POUR, PROCESS, OVER)
+TURN_PHASES = (UPGRADE, MOVE, POUR, PROCESS)
+
+
+@dataclass(slots=True)
+class Player:
+    meeples: list[int] = field(default_factory=list)  # cell index per meeple
+    tabs: list[list[int]] = field(default_factory=lambda: [[], [], [], []])  # card ids
+    cups: list[list[int]] = field(default_factory=lambda: [[], [], []])  # ingredient idx
+    completed: list[int] = field(default_factory=list)
+    penalties: list[int] = field(default_factory=list)
+    rush: int = 0
+    upgrades: list[bool] = field(default_factory=lambda: [False, False, False, False])
+    turns: int = 0
+
+    def clone(self) -> Player:
+        return Player(
+            self.meeples[:],
+            [t[:] for t in self.tabs],
+            [c[:] for c in self.cups],
+            self.completed[:],
+            self.penalties[:],
+            self.rush,
+            self.upgrades[:],
+            self.turns,
+        )
+
+    def order_count(self) -> int:
+        t = self.tabs
+        return len(t[0]) + len(t[1]) + len(t[2]) + len(t[3])
+
+
+@dataclass(slots=True)
+class TurnStart:
+    """What a turn can change, as it was when the turn began (for undo, R-TURN)."""
+
+    player: Player
+    supply: list[int]
+    rush_supply: int
+    discard: list[int]
+    phase: str
+
+
+@dataclass(slots=True)
+class Game:
+    seed: int
+    players: list[Player]
+    options: dict
+    deck: list[int]  # the next card to draw is deck[-1]; secret until the game is over
+    set_aside: list[int]  # R-SETUP-V1 leftovers, face up, out of the game
+    discard: list[int]
+    supply: list[int]
+    rush_supply: int
+    start: int  # starting player's seat
+    current: int  # seat to act
+    phase: str
+    pending: list[int]  # setup: seats still to place a meeple / choose a cup, in order
+    closed: bool = False
+    close_reason: str | None = None
+    turn: int = 0  # main turns begun so far
+    # Turn-scoped state (R-TURN).
+    hand: list[int] = field(default_factory=lambda: [0] * 8)
+    moving: int | None = None  # index of the meeple that moves this turn
+    steps: int = 0
+    path: list[int] = field(default_factory=list)
+    served: int = 0
+    upgraded: bool = False
+    turn_log: list[dict] = field(default_factory=list)
+    turn_start: TurnStart | None = None
+    # Bookkeeping.
+    version: int = 0  # actions applied so far
+    result: dict | None = None
+    legal_cache: tuple | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    def clone(self) -> Game:
+        """A copy independent of this one (for bots' look-ahead)."""
+        ts = self.turn_start
+        return Game(
+            self.seed,
+            [p.clone() for p in self.players],
+            dict(self.options),
+            self.deck[:],
+            self.set_aside[:],
+            self.discard[:],
+            self.supply[:],
+            self.rush_supply,
+            self.start,
+            self.current,
+            self.phase,
+            self.pending[:],
+            self.closed,
+            self.close_reason,
+            self.turn,
+            self.hand[:],
+            self.moving,
+            self.steps,
+            self.path[:],
+            self.served,
+            self.upgraded,
+            self.turn_log[:],
+            None if ts is None else TurnStart(
+                ts.player.clone(), ts.supply[:], ts.rush_supply, ts.discard[:], ts.phase
+            ),
+            self.version,
+            self.result,
+        )

@@ -1,0 +1,79 @@
+"""What a seat or a spectator may see (R-HIDDEN): everything public, the deck as a count."""
+
+from __future__ import annotations
+
+from .data import BASE_STEPS, CELL_NAMES, INGREDIENTS, RULES_VERSION, UPGRADES, card_public
+from .engine import can_undo
+from .legal import legal_actions
+from .scoring import score
+from .state import OVER, Game, Player
+
+
+def _ingredients(counts: list[int]) -> dict[str, int]:
+    return {INGREDIENTS[i]: c for i, c in enumerate(counts)}
+
+
+def _player(seat: int, p: Player) -> dict:
+    return {
+        "seat": seat,
+        "meeples": [CELL_NAMES[c] for c in p.meeples],
+        "tabs": [[card_public(c) for c in tab] for tab in p.tabs],
+        "cups": [[INGREDIENTS[i] for i in cup] for cup in p.cups],
+        "completed": [card_public(c) for c in p.completed],
+        "penalties": [card_public(c) for c in p.penalties],
+        "rush": p.rush,
+        "upgrades": {name: p.upgrades[i] for i, name in enumerate(UPGRADES)},
+        "turns": p.turns,
+        "score": score(p),
+    }
+
+
+def public_view(game: Game) -> dict:
+    """The part of every view that is the same for all viewers."""
+    view = {
+        "rules_version": RULES_VERSION,
+        "players_count": game.n,
+        "options": {"starter_orders": game.options["starter_orders"]},
+        "phase": game.phase,
+        "current": game.current,
+        "start": game.start,
+        "turn": game.turn,
+        "closed": game.closed,
+        "close_reason": game.close_reason,
+        "deck": len(game.deck),
+        "supply": _ingredients(game.supply),
+        "rush_supply": game.rush_supply,
+        "discard": [card_public(c) for c in game.discard],
+        "set_aside": [card_public(c) for c in game.set_aside],
+        "pending": game.pending[:],
+        "players": [_player(s, p) for s, p in enumerate(game.players)],
+        "move": {
+            "meeple": game.moving,
+            "steps": game.steps,
+            "free_steps_left": max(0, BASE_STEPS - game.steps),
+            "path": [CELL_NAMES[c] for c in game.path],
+        },
+        "hand": _ingredients(game.hand),
+        "served": game.served,
+        "upgraded": game.upgraded,
+        "result": None,
+    }
+    if game.phase == OVER:
+        # R-HIDDEN: once the game is over its seed and deck order are public.
+        view["result"] = {**game.result, "seed": game.seed, "deck": game.deck[::-1]}
+    return view
+
+
+def seat_extras(game: Game, seat: int | None) -> dict:
+    """The part of a view that depends on who looks: their seat, their legal actions."""
+    acting = seat is not None and seat == game.current and game.phase != OVER
+    return {
+        "seat": seat,
+        "can_undo": acting and can_undo(game),
+        "legal": legal_actions(game) if acting else [],
+    }
+
+
+def view(game: Game, seat: int | None = None) -> dict:
+    """The whole view for a seat (or a spectator, None)."""
+    return {**public_view(game), **seat_extras(game, seat)}
