@@ -13,15 +13,15 @@ from .data import (
     CELL_INDEX,
     CELL_ING,
     CELL_NAMES,
-    INGREDIENTS,
     ING_INDEX,
+    INGREDIENTS,
     PENALTY_LIMIT,
     UPGRADE_COST,
     UPGRADE_INDEX,
 )
 from .data import card_public as card_info
 from .errors import GameOver, IllegalAction, NothingToUndo, NotYourTurn
-from .legal import can_upgrade, legal_index, occupied_by_others, step_gain
+from .legal import KEY_OF, can_upgrade, legal_index, listed_key
 from .scoring import final_result
 from .state import (
     MOVE,
@@ -57,26 +57,40 @@ def can_undo(game: Game) -> bool:
 
 def apply(game: Game, action: object, seat: int | None = None) -> Events:
     """Validate and apply `action` for `seat` (default: the seat to act)."""
+    if seat is not None and seat != game.current and game.phase != OVER:
+        action_key(action)  # junk is reported as junk, whoever sends it
+        raise NotYourTurn(f"it is seat {game.current}'s turn, not seat {seat}'s", "R-TURN")
+    key = listed_key(game, action)  # fast path: a dict legal_actions handed out
+    if key is not None:
+        legal = action
+    else:
+        legal = _validate(game, action)
+        if legal is None:
+            return _undo(game)
+        key = KEY_OF[id(legal)]
+    in_turn = game.phase in TURN_PHASES
+    events = _APPLY[key[0]](game, key, legal)
+    game.version += 1
+    if in_turn and key[0] != "end_turn":
+        game.turn_log.append(legal)
+    return events
+
+
+def _validate(game: Game, action: object) -> dict | None:
+    """The listed legal action equal to `action`, or None for undo; raise if refused."""
     key = action_key(action)
     if game.phase == OVER:
         raise GameOver("the game is over", "R-END")
-    if seat is not None and seat != game.current:
-        raise NotYourTurn(f"it is seat {game.current}'s turn, not seat {seat}'s", "R-TURN")
     if key[0] == "undo":
-        return _undo(game)
+        return None
     legal = legal_index(game).get(key)
     if legal is None:
         raise IllegalAction(_why_illegal(game, key), _RULE_OF[key[0]])
     if key[0] == "step":  # an echoed preview must be the true one
         for name in ("gain", "rush"):
-            if name in action and action[name] != legal[name]:  # type: ignore[index]
+            if name in action and action[name] != legal[name]:  # type: ignore[operator,index]
                 raise IllegalAction(f"step preview {name!r} does not match", "R-MOVE")
-    in_turn = game.phase in TURN_PHASES
-    events = _APPLY[key[0]](game, key)
-    game.version += 1
-    if in_turn and key[0] != "end_turn":
-        game.turn_log.append(legal)
-    return events
+    return legal
 
 
 def _why_illegal(game: Game, key: tuple) -> str:
@@ -110,7 +124,7 @@ def _take_into_cup(game: Game, seat: int, meeple: int, cup: int) -> dict:
             "cup": cup, "count": got}
 
 
-def _place(game: Game, key: tuple) -> Events:
+def _place(game: Game, key: tuple, legal: dict) -> Events:
     seat = game.pending.pop(0)
     game.players[seat].meeples.append(CELL_INDEX[key[1]])
     events: Events = [{"type": "placed", "seat": seat, "cell": key[1]}]
@@ -128,7 +142,7 @@ def _place(game: Game, key: tuple) -> Events:
     return events + _begin_turn(game, game.start)
 
 
-def _starting_cup(game: Game, key: tuple) -> Events:
+def _starting_cup(game: Game, key: tuple, legal: dict) -> Events:
     seat = game.pending.pop(0)
     events = [_take_into_cup(game, seat, 1, key[1])]
     if game.pending:
@@ -160,7 +174,7 @@ def _begin_turn(game: Game, seat: int) -> Events:
     return [{"type": "turn_started", "seat": seat, "turn": game.turn, "phase": game.phase}]
 
 
-def _upgrade(game: Game, key: tuple) -> Events:
+def _upgrade(game: Game, key: tuple, legal: dict) -> Events:
     player = game.players[game.current]
     tile = UPGRADE_INDEX[key[1]]
     spent = player.completed[-UPGRADE_COST:]  # which three does not matter (R-UPG)
@@ -172,18 +186,18 @@ def _upgrade(game: Game, key: tuple) -> Events:
     return [{"type": "upgraded", "seat": game.current, "tile": key[1], "discarded": spent}]
 
 
-def _skip_upgrade(game: Game, key: tuple) -> Events:
+def _skip_upgrade(game: Game, key: tuple, legal: dict) -> Events:
     game.phase = MOVE
     return [{"type": "upgrade_skipped", "seat": game.current}]
 
 
-def _choose_meeple(game: Game, key: tuple) -> Events:
+def _choose_meeple(game: Game, key: tuple, legal: dict) -> Events:
     game.moving = key[1]
     game.path = [game.players[game.current].meeples[key[1]]]
     return [{"type": "meeple_chosen", "seat": game.current, "meeple": key[1]}]
 
 
-def _step(game: Game, key: tuple) -> Events:
+def _step(game: Game, key: tuple, legal: dict) -> Events:
     player = game.players[game.current]
     cell = CELL_INDEX[key[1]]
     here = player.meeples[game.moving]
@@ -191,8 +205,8 @@ def _step(game: Game, key: tuple) -> Events:
     if paid:  # R-MOVE: each step beyond 3 costs a Rush Token, back to the supply
         player.rush -= 1
         game.rush_supply += 1
-    count = step_gain(game, cell, occupied_by_others(game))
     ing = CELL_ING[cell]
+    count = legal["gain"][INGREDIENTS[ing]]  # computed by legal.py, supply cap included
     game.supply[ing] -= count
     game.hand[ing] += count
     player.meeples[game.moving] = cell
@@ -205,21 +219,21 @@ def _step(game: Game, key: tuple) -> Events:
     }]
 
 
-def _stop(game: Game, key: tuple) -> Events:
+def _stop(game: Game, key: tuple, legal: dict) -> Events:
     game.phase = POUR
     cell = game.players[game.current].meeples[game.moving]
     return [{"type": "stopped", "seat": game.current, "cell": CELL_NAMES[cell],
              "steps": game.steps}]
 
 
-def _pour(game: Game, key: tuple) -> Events:
+def _pour(game: Game, key: tuple, legal: dict) -> Events:
     ing = ING_INDEX[key[1]]
     game.hand[ing] -= 1
     game.players[game.current].cups[key[2]].append(ing)
     return [{"type": "poured", "seat": game.current, "ingredient": key[1], "cup": key[2]}]
 
 
-def _return(game: Game, key: tuple) -> Events:
+def _return(game: Game, key: tuple, legal: dict) -> Events:
     ing = ING_INDEX[key[1]]
     game.hand[ing] -= 1
     game.supply[ing] += 1
@@ -234,7 +248,7 @@ def _tokens(ings: list[int]) -> dict[str, int]:
     return out
 
 
-def _empty(game: Game, key: tuple) -> Events:
+def _empty(game: Game, key: tuple, legal: dict) -> Events:
     cup = game.players[game.current].cups[key[1]]
     for ing in cup:
         game.supply[ing] += 1
@@ -243,12 +257,12 @@ def _empty(game: Game, key: tuple) -> Events:
     return [event]
 
 
-def _done_pouring(game: Game, key: tuple) -> Events:
+def _done_pouring(game: Game, key: tuple, legal: dict) -> Events:
     game.phase = PROCESS
     return [{"type": "pouring_done", "seat": game.current}]
 
 
-def _serve(game: Game, key: tuple) -> Events:
+def _serve(game: Game, key: tuple, legal: dict) -> Events:
     player = game.players[game.current]
     cup, card = key[1], key[2]
     for ing in player.cups[cup]:
@@ -292,7 +306,7 @@ def _close(game: Game, reason: str) -> None:
         game.close_reason = reason
 
 
-def _end_turn(game: Game, key: tuple) -> Events:
+def _end_turn(game: Game, key: tuple, legal: dict) -> Events:
     seat, n = game.current, game.n
     player = game.players[seat]
     events: Events = []
@@ -358,8 +372,7 @@ def _undo(game: Game) -> Events:
     _begin_turn(game, seat)
     game.turn_start = start
     for action in redo:
-        key = action_key(action)
-        _APPLY[key[0]](game, key)
+        _APPLY[action["type"]](game, action_key(action), action)
         game.turn_log.append(action)
     game.version += 1
     game.legal_cache = None

@@ -26,10 +26,56 @@ from .data import (
 )
 from .state import MOVE, PLACEMENT, POUR, PROCESS, STARTING_CUP, UPGRADE, Game
 
-_SKIP_UPGRADE = {"type": "skip_upgrade"}
-_STOP = {"type": "stop"}
-_DONE_POURING = {"type": "done_pouring"}
-_END_TURN = {"type": "end_turn"}
+# Legal actions are shared, read-only dicts built once; KEY_OF maps each one's id to its key
+# (see actions.action_key), so applying a listed dict needs no parsing.
+KEY_OF: dict[int, tuple] = {}
+
+
+def _const(key: tuple, action: dict) -> dict:
+    KEY_OF[id(action)] = key
+    return action
+
+
+_SKIP_UPGRADE = _const(("skip_upgrade",), {"type": "skip_upgrade"})
+_STOP = _const(("stop",), {"type": "stop"})
+_DONE_POURING = _const(("done_pouring",), {"type": "done_pouring"})
+_END_TURN = _const(("end_turn",), {"type": "end_turn"})
+_PLACE = [_const(("place", c), {"type": "place", "cell": c}) for c in CELL_NAMES]
+_STARTING_CUP = [_const(("starting_cup", k), {"type": "starting_cup", "cup": k}) for k in range(3)]
+_UPGRADE = [_const(("upgrade", t), {"type": "upgrade", "tile": t}) for t in UPGRADES]
+_CHOOSE = [_const(("choose_meeple", m), {"type": "choose_meeple", "meeple": m}) for m in range(2)]
+_EMPTY = [_const(("empty", k), {"type": "empty", "cup": k}) for k in range(3)]
+_SERVE = [
+    [_const(("serve", k, card), {"type": "serve", "cup": k, "card": card}) for card in range(80)]
+    for k in range(3)
+]
+# _POUR[ingredient][mask of cups with room] = the pours into those cups, then the return.
+_POUR = [
+    [
+        tuple(
+            _const(("pour", name, k), {"type": "pour", "ingredient": name, "cup": k})
+            for k in range(3) if mask >> k & 1
+        ) + (_const(("return", name), {"type": "return", "ingredient": name}),)
+        for mask in range(8)
+    ]
+    for name in INGREDIENTS
+]
+for _ing in range(8):  # one dict per (ingredient, cup): reuse the mask-7 ones everywhere
+    _full = {a.get("cup"): a for a in _POUR[_ing][7]}
+    _POUR[_ing] = [tuple(_full[a.get("cup")] for a in _POUR[_ing][m]) for m in range(8)]
+_STEP: dict[tuple[int, int, bool], dict] = {}
+
+
+def _step_action(cell: int, count: int, paid: bool) -> dict:
+    action = _STEP.get((cell, count, paid))
+    if action is None:
+        name = CELL_NAMES[cell]
+        action = _const(("step", name), {
+            "type": "step", "cell": name, "gain": {INGREDIENTS[CELL_ING[cell]]: count},
+            "rush": paid,
+        })
+        _STEP[(cell, count, paid)] = action
+    return action
 
 
 def occupied_by_others(game: Game) -> set[int]:
@@ -67,7 +113,7 @@ def step_gain(game: Game, cell: int, occupied: set[int]) -> int:
     return count if count <= available else available
 
 
-def _step_actions(game: Game) -> list[tuple[tuple, dict]]:
+def _step_actions(game: Game) -> list[dict]:
     player = game.players[game.current]
     here = player.meeples[game.moving]
     paid = game.steps >= BASE_STEPS  # this step costs a Rush Token
@@ -86,45 +132,33 @@ def _step_actions(game: Game) -> list[tuple[tuple, dict]]:
                 continue
             if reach == 1 and all(n in occupied for n in neighbours[cell]):
                 continue
-        ing = CELL_ING[cell]
-        name = CELL_NAMES[cell]
-        out.append((
-            ("step", name),
-            {
-                "type": "step",
-                "cell": name,
-                "gain": {INGREDIENTS[ing]: step_gain(game, cell, occupied)},
-                "rush": paid,
-            },
-        ))
+        out.append(_step_action(cell, step_gain(game, cell, occupied), paid))
     if game.steps >= 1 and here not in occupied:
-        out.append((("stop",), _STOP))
+        out.append(_STOP)
     return out
 
 
-def _pour_actions(game: Game) -> list[tuple[tuple, dict]]:
-    player = game.players[game.current]
-    cups = player.cups
-    room = [k for k in range(3) if len(cups[k]) < CUP_CAPACITY]
-    out = []
-    holding = False
+def _pour_actions(game: Game) -> list[dict]:
+    cups = game.players[game.current].cups
+    room = (
+        (len(cups[0]) < CUP_CAPACITY)
+        | (len(cups[1]) < CUP_CAPACITY) << 1
+        | (len(cups[2]) < CUP_CAPACITY) << 2
+    )
+    out: list[dict] = []
     for ing, count in enumerate(game.hand):
-        if not count:
-            continue
-        holding = True
-        name = INGREDIENTS[ing]
-        for k in room:
-            out.append((("pour", name, k), {"type": "pour", "ingredient": name, "cup": k}))
-        out.append((("return", name), {"type": "return", "ingredient": name}))
+        if count:
+            out.extend(_POUR[ing][room])
+    holding = bool(out)
     for k in range(3):
         if cups[k]:
-            out.append((("empty", k), {"type": "empty", "cup": k}))
+            out.append(_EMPTY[k])
     if not holding:
-        out.append((("done_pouring",), _DONE_POURING))
+        out.append(_DONE_POURING)
     return out
 
 
-def _serve_actions(game: Game) -> list[tuple[tuple, dict]]:
+def _serve_actions(game: Game) -> list[dict]:
     player = game.players[game.current]
     out = []
     for k, cup in enumerate(player.cups):
@@ -135,57 +169,61 @@ def _serve_actions(game: Game) -> list[tuple[tuple, dict]]:
         for tab in reversed(player.tabs):
             for card in tab:
                 if CARD_RECIPES[card] == contents:
-                    out.append((("serve", k, card), {"type": "serve", "cup": k, "card": card}))
-    out.append((("end_turn",), _END_TURN))
+                    out.append(_SERVE[k][card])
+    out.append(_END_TURN)
     return out
 
 
-def _compute(game: Game) -> list[tuple[tuple, dict]]:
+def _compute(game: Game) -> list[dict]:
     phase = game.phase
     if phase == MOVE:
         if game.moving is None:
-            return [
-                (("choose_meeple", i), {"type": "choose_meeple", "meeple": i})
-                for i in range(len(game.players[game.current].meeples))
-            ]
+            return _CHOOSE[: len(game.players[game.current].meeples)]
         return _step_actions(game)
     if phase == POUR:
         return _pour_actions(game)
     if phase == PROCESS:
         return _serve_actions(game)
     if phase == UPGRADE:
-        player = game.players[game.current]
-        out = [
-            (("upgrade", UPGRADES[i]), {"type": "upgrade", "tile": UPGRADES[i]})
-            for i in range(4)
-            if not player.upgrades[i]
-        ]
-        out.append((("skip_upgrade",), _SKIP_UPGRADE))
-        return out
+        upgrades = game.players[game.current].upgrades
+        return [_UPGRADE[i] for i in range(4) if not upgrades[i]] + [_SKIP_UPGRADE]
     if phase == PLACEMENT:
         taken = {c for p in game.players for c in p.meeples}
-        return [
-            (("place", CELL_NAMES[c]), {"type": "place", "cell": CELL_NAMES[c]})
-            for c in range(CELL_COUNT)
-            if c not in taken
-        ]
+        return [_PLACE[c] for c in range(CELL_COUNT) if c not in taken]
     if phase == STARTING_CUP:
-        return [(("starting_cup", k), {"type": "starting_cup", "cup": k}) for k in range(3)]
+        return _STARTING_CUP[:]
     return []
+
+
+def _cached(game: Game) -> list[dict]:
+    cache = game.legal_cache
+    if cache is None or cache[0] != game.version:
+        cache = (game.version, _compute(game))
+        game.legal_cache = cache
+    return cache[1]
 
 
 def legal_index(game: Game) -> dict[tuple, dict]:
     """Legal actions of the seat to act, keyed by their identity (see actions.action_key)."""
-    cache = game.legal_cache
-    if cache is not None and cache[0] == game.version:
-        return cache[1]
-    index = dict(_compute(game))
-    game.legal_cache = (game.version, index)
-    return index
+    return {KEY_OF[id(action)]: action for action in _cached(game)}
+
+
+def listed_key(game: Game, action: object) -> tuple | None:
+    """The key of `action` if it is one of the dicts legal_actions lists now."""
+    key = KEY_OF.get(id(action))
+    if key is None:
+        return None
+    for listed in _cached(game):
+        if listed is action:
+            return key
+    return None
 
 
 def legal_actions(game: Game, seat: int | None = None) -> list[dict]:
-    """The legal actions for `seat` (default: the seat to act); empty if it is not its turn."""
+    """The legal actions for `seat` (default: the seat to act); empty if it is not its turn.
+
+    The dicts are shared by every game: treat them as read-only.
+    """
     if seat is not None and seat != game.current:
         return []
-    return list(legal_index(game).values())
+    return _cached(game)[:]
