@@ -18,6 +18,7 @@ run: install
 	$(PY) -m server
 
 test: install
+	scripts/ensure-browser.sh
 	$(PY) -m ruff check .
 	$(PY) -m pytest
 

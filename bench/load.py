@@ -1,0 +1,309 @@
+"""Online-play load benchmark: real server, real websockets, rooms of 4 players + 4 spectators.
+
+Runs the bare baseline (bench/baseline.py) and the game server under the same load, one
+after the other, and prints every figure with its ratio to the baseline:
+
+    .venv/bin/python bench/load.py --rooms 1000 --pace 1 --duration 60
+    .venv/bin/python bench/load.py --rooms 100 --pace 0 --duration 30      # flat out
+
+Latency is measured from sending an action to the last socket of its room receiving the
+resulting patch; all 8 sockets of a room live in one client process, so one clock is used.
+Several client processes keep the load generator from being the bottleneck.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import jsonpatch
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+SEATS = 4
+SPECTATORS = 4
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# --- the server under test -------------------------------------------------------------
+
+
+def start_server(kind: str, port: int, data_dir: str) -> subprocess.Popen:
+    env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="warning",
+               WS_FLOOD_MESSAGES=str(10**9), ROOM_CREATE_RATE=str(10**9),
+               DATABASE_URL=f"sqlite+aiosqlite:///{data_dir}/bench.db")
+    cmd = [sys.executable, "-m", "server"] if kind == "game" else \
+        [sys.executable, str(ROOT / "bench" / "baseline.py"), "--port", str(port)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
+    for _ in range(300):
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"{kind} server did not start")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+# --- clients ---------------------------------------------------------------------------
+
+
+async def make_room(http: httpx.AsyncClient, kind: str,
+                    rng: random.Random) -> tuple[str, list[str | None]]:
+    if kind == "baseline":
+        return f"B{rng.getrandbits(40):X}", [None] * SEATS
+    created = (await http.post("/api/rooms", json={"players": SEATS})).json()
+    code = created["code"]
+    tokens: list[str | None] = []
+    for i in range(SEATS):
+        joined = (await http.post(f"/api/rooms/{code}/join", json={"name": f"p{i}"})).json()
+        tokens.append(joined["seat_token"])
+    started = await http.post(f"/api/rooms/{code}/start", json={"token": created["host_token"]})
+    started.raise_for_status()
+    return code, tokens
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: int = 0
+    patch_bytes: int = 0
+    patches: int = 0
+    snapshot_bytes: int = 0
+    snapshots: int = 0
+
+
+class Room:
+    """8 sockets; drives one action at a time and times its fan-out."""
+
+    def __init__(self, port: int, code: str, tokens: list[str | None], stats: Stats) -> None:
+        self.url = f"ws://127.0.0.1:{port}/ws/{code}"
+        self.tokens = tokens + [None] * SPECTATORS
+        self.stats = stats
+        self.views: list[dict] = [{} for _ in self.tokens]
+        self.versions = [-1] * len(self.tokens)
+        self.target = 0
+        self.arrived = asyncio.Event()
+        self.sockets: list = []
+        self.over = False
+
+    async def open(self) -> None:
+        for i, token in enumerate(self.tokens):
+            ws = await websockets.connect(self.url, max_size=None, compression=None,
+                                          open_timeout=60)
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            self.sockets.append(ws)
+            self._on_frame(i, await ws.recv())
+        self.readers = [asyncio.create_task(self._read(i)) for i in range(len(self.sockets))]
+
+    async def close(self) -> None:
+        for task in self.readers:
+            task.cancel()
+        await asyncio.gather(*(ws.close() for ws in self.sockets), return_exceptions=True)
+
+    def _on_frame(self, i: int, raw: str) -> None:
+        frame = json.loads(raw)
+        kind = frame["type"]
+        if kind == "snapshot":
+            self.stats.snapshot_bytes += len(raw)
+            self.stats.snapshots += 1
+            self.views[i] = frame["view"]
+        elif kind == "patch":
+            self.stats.patch_bytes += len(raw)
+            self.stats.patches += 1
+            if i < SEATS:  # players keep their view to know their legal actions
+                jsonpatch.apply_patch(self.views[i], frame["ops"], in_place=True)
+        elif kind == "error":
+            self.stats.errors += 1
+            self.arrived.set()
+            return
+        else:
+            return
+        self.versions[i] = frame["v"]
+        if self.target and min(self.versions) >= self.target:
+            self.arrived.set()
+
+    async def _read(self, i: int) -> None:
+        try:
+            async for raw in self.sockets[i]:
+                try:
+                    self._on_frame(i, raw)
+                except (KeyError, ValueError, jsonpatch.JsonPatchException):
+                    self.stats.errors += 1
+        except websockets.ConnectionClosed:
+            pass
+
+    async def act(self, rng: random.Random) -> bool:
+        """One action by the seat to act; False when the game is over."""
+        game = self.views[0].get("game") or {}
+        if game.get("phase") == "over":
+            return False
+        seat = game.get("current", 0)
+        legal = (self.views[seat].get("game") or {}).get("legal") or []
+        if not legal:
+            return False
+        v = self.versions[seat]
+        self.target = v + 1
+        self.arrived.clear()
+        start = time.perf_counter()
+        frame = {"type": "act", "id": v, "v": v, "action": rng.choice(legal)}
+        await self.sockets[seat].send(json.dumps(frame))
+        await asyncio.wait_for(self.arrived.wait(), 30)
+        if min(self.versions) >= self.target:
+            self.stats.latencies.append(time.perf_counter() - start)
+            self.stats.actions += 1
+        return True
+
+
+async def drive(kind: str, port: int, rooms: int, pace: float, warmup: float,
+                duration: float, seed: int) -> Stats:
+    stats = Stats()
+    rng = random.Random(seed)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+        async def one_room(k: int) -> None:
+            await asyncio.sleep(k * 0.005)
+            code, tokens = await make_room(http, kind, rng)
+            room = Room(port, code, tokens, stats)
+            await room.open()
+            t_end = t_start + warmup + duration
+            spread = rng.random() / max(pace, 1)  # rooms do not all act in step
+            await asyncio.sleep(max(0.0, t_start - time.perf_counter()) + spread)
+            while time.perf_counter() < t_end:
+                began = time.perf_counter()
+                if not await room.act(rng):  # game over: a new room takes its place
+                    await room.close()
+                    code, tokens = await make_room(http, kind, rng)
+                    room = Room(port, code, tokens, stats)
+                    await room.open()
+                    continue
+                if pace:
+                    await asyncio.sleep(max(0.0, 1 / pace - (time.perf_counter() - began)))
+            await room.close()
+
+        t_start = time.perf_counter() + 2 + rooms * 0.006  # everyone connected by then
+        await asyncio.gather(*(one_room(k) for k in range(rooms)))
+    return stats
+
+
+def client_process(args: tuple, out: mp.Queue) -> None:
+    kind, port, rooms, pace, warmup, duration, seed, start_at = args
+    time.sleep(max(0.0, start_at - time.time()))
+    stats = asyncio.run(drive(kind, port, rooms, pace, warmup, duration, seed))
+    out.put(stats.__dict__)
+
+
+# --- one run ---------------------------------------------------------------------------
+
+
+def run(kind: str, rooms: int, pace: float, duration: float, procs: int) -> dict:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as data_dir:
+        server = start_server(kind, port, data_dir)
+        try:
+            rss_idle = rss_mib(server.pid)
+            queue: mp.Queue = mp.Queue()
+            share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
+            start_at = time.time() + 0.5
+            warmup = 3.0
+            workers = [
+                mp.Process(target=client_process,
+                           args=((kind, port, n, pace, warmup, duration, 1000 + i, start_at),
+                                 queue))
+                for i, n in enumerate(share) if n
+            ]
+            for w in workers:
+                w.start()
+            setup = 2 + max(share) * 0.006 + 0.5
+            time.sleep(setup + warmup)
+            cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
+            time.sleep(duration)
+            cpu1, t1 = cpu_seconds(server.pid), time.perf_counter()
+            rss = rss_mib(server.pid)
+            results = [queue.get(timeout=duration + 300) for _ in workers]
+            for w in workers:
+                w.join()
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    lat = sorted(x for r in results for x in r["latencies"])
+    total = sum(r["actions"] for r in results)
+
+    def pct(p: float) -> float:
+        return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
+
+    patches = sum(r["patches"] for r in results)
+    snaps = sum(r["snapshots"] for r in results)
+    return {
+        "server": kind,
+        "actions_per_s": total / (duration + 3.0),
+        "p50_ms": pct(0.50), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
+        "server_cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),
+        "cpu_ms_per_action": 1000 * (cpu1 - cpu0) / max(1, total * duration / (duration + 3)),
+        "rss_mib": rss, "rss_kib_per_room": 1024 * (rss - rss_idle) / rooms,
+        "patch_bytes": sum(r["patch_bytes"] for r in results) / max(1, patches),
+        "snapshot_bytes": sum(r["snapshot_bytes"] for r in results) / max(1, snaps),
+        "errors": sum(r["errors"] for r in results),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--pace", type=float, default=1.0,
+                        help="actions per second per room (0 = flat out)")
+    parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    parser.add_argument("--procs", type=int, default=3, help="client processes")
+    parser.add_argument("--only", choices=["game", "baseline"])
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    kinds = [args.only] if args.only else ["baseline", "game"]
+    results = {k: run(k, args.rooms, args.pace, args.duration, args.procs) for k in kinds}
+    if args.json:
+        print(json.dumps(results))
+        return
+    print(f"rooms={args.rooms} sockets={args.rooms * (SEATS + SPECTATORS)} "
+          f"pace={'flat out' if not args.pace else f'{args.pace}/s/room'} "
+          f"measured={args.duration}s client_procs={args.procs}")
+    keys = list(next(iter(results.values())))[1:]
+    print(f"{'figure':<20}" + "".join(f"{k:>14}" for k in kinds)
+          + ("      game/baseline" if len(kinds) == 2 else ""))
+    for key in keys:
+        row = [results[k][key] for k in kinds]
+        ratio = f"{row[1] / row[0]:>18.2f}" if len(kinds) == 2 and row[0] else ""
+        print(f"{key:<20}" + "".join(f"{x:>14.2f}" for x in row) + ratio)
+
+
+if __name__ == "__main__":
+    main()
