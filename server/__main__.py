@@ -1,0 +1,41 @@
+"""`python -m server`: serve the app with uvicorn on HOST:PORT from the settings."""
+
+from __future__ import annotations
+
+import uvicorn
+
+from server.config import Settings
+from server.main import create_app
+from server.rooms import RoomManager
+
+
+class Server(uvicorn.Server):
+    """Says bye ("restarting") to every socket before uvicorn drops the connections."""
+
+    def __init__(self, config: uvicorn.Config, rooms: RoomManager) -> None:
+        super().__init__(config)
+        self.rooms = rooms
+
+    async def shutdown(self, sockets: list | None = None) -> None:
+        await self.rooms.goodbye("restarting")
+        await super().shutdown(sockets)
+
+
+def main() -> None:
+    settings = Settings()
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
+        host=settings.HOST,
+        port=settings.PORT,
+        log_level=settings.LOG_LEVEL.lower(),
+        # Frames past this never reach the app (uvicorn closes with 1009); smaller ones
+        # over WS_MAX_FRAME get an error frame first.
+        ws_max_size=4 * settings.WS_MAX_FRAME,
+        timeout_graceful_shutdown=5,
+    )
+    Server(config, app.state.rooms).run()
+
+
+if __name__ == "__main__":
+    main()

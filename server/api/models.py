@@ -1,0 +1,65 @@
+"""HTTP request bodies. Strict: wrong types or unknown fields are "malformed" (422)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CreateRoom(Body):
+    players: int = Field(ge=2, le=4)
+    starter_orders: bool = False
+    starting_player: int | None = Field(None, description="a seat; null: drawn at random")
+    public: bool = Field(False, description="listed in the lobby; else reachable by link only")
+
+    @model_validator(mode="after")
+    def _seat_exists(self) -> CreateRoom:
+        if self.starting_player is not None and not 0 <= self.starting_player < self.players:
+            raise ValueError("starting_player must be a seat of this room")
+        return self
+
+
+class CreatedRoom(BaseModel):
+    code: str
+    url: str
+    host_token: str
+
+
+class JoinRoom(Body):
+    name: Annotated[str, StringConstraints(max_length=200)] = Field(
+        description="1..24 characters after trimming"
+    )
+    seat: int | None = Field(None, description="null: the first free seat")
+
+
+class Joined(BaseModel):
+    seat: int
+    seat_token: str
+
+
+class LeaveRoom(Body):
+    seat_token: Token
+
+
+class HostOnly(Body):
+    token: Token = Field(description="the host_token or the host seat's seat_token")
+
+
+class SeatAction(HostOnly):
+    seat: int
+
+
+class SeatBot(HostOnly):
+    seat: int | None = Field(None, description="null: the first free seat")
+    level: str = Field(description='a bot level name such as "easy" ([a-z0-9_-]{1,32})')
+
+
+REQUEST_MODELS = (CreateRoom, JoinRoom, LeaveRoom, HostOnly, SeatAction, SeatBot)
+RESPONSE_MODELS = (CreatedRoom, Joined)

@@ -1,0 +1,47 @@
+"""HTML pages: the lobby at / and a table at /r/{code}; the table embeds its first view."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
+
+from server.rooms import RoomManager
+
+router = APIRouter()
+
+
+def script_json(value: Any) -> Markup:
+    """JSON safe inside <script type="application/json">: no '<', '>' or '&' left."""
+    text = json.dumps(value, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(text)
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request) -> Response:
+    manager: RoomManager = request.app.state.rooms
+    return request.app.state.templates.TemplateResponse(
+        request, "lobby.html", {"rooms": manager.listing()}
+    )
+
+
+@router.get("/r/{code}", response_class=HTMLResponse)
+async def table(code: str, request: Request) -> Response:
+    manager: RoomManager = request.app.state.rooms
+    room = manager.find(code)
+    if room is None:
+        return HTMLResponse(
+            "<!doctype html><title>No such room</title><h1>No such room</h1>"
+            '<p>This table does not exist (or has expired). <a href="/">Back to the lobby</a>.',
+            status_code=404,
+        )
+    context = {
+        "code": room.display_code,
+        "room": room.info(),
+        "initial_view_json": script_json(room.view(None)),
+    }
+    return request.app.state.templates.TemplateResponse(request, "table.html", context)

@@ -1,0 +1,46 @@
+"""Settings, read from the environment (or a .env file) by pydantic-settings.
+
+Every setting is an upper-case environment variable of the same name, e.g. `PORT=9000`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", case_sensitive=True)
+
+    HOST: str = "127.0.0.1"
+    PORT: int = 8000
+    DATABASE_URL: str = "sqlite+aiosqlite:///./data/coffee-rush.db"
+    # Browser origins allowed to open a websocket, comma-separated ("*" allows any).
+    # Same-origin pages and clients that send no Origin (bots, scripts) are always allowed.
+    ALLOWED_ORIGINS: Annotated[list[str], NoDecode] = []
+    ROOM_IDLE_TTL: float = 24 * 3600  # seconds a waiting room may sit untouched
+    FINISHED_ROOM_TTL: float = 3600  # seconds a finished room stays viewable
+    SWEEP_INTERVAL: float = 60  # seconds between expiry sweeps
+    WS_MAX_FRAME: int = 16384  # bytes; a larger client frame closes the socket with 1009
+    WS_FLOOD_MESSAGES: int = 100  # client frames allowed per window...
+    WS_FLOOD_WINDOW: float = 20  # ...of this many seconds
+    ROOM_CREATE_RATE: int = 10  # rooms one client address may create per minute
+    RESUME_BUFFER: int = 64  # versions of patches kept per room for resuming clients
+    TEMPLATES_DIR: Path = ROOT / "templates"
+    STATIC_DIR: Path = ROOT / "static"
+    # TEST ONLY. When set, every new game uses this seed, so its deck order is known in
+    # advance to anyone who knows the setting. Never set it in production.
+    TEST_FIXED_SEED: int | None = None
+    LOG_LEVEL: str = "info"
+
+    @field_validator("ALLOWED_ORIGINS", mode="before")
+    @classmethod
+    def _split_origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [o.strip().rstrip("/") for o in value.split(",") if o.strip()]
+        return value

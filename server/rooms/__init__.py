@@ -1,0 +1,15 @@
+"""Rooms: who sits where, who watches, versions and per-viewer diffs. Knows no rule."""
+
+from .codes import display, normalize
+from .connection import Close, Connection
+from .errors import RoomError
+from .journal import Journal, NullJournal
+from .manager import RoomManager
+from .room import FINISHED, PLAYING, WAITING, Listener, Room, RoomOptions, Seat
+from .seating import add_bot, hand_host, join, kick, leave, start
+
+__all__ = [
+    "FINISHED", "PLAYING", "WAITING", "Close", "Connection", "Journal", "Listener",
+    "NullJournal", "Room", "RoomError", "RoomManager", "RoomOptions", "Seat", "add_bot",
+    "display", "hand_host", "join", "kick", "leave", "normalize", "start",
+]

@@ -1,0 +1,46 @@
+"""One viewer's socket as the room sees it: a seat (or None) and an outbox of text frames.
+
+The room only queues frames; the wire layer drains the outbox. A slow reader therefore
+never holds up a room, and frames reach each socket in the order the room made them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+
+OUTBOX_LIMIT = 1000  # frames waiting for a socket that does not read; then it is dropped
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    code: int
+    reason: str
+
+
+class Connection:
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.attached = False
+        self.closing = False
+        self.outbox: asyncio.Queue[str | Close] = asyncio.Queue()
+
+    def send(self, text: str) -> None:
+        if self.closing:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            self.close("lagging", 1008)
+            return
+        self.outbox.put_nowait(text)
+
+    def send_json(self, frame: dict) -> None:
+        self.send(json.dumps(frame, separators=(",", ":")))
+
+    def close(self, reason: str, code: int = 1000) -> None:
+        """Say bye with a reason, then close; later frames are dropped."""
+        if self.closing:
+            return
+        self.outbox.put_nowait(json.dumps({"type": "bye", "reason": reason}))
+        self.outbox.put_nowait(Close(code, reason))
+        self.closing = True

@@ -1,0 +1,53 @@
+"""A structural JSON diff producing RFC 6902 operations.
+
+Objects are compared key by key, lists element by element (a change in length adds or
+removes at the tail), anything else is replaced when it differs. No move/copy detection:
+views are small and this keeps the diff linear and predictable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Op = dict[str, Any]
+
+
+def escape(token: str) -> str:
+    """A JSON Pointer reference token (RFC 6901): '~' -> '~0', '/' -> '~1'."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def diff(old: Any, new: Any, path: str = "") -> list[Op]:
+    """The operations that turn `old` into `new`, with paths under `path`."""
+    ops: list[Op] = []
+    _diff(old, new, path, ops)
+    return ops
+
+
+def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
+    if old is new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key, value in old.items():
+            sub = f"{path}/{escape(key)}"
+            if key in new:
+                _diff(value, new[key], sub, ops)
+            else:
+                ops.append({"op": "remove", "path": sub})
+        for key, value in new.items():
+            if key not in old:
+                ops.append({"op": "add", "path": f"{path}/{escape(key)}", "value": value})
+        return
+    if isinstance(old, list) and isinstance(new, list):
+        common = min(len(old), len(new))
+        for i in range(common):
+            _diff(old[i], new[i], f"{path}/{i}", ops)
+        # Remove from the end backwards so each index is valid when applied.
+        for i in range(len(old) - 1, common - 1, -1):
+            ops.append({"op": "remove", "path": f"{path}/{i}"})
+        for i in range(common, len(new)):
+            ops.append({"op": "add", "path": f"{path}/-", "value": new[i]})
+        return
+    # Python has True == 1 == 1.0; the JSON texts differ, so the types must match too.
+    if type(old) is not type(new) or old != new:
+        ops.append({"op": "replace", "path": path, "value": new})

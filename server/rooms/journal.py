@@ -1,0 +1,37 @@
+"""The journal hook: where accepted actions go before anyone hears of them.
+
+A journal (e.g. a database writer) is any object with these four coroutines. The room
+awaits `record` after the engine accepts an action and before the ack and patches are
+sent; if it raises, the action is rolled back and the client gets error "unavailable".
+`seq` is the game's version after the action (1 for the first; an undo counts as one).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .room import Room
+
+
+class Journal(Protocol):
+    async def room_created(self, room: Room) -> None: ...
+    async def started(self, room: Room) -> None: ...
+    async def record(self, room: Room, seq: int, action: dict[str, Any], seat: int) -> None: ...
+    async def finished(self, room: Room) -> None: ...
+
+
+class NullJournal:
+    """Keeps nothing: rooms live in memory only."""
+
+    async def room_created(self, room: Room) -> None:
+        return None
+
+    async def started(self, room: Room) -> None:
+        return None
+
+    async def record(self, room: Room, seq: int, action: dict[str, Any], seat: int) -> None:
+        return None
+
+    async def finished(self, room: Room) -> None:
+        return None

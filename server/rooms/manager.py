@@ -1,0 +1,120 @@
+"""The registry of live rooms: create (rate-limited), find, list, expire, say goodbye."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from server.config import Settings
+
+from .codes import new_code, normalize
+from .errors import RoomError, not_found
+from .journal import Journal, NullJournal
+from .ratelimit import RateLimit
+from .room import FINISHED, PLAYING, WAITING, Listener, Room, RoomOptions
+
+log = logging.getLogger(__name__)
+
+LISTING_LIMIT = 50
+
+
+class RoomManager:
+    def __init__(
+        self,
+        settings: Settings,
+        journal: Journal | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        listeners: list[Listener] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.journal: Journal = journal or NullJournal()
+        self.clock = clock
+        # Listeners every new room starts with (e.g. the bots driver).
+        self.listeners: list[Listener] = list(listeners or [])
+        self.rooms: dict[str, Room] = {}
+        self.create_limit = RateLimit(settings.ROOM_CREATE_RATE, 60, clock)
+
+    def _seed(self) -> int:
+        fixed = self.settings.TEST_FIXED_SEED
+        return fixed if fixed is not None else secrets.randbits(64)
+
+    async def create(self, options: RoomOptions, client: str) -> Room:
+        if not self.create_limit.hit(client):
+            raise RoomError("rate_limited", "too many rooms created; wait a minute", 429)
+        code = new_code()
+        while code in self.rooms:  # 40 bits: a collision is rare but possible
+            code = new_code()
+        room = Room(
+            code, options, journal=self.journal, clock=self.clock, seed=self._seed,
+            resume_buffer=self.settings.RESUME_BUFFER, listeners=self.listeners,
+        )
+        self.rooms[code] = room
+        try:
+            await self.journal.room_created(room)
+        except Exception:
+            log.exception("journal room_created failed for %s", code)
+        return room
+
+    def find(self, code: str) -> Room | None:
+        canonical = normalize(code)
+        return None if canonical is None else self.rooms.get(canonical)
+
+    def get(self, code: str) -> Room:
+        room = self.find(code)
+        if room is None:
+            raise not_found()
+        return room
+
+    def listing(self) -> dict[str, list[dict[str, Any]]]:
+        """Public rooms only: waiting with a free seat, and games being played."""
+        rooms = sorted(self.rooms.values(), key=lambda r: r.created_at, reverse=True)
+        open_, live = [], []
+        for room in rooms:
+            if not room.options.public:
+                continue
+            if room.status == WAITING and not all(s.filled for s in room.seats):
+                open_.append(room.info())
+            elif room.status == PLAYING:
+                live.append(room.info())
+        return {"open": open_[:LISTING_LIMIT], "live": live[:LISTING_LIMIT]}
+
+    def connection_count(self) -> int:
+        return sum(1 for room in self.rooms.values() for _ in room.connections())
+
+    def sweep(self) -> list[str]:
+        """Drop expired rooms: idle waiting rooms, old finished rooms, and playing rooms
+        nobody has been connected to for ROOM_IDLE_TTL. Returns the dropped codes."""
+        now, idle, done = self.clock(), self.settings.ROOM_IDLE_TTL, self.settings.FINISHED_ROOM_TTL
+        dropped = []
+        for code, room in list(self.rooms.items()):
+            if room.status == FINISHED:
+                expired = room.finished_at is not None and now - room.finished_at >= done
+            elif room.status == PLAYING:
+                expired = now - room.touched_at >= idle and not any(room.connections())
+            else:
+                expired = now - room.touched_at >= idle
+            if expired:
+                room.close_all("expired")
+                del self.rooms[code]
+                dropped.append(code)
+        return dropped
+
+    async def run_sweeper(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.SWEEP_INTERVAL)
+            dropped = self.sweep()
+            if dropped:
+                log.info("expired %d room(s)", len(dropped))
+
+    async def goodbye(self, reason: str = "restarting", grace: float = 2.0) -> None:
+        """Send bye to every socket and give their outboxes a moment to drain."""
+        conns = [c for room in self.rooms.values() for c in room.connections()]
+        for room in self.rooms.values():
+            room.close_all(reason, 1012 if reason == "restarting" else 1000)
+        deadline = self.clock() + grace
+        while any(not c.outbox.empty() for c in conns) and self.clock() < deadline:
+            await asyncio.sleep(0.02)

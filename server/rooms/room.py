@@ -1,0 +1,305 @@
+"""A room: seats, viewers, versions and per-viewer diffs around one game. No rules here.
+
+Every change to what anyone sees is a *version*. For each version the room computes the
+public game view once, diffs it once against the previous one (shared by every viewer),
+then diffs only the small per-seat part (seat, can_undo, legal) for each seat. Frames are
+serialized once per viewer kind and queued on each connection; the ring buffer keeps the
+last versions for clients that come back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from server.rules import Game, RuleError, apply, public_view, seat_extras
+
+from .codes import display
+from .connection import Connection
+from .diff import Op, diff
+from .errors import RoomError
+from .history import Entry, History
+from .journal import Journal
+
+log = logging.getLogger(__name__)
+
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+
+# An async callback awaited after each committed game change: the start (no events) and
+# every accepted action (the engine's events). It runs outside the room lock; one that
+# wants to act (a bot) should schedule its own task rather than act inline.
+Listener = Callable[["Room", list[dict[str, Any]]], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class RoomOptions:
+    players: int
+    starter_orders: bool = False
+    starting_player: int | None = None
+    public: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "starter_orders": self.starter_orders,
+            "starting_player": self.starting_player,
+            "public": self.public,
+        }
+
+
+@dataclass(slots=True)
+class Seat:
+    index: int
+    name: str | None = None
+    token: str | None = None
+    bot: str | None = None  # a bot level name; the bots package plays this seat
+    conn: Connection | None = None
+
+    @property
+    def filled(self) -> bool:
+        return self.token is not None or self.bot is not None
+
+    def vacate(self) -> None:
+        self.name = self.token = self.bot = None
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "seat": self.index,
+            "name": self.name,
+            "connected": self.conn is not None or self.bot is not None,
+            "bot": self.bot,
+        }
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def same_token(given: str | None, expected: str | None) -> bool:
+    """Constant-time comparison; bytes so that non-ASCII input cannot raise."""
+    if given is None or expected is None:
+        return False
+    return hmac.compare_digest(given.encode(), expected.encode())
+
+
+def dumps(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, separators=(",", ":"))
+
+
+class Room:
+    def __init__(
+        self,
+        code: str,
+        options: RoomOptions,
+        *,
+        journal: Journal,
+        clock: Callable[[], float],
+        seed: Callable[[], int],
+        resume_buffer: int,
+        listeners: list[Listener] | None = None,
+    ) -> None:
+        self.code = code
+        self.options = options
+        self.journal = journal
+        self.clock = clock
+        self.seed = seed
+        self.listeners: list[Listener] = list(listeners or [])
+        self.host_token = new_token()
+        self.host_seat: int | None = None
+        self.seats = [Seat(i) for i in range(options.players)]
+        self.spectators: set[Connection] = set()
+        self.status = WAITING
+        self.game: Game | None = None
+        self.v = 0  # every change anyone can see
+        self.game_v = 0  # the version of the last game change (for stale actions)
+        self.lock = asyncio.Lock()
+        self.history = History(resume_buffer)
+        self.created_at = self.touched_at = clock()
+        self.finished_at: float | None = None
+        self._info = self.info()
+        self._public: dict[str, Any] | None = None
+        self._extras: dict[int | None, dict[str, Any]] = {}
+
+    @property
+    def display_code(self) -> str:
+        return display(self.code)
+
+    # --- what viewers see --------------------------------------------------------------
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "code": self.display_code,
+            "status": self.status,
+            "options": self.options.to_dict(),
+            "host_seat": self.host_seat,
+            "seats": [s.info() for s in self.seats],
+            "spectators": len(self.spectators),
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The VIEW of a seat (None: a spectator) at the current version. Read-only."""
+        game = None
+        if self._public is not None:
+            game = {**self._public, **self._extras[seat]}
+        you = {"seat": seat, "role": "spectator" if seat is None else "player"}
+        return {"room": self._info, "you": you, "game": game}
+
+    def snapshot(self, seat: int | None) -> str:
+        return dumps({"type": "snapshot", "v": self.v, "view": self.view(seat)})
+
+    def connections(self) -> Iterator[Connection]:
+        yield from self.spectators
+        for seat in self.seats:
+            if seat.conn is not None:
+                yield seat.conn
+
+    def seat_of(self, token: str) -> int | None:
+        found = None
+        for seat in self.seats:  # no early exit: the time taken does not depend on the match
+            if same_token(token, seat.token):
+                found = seat.index
+        return found
+
+    def is_host(self, token: str | None) -> bool:
+        if same_token(token, self.host_token):
+            return True
+        return self.host_seat is not None and same_token(token, self.seats[self.host_seat].token)
+
+    # --- versions (call with the lock held) ----------------------------------------------
+
+    def commit(self, events: list[dict[str, Any]], game_changed: bool = False) -> bool:
+        """Publish the current state as a new version; False if nobody would see a change."""
+        info = self.info()
+        shared: list[Op] = diff(self._info, info, "/room")
+        by_seat: dict[int | None, list[Op]] = {}
+        if game_changed and self.game is not None:
+            public = public_view(self.game)
+            extras = {s: seat_extras(self.game, s) for s in (None, *range(len(self.seats)))}
+            if self._public is None:  # the game starts: each viewer gets its whole view
+                for s, own in extras.items():
+                    by_seat[s] = [{"op": "replace", "path": "/game", "value": {**public, **own}}]
+            else:
+                shared += diff(self._public, public, "/game")
+                for s, own in extras.items():
+                    ops = diff(self._extras[s], own, "/game")
+                    if ops:
+                        by_seat[s] = ops
+            self._public, self._extras = public, extras
+        if not shared and not by_seat and not game_changed:
+            return False
+        self._info = info
+        self.v += 1
+        if game_changed:
+            self.game_v = self.v
+        self.touched_at = self.clock()
+        entry = Entry(self.v, shared, by_seat, events)
+        self.history.append(entry)
+        texts: dict[int | None, str] = {}
+        for conn in self.connections():
+            text = texts.get(conn.seat)
+            if text is None:
+                text = texts[conn.seat] = dumps(entry.frame(conn.seat))
+            conn.send(text)
+        return True
+
+    # --- presence ------------------------------------------------------------------------
+
+    async def attach(self, conn: Connection, token: str | None, resume: int | None) -> None:
+        """Start sending to `conn` (a seat's if `token` is its seat token, else a spectator's):
+        the missed patches if `resume` is recent enough, else a snapshot."""
+        async with self.lock:
+            seat = None if token is None else self.seat_of(token)
+            if token is not None and seat is None:
+                raise RoomError("forbidden", "unknown seat token; hello without one to watch", 403)
+            conn.seat, conn.attached = seat, True
+            if seat is None:
+                self.spectators.add(conn)
+                event = {"type": "spectators", "count": len(self.spectators)}
+            else:
+                old = self.seats[seat].conn
+                if old is not None:
+                    old.attached = False
+                    old.close("replaced")
+                self.seats[seat].conn = conn
+                event = {"type": "presence", "seat": seat, "connected": True}
+            self._catch_up(conn, resume)
+            self.commit([event])
+
+    def _catch_up(self, conn: Connection, resume: int | None) -> None:
+        if resume is not None and resume <= self.v:
+            entries = self.history.since(resume, self.v)
+            if entries is not None:
+                for entry in entries:
+                    conn.send(dumps(entry.frame(conn.seat)))
+                return
+        conn.send(self.snapshot(conn.seat))
+
+    async def detach(self, conn: Connection) -> None:
+        async with self.lock:
+            if not conn.attached:
+                return
+            conn.attached = False
+            if conn.seat is None:
+                self.spectators.discard(conn)
+                self.commit([{"type": "spectators", "count": len(self.spectators)}])
+            elif self.seats[conn.seat].conn is conn:
+                self.seats[conn.seat].conn = None
+                self.commit([{"type": "presence", "seat": conn.seat, "connected": False}])
+
+    def close_all(self, reason: str, code: int = 1000) -> None:
+        for conn in list(self.connections()):
+            conn.attached = False
+            conn.close(reason, code)
+        self.spectators.clear()
+        for seat in self.seats:
+            seat.conn = None
+
+    # --- playing -------------------------------------------------------------------------
+
+    async def act(self, seat: int, action: dict[str, Any], v: int) -> int:
+        """Apply a seat's action; returns the new version. Raises RoomError, changing nothing."""
+        async with self.lock:
+            game = self.game
+            if game is None:
+                raise RoomError("not_started", "the game has not started yet")
+            if v < self.game_v or v > self.v:
+                raise RoomError("stale", f"the game changed since version {v}; now {self.v}")
+            before = game.clone()
+            try:
+                events = apply(game, action, seat)
+            except RuleError as e:
+                raise RoomError(e.code, e.message) from None
+            try:
+                await self.journal.record(self, game.version, action, seat)
+            except Exception:
+                log.exception("journal failed; action rolled back in room %s", self.code)
+                self.game = before
+                raise RoomError("unavailable", "the action could not be saved", 503) from None
+            finished = game.phase == "over"
+            if finished:
+                self.status, self.finished_at = FINISHED, self.clock()
+            self.commit(events, game_changed=True)
+            version = self.v
+            if finished:
+                await self._journal("finished")
+        await self.notify(events)
+        return version
+
+    async def _journal(self, hook: str) -> None:
+        try:
+            await getattr(self.journal, hook)(self)
+        except Exception:
+            log.exception("journal %s failed for room %s", hook, self.code)
+
+    async def notify(self, events: list[dict[str, Any]]) -> None:
+        for listener in list(self.listeners):
+            try:
+                await listener(self, events)
+            except Exception:
+                log.exception("listener failed in room %s", self.code)

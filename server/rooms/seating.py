@@ -1,0 +1,133 @@
+"""Who sits where: join, leave, kick, hand over the host role, seat a bot, start the game.
+
+Each function takes the room lock, checks, changes, and commits one version.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from server.rules import new_game
+
+from .errors import RoomError, forbidden
+from .room import FINISHED, PLAYING, WAITING, Room, new_token
+
+NAME_MAX = 24
+BOT_LEVEL = re.compile(r"[a-z0-9_-]{1,32}")
+
+
+def clean_name(name: str) -> str:
+    """A display name: trimmed, 1..24 characters, no control characters."""
+    name = unicodedata.normalize("NFC", name).strip()
+    if not 1 <= len(name) <= NAME_MAX or any(unicodedata.category(c)[0] == "C" for c in name):
+        raise RoomError("name_invalid", f"a name has 1 to {NAME_MAX} printable characters", 422)
+    return name
+
+
+def _check_seat(room: Room, seat: int) -> None:
+    if not 0 <= seat < len(room.seats):
+        raise RoomError("malformed", f"seat must be 0..{len(room.seats) - 1}", 422)
+
+
+def _free_seat(room: Room, seat: int | None) -> int:
+    if room.status == FINISHED:
+        raise RoomError("game_over", "this game is over")
+    if seat is None:
+        for s in room.seats:
+            if not s.filled:
+                return s.index
+        raise RoomError("room_full", "every seat is taken")
+    _check_seat(room, seat)
+    if room.seats[seat].filled:
+        raise RoomError("room_full", f"seat {seat} is taken")
+    return seat
+
+
+async def join(room: Room, name: str, seat: int | None) -> tuple[int, str]:
+    """Sit a player; returns (seat, seat_token). Mid-game only a vacated seat can be taken."""
+    name = clean_name(name)
+    async with room.lock:
+        index = _free_seat(room, seat)
+        target = room.seats[index]
+        target.name, target.token = name, new_token()
+        if room.host_seat is None:
+            room.host_seat = index
+        room.commit([{"type": "seat_joined", "seat": index, "name": name}])
+        return index, target.token
+
+
+async def leave(room: Room, token: str) -> None:
+    async with room.lock:
+        index = room.seat_of(token)
+        if index is None:
+            raise forbidden("this is not a seat token of this room")
+        if room.status != WAITING:
+            raise RoomError("not_waiting", "players can leave only before the game starts")
+        _vacate(room, index, "left")
+        room.commit([{"type": "seat_left", "seat": index}])
+
+
+def _vacate(room: Room, index: int, reason: str) -> None:
+    seat = room.seats[index]
+    if seat.conn is not None:
+        seat.conn.attached = False
+        seat.conn.close(reason)
+        seat.conn = None
+    seat.vacate()
+    if room.host_seat == index:
+        humans = [s.index for s in room.seats if s.token is not None]
+        room.host_seat = humans[0] if humans else None
+
+
+async def kick(room: Room, token: str, seat: int) -> None:
+    """The host frees a seat (a player or a bot). Mid-game, anyone may then join it."""
+    async with room.lock:
+        if not room.is_host(token):
+            raise forbidden("only the host can kick")
+        _check_seat(room, seat)
+        if room.status == FINISHED:
+            raise RoomError("game_over", "this game is over")
+        if not room.seats[seat].filled:
+            raise RoomError("malformed", f"seat {seat} is empty", 422)
+        _vacate(room, seat, "kicked")
+        room.commit([{"type": "seat_kicked", "seat": seat}])
+
+
+async def hand_host(room: Room, token: str, seat: int) -> None:
+    async with room.lock:
+        if not room.is_host(token):
+            raise forbidden("only the host can hand over the host role")
+        _check_seat(room, seat)
+        if room.seats[seat].token is None:
+            raise RoomError("malformed", "the host must be a seated player", 422)
+        room.host_seat = seat
+        room.commit([{"type": "host_changed", "seat": seat}])
+
+
+async def add_bot(room: Room, token: str, seat: int, level: str) -> None:
+    """Put a bot level in a free seat; the seat then counts as filled."""
+    if not BOT_LEVEL.fullmatch(level):
+        raise RoomError("malformed", "a bot level is a short name like 'easy'", 422)
+    async with room.lock:
+        if not room.is_host(token):
+            raise forbidden("only the host can seat a bot")
+        index = _free_seat(room, seat)
+        room.seats[index].bot = level
+        room.commit([{"type": "bot_added", "seat": index, "level": level}])
+
+
+async def start(room: Room, token: str) -> None:
+    async with room.lock:
+        if not room.is_host(token):
+            raise forbidden("only the host can start")
+        if room.status != WAITING:
+            raise RoomError("not_waiting", "the game has already started")
+        if not all(s.filled for s in room.seats):
+            raise RoomError("seats_empty", "every seat must be taken first")
+        opts = room.options
+        room.game = new_game(room.seed(), opts.players, opts.starting_player, opts.starter_orders)
+        room.status = PLAYING
+        room.commit([{"type": "game_started"}], game_changed=True)
+        await room._journal("started")
+    await room.notify([])

@@ -1,0 +1,165 @@
+"""Client frames, validated at the boundary: a pydantic discriminated union on "type".
+
+Anything that is not exactly one of these frames is refused with a coded error before a
+room sees it: bad JSON or shape -> "malformed", an unknown "type" -> "unknown_type".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+FrameId = Annotated[str, StringConstraints(max_length=64)] | int
+
+
+class ClientFrame(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Hello(ClientFrame):
+    """The first frame: who you are and the last version you saw."""
+
+    type: Literal["hello"]
+    token: Annotated[str, StringConstraints(max_length=128)] | None = Field(
+        None, description="a seat_token to play; null or absent to spectate"
+    )
+    v: Annotated[int, Field(ge=0)] | None = Field(
+        None, description="last version seen with this same token, to resume"
+    )
+
+
+class Act(ClientFrame):
+    """Play one engine action; `v` is the version of the view it was chosen from."""
+
+    type: Literal["act"]
+    id: FrameId = Field(description="echoed in the ack or error")
+    v: Annotated[int, Field(ge=0)]
+    action: dict[str, Any] = Field(description="one of the view's `legal` actions")
+
+
+class Ping(ClientFrame):
+    type: Literal["ping"]
+
+
+AnyClientFrame = Annotated[Hello | Act | Ping, Field(discriminator="type")]
+CLIENT_TYPES = ("hello", "act", "ping")
+_adapter: TypeAdapter[Hello | Act | Ping] = TypeAdapter(AnyClientFrame)
+
+
+class FrameError(Exception):
+    def __init__(self, code: str, message: str, frame_id: str | int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.id = frame_id
+
+
+def parse(text: str) -> Hello | Act | Ping:
+    """One client frame from its JSON text, or FrameError."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
+        raise FrameError("malformed", "a frame is one JSON object") from None
+    if not isinstance(data, dict):
+        raise FrameError("malformed", "a frame is one JSON object")
+    frame_id = data.get("id")
+    if not (isinstance(frame_id, str) and len(frame_id) <= 64) and type(frame_id) is not int:
+        frame_id = None
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise FrameError("malformed", "a frame needs a string 'type'", frame_id)
+    if kind not in CLIENT_TYPES:
+        raise FrameError("unknown_type", f"unknown frame type {kind[:32]!r}", frame_id)
+    try:
+        return _adapter.validate_python(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or kind
+        raise FrameError("malformed", f"{kind}: {where}: {first['msg']}", frame_id) from None
+
+
+# --- server frames (documentation and tests; the room builds these as plain dicts) -------
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str | None
+    connected: bool
+    bot: str | None
+
+
+class RoomOptionsModel(BaseModel):
+    players: int = Field(ge=2, le=4)
+    starter_orders: bool = False
+    starting_player: int | None = None
+    public: bool = False
+
+
+class RoomInfo(BaseModel):
+    code: str = Field(description='display form, e.g. "K7QX-PM2A"')
+    status: Literal["waiting", "playing", "finished"]
+    options: RoomOptionsModel
+    host_seat: int | None
+    seats: list[SeatInfo]
+    spectators: int
+
+
+class You(BaseModel):
+    seat: int | None
+    role: Literal["player", "spectator"]
+
+
+class View(BaseModel):
+    room: RoomInfo
+    you: You
+    game: dict[str, Any] | None = Field(description="null before the start, else the engine view")
+
+
+class PatchOp(BaseModel):
+    op: Literal["add", "remove", "replace"]
+    path: str
+    value: Any = None
+
+
+class Snapshot(BaseModel):
+    type: Literal["snapshot"]
+    v: int
+    view: View
+
+
+class Patch(BaseModel):
+    type: Literal["patch"]
+    v: int
+    ops: list[PatchOp] = Field(description="RFC 6902, from your view at v-1")
+    events: list[dict[str, Any]]
+
+
+class Ack(BaseModel):
+    type: Literal["ack"]
+    id: FrameId
+    v: int
+
+
+class Error(BaseModel):
+    type: Literal["error"]
+    id: FrameId | None
+    code: str
+    message: str
+
+
+class Bye(BaseModel):
+    type: Literal["bye"]
+    reason: str
+
+
+class Pong(BaseModel):
+    type: Literal["pong"]
+
+
+AnyServerFrame = Annotated[
+    Snapshot | Patch | Ack | Error | Bye | Pong, Field(discriminator="type")
+]
+SERVER_FRAMES: tuple[type[BaseModel], ...] = (Snapshot, Patch, Ack, Error, Bye, Pong)
+CLIENT_FRAMES: tuple[type[BaseModel], ...] = (Hello, Act, Ping)

@@ -1,0 +1,74 @@
+"""One socket's conversation with a room: hello, then acts and pings; every refusal coded."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from server.config import Settings
+from server.rooms import Connection, Room, RoomError
+from server.rooms.ratelimit import SlidingWindow
+
+from .frames import Act, FrameError, Hello, Ping, parse
+
+
+class Session:
+    def __init__(self, room: Room, settings: Settings, clock: Callable[[], float]) -> None:
+        self.room = room
+        self.conn = Connection()
+        self.max_frame = settings.WS_MAX_FRAME
+        self.budget = SlidingWindow(settings.WS_FLOOD_MESSAGES, settings.WS_FLOOD_WINDOW, clock)
+        self.greeted = False
+
+    def error(self, code: str, message: str, frame_id: str | int | None = None) -> None:
+        self.conn.send_json(
+            {"type": "error", "id": frame_id, "code": code, "message": message}
+        )
+
+    async def receive(self, text: str) -> bool:
+        """Handle one client frame; False when the socket must now close."""
+        if len(text) > self.max_frame or len(text.encode()) > self.max_frame:
+            self.error("too_large", f"frames are limited to {self.max_frame} bytes")
+            self.conn.close("too_large", 1009)
+            return False
+        if not self.budget.hit():
+            self.error("flood", "too many frames; slow down")
+            self.conn.close("flood", 1008)
+            return False
+        try:
+            frame = parse(text)
+        except FrameError as e:
+            self.error(e.code, e.message, e.id)
+            return True
+        if isinstance(frame, Ping):
+            self.conn.send_json({"type": "pong"})
+        elif isinstance(frame, Hello):
+            await self.hello(frame)
+        else:
+            await self.act(frame)
+        return True
+
+    async def hello(self, frame: Hello) -> None:
+        if self.greeted:
+            self.error("malformed", "hello was already received")
+            return
+        try:
+            await self.room.attach(self.conn, frame.token, frame.v)
+        except RoomError as e:
+            self.error(e.code, e.message)
+            return
+        self.greeted = True
+
+    async def act(self, frame: Act) -> None:
+        if not self.greeted:
+            self.error("malformed", "send hello first", frame.id)
+            return
+        seat = self.conn.seat
+        if seat is None:
+            self.error("forbidden", "spectators cannot act", frame.id)
+            return
+        try:
+            v = await self.room.act(seat, frame.action, frame.v)
+        except RoomError as e:
+            self.error(e.code, e.message, frame.id)
+            return
+        self.conn.send_json({"type": "ack", "id": frame.id, "v": v})

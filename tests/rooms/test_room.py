@@ -1,0 +1,167 @@
+"""Rooms without sockets: codes, versions, the journal and listener hooks, expiry."""
+
+from __future__ import annotations
+
+import json
+
+import jsonpatch
+import pytest
+
+from server.rooms import Connection, RoomError, RoomManager, RoomOptions, seating
+from server.rooms.codes import ALPHABET, display, new_code, normalize
+from server.rooms.history import History
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Recorder:
+    def __init__(self, fail_at: int | None = None) -> None:
+        self.calls: list[tuple] = []
+        self.fail_at = fail_at
+        self.watch: Connection | None = None
+
+    async def room_created(self, room):
+        self.calls.append(("created", room.code))
+
+    async def started(self, room):
+        self.calls.append(("started", room.code))
+
+    async def record(self, room, seq, action, seat):
+        # Nothing has been sent for this action yet.
+        queued = [] if self.watch is None else drain(self.watch)
+        self.calls.append(("record", seq, action["type"], seat, queued))
+        if seq == self.fail_at:
+            raise OSError("disk full")
+
+    async def finished(self, room):
+        self.calls.append(("finished", room.code))
+
+
+def drain(conn: Connection) -> list[dict]:
+    frames = []
+    while not conn.outbox.empty():
+        item = conn.outbox.get_nowait()
+        if isinstance(item, str):
+            frames.append(json.loads(item))
+    return frames
+
+
+def test_codes():
+    code = new_code()
+    assert len(code) == 8 and set(code) <= set(ALPHABET)
+    assert normalize(display(code).lower()) == code
+    assert normalize("K7QX-PM2O") is None and normalize("K7QX") is None and normalize("") is None
+
+
+def test_history_ring():
+    history = History(3)
+    from server.rooms.history import Entry
+
+    for v in range(1, 6):
+        history.append(Entry(v, [], {}, []))
+    assert [e.v for e in history.since(3, 5)] == [4, 5]
+    assert history.since(5, 5) == []
+    assert history.since(1, 5) is None
+
+
+async def seated_room(manager, players=2):
+    room = await manager.create(RoomOptions(players), "1.2.3.4")
+    tokens = [(await seating.join(room, f"P{s}", None))[1] for s in range(players)]
+    return room, tokens
+
+
+@pytest.mark.asyncio
+async def test_journal_sees_actions_before_anyone_and_rollback_on_failure(settings):
+    journal = Recorder(fail_at=2)
+    manager = RoomManager(settings, journal)
+    room, _ = await seated_room(manager)
+    journal.watch = conn = Connection()
+    await room.attach(conn, None, None)
+    await seating.start(room, room.host_token)
+    drain(conn)
+    seat = room.game.current
+    action = room.view(seat)["game"]["legal"][0]
+    assert await room.act(seat, action, room.v) == room.v
+    assert journal.calls[-1] == ("record", 1, "place", seat, [])  # queued nothing yet
+    patch = drain(conn)
+    assert [f["type"] for f in patch] == ["patch"]
+    before_v, before = room.v, json.dumps(room.view(None))
+    seat = room.game.current
+    with pytest.raises(RoomError) as refused:
+        await room.act(seat, room.view(seat)["game"]["legal"][0], room.v)
+    assert refused.value.code == "unavailable"
+    assert room.v == before_v and json.dumps(room.view(None)) == before
+    assert room.game.version == 1 and drain(conn) == []
+    assert [c[0] for c in journal.calls] == ["created", "started", "record", "record"]
+
+
+@pytest.mark.asyncio
+async def test_listeners_hear_the_start_and_every_action(settings):
+    heard = []
+
+    async def listener(room, events):
+        heard.append([e["type"] for e in events])
+
+    async def broken(room, events):
+        raise RuntimeError("a bot crashed")
+
+    manager = RoomManager(settings, listeners=[broken, listener])
+    room, _ = await seated_room(manager)
+    await seating.start(room, room.host_token)
+    seat = room.game.current
+    await room.act(seat, room.view(seat)["game"]["legal"][0], room.v)
+    assert heard == [[], ["placed"]]
+
+
+@pytest.mark.asyncio
+async def test_each_viewer_kind_patches_to_its_own_view(settings):
+    manager = RoomManager(settings)
+    room, tokens = await seated_room(manager, 3)
+    conns = {s: Connection() for s in (None, 0, 1, 2)}
+    for seat, conn in conns.items():
+        await room.attach(conn, None if seat is None else tokens[seat], None)
+    views = {}
+    await seating.start(room, room.host_token)
+    for _ in range(10):
+        seat = room.game.current
+        await room.act(seat, room.view(seat)["game"]["legal"][-1], room.v)
+    for seat, conn in conns.items():
+        for frame in drain(conn):
+            if frame["type"] == "snapshot":
+                views[seat] = frame["view"]
+            else:
+                views[seat] = jsonpatch.apply_patch(views[seat], frame["ops"])
+        expected = json.dumps(room.view(seat), sort_keys=True)
+        assert json.dumps(views[seat], sort_keys=True) == expected
+
+
+@pytest.mark.asyncio
+async def test_expiry(make_settings):
+    clock = Clock()
+    settings = make_settings(ROOM_IDLE_TTL=100, FINISHED_ROOM_TTL=10)
+    manager = RoomManager(settings, clock=clock)
+    waiting = await manager.create(RoomOptions(2), "a")
+    playing, _ = await seated_room(manager)
+    await seating.start(playing, playing.host_token)
+    watcher = Connection()
+    await playing.attach(watcher, None, None)
+    finished, _ = await seated_room(manager)
+    await seating.start(finished, finished.host_token)
+    while finished.game.phase != "over":
+        seat = finished.game.current
+        await finished.act(seat, finished.view(seat)["game"]["legal"][-1], finished.v)
+    assert finished.status == "finished"
+    clock.now += 10
+    assert manager.sweep() == [finished.code]
+    clock.now += 90
+    assert manager.sweep() == [waiting.code]  # the playing room has a viewer
+    assert manager.sweep() == []
+    await playing.detach(watcher)
+    clock.now += 100
+    assert manager.sweep() == [playing.code] and manager.rooms == {}
