@@ -39,7 +39,7 @@ def create_app(
             sweeper.cancel()
             await manager.goodbye("restarting")
 
-    app = FastAPI(title="Coffee Rush Online", lifespan=lifespan, docs_url="/api/docs",
+    app = FastAPI(title="Coffee Rush Online", lifespan=lifespan, docs_url="/docs",
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.settings = settings
     app.state.rooms = manager
