@@ -1,0 +1,11 @@
+"""Persistence: finished games, the in-progress journal, history and replays.
+
+    models.py    the tables (the schema itself comes from migrations/)
+    session.py   make_engine(url), session_factory(engine)
+    migrate.py   upgrade(url) / upgrade_async(url), downgrade(url, rev)
+    store.py     small query functions; the caller owns the transaction
+    journal.py   Journal: group-committed, ordered writes from the rooms
+    fallback.py  the local file that holds writes while the database is down
+    ops.py       the journal's operations as JSON lines
+    records.py   the plain values going in and out
+"""

@@ -1,0 +1,178 @@
+"""The tables. The schema itself is created by the Alembic migrations, never by create_all.
+
+A room code hosts exactly one game: a rematch opens a new room with a new code, so
+(room_code, seq) identifies an action for ever and replaying the journal is idempotent.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+ROOM_CODE = 8
+NAME = 64  # the room layer must cap names at this length
+TOKEN_HASH = 64  # sha256 hex
+
+# Room statuses. WAITING and PLAYING rooms are rebuilt at start-up.
+WAITING = "waiting"
+PLAYING = "playing"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+UNFINISHED = (WAITING, PLAYING)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp that always comes back timezone-aware (SQLite forgets the zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            raise ValueError("naive datetime: pass an aware UTC timestamp")
+        if value is not None and dialect.name == "sqlite":
+            return value.astimezone(UTC).replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
+class Seed(TypeDecorator[int]):
+    """A 64-bit unsigned seed, stored as decimal text: BIGINT is signed, SQLite REAL is lossy."""
+
+    impl = String(20)
+    cache_ok = True
+
+    def process_bind_param(self, value: int | None, dialect: Dialect) -> str | None:
+        return None if value is None else str(value)
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> int | None:
+        return None if value is None else int(value)
+
+
+class Base(DeclarativeBase):
+    # Named constraints, so later migrations (batch mode on SQLite) can refer to them.
+    metadata = MetaData(naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    })
+    type_annotation_map = {datetime: UTCDateTime, dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(ROOM_CODE), unique=True)
+    options: Mapped[dict[str, Any]]
+    seed: Mapped[int] = mapped_column(Seed)
+    rules_version: Mapped[int]
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    host_token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+    seats: Mapped[list[RoomSeat]] = relationship(
+        back_populates="room", order_by="RoomSeat.seat", lazy="raise",
+        cascade="all, delete-orphan", passive_deletes=True,
+    )
+
+
+class RoomSeat(Base):
+    __tablename__ = "room_seats"
+
+    room_id: Mapped[int] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME))
+    bot: Mapped[int | None]  # bot level, or None for a human
+    token_hash: Mapped[str | None] = mapped_column(String(TOKEN_HASH))
+
+    room: Mapped[Room] = relationship(back_populates="seats", lazy="raise")
+
+
+class JournalEntry(Base):
+    """One accepted action of an unfinished game; deleted once the game is saved to `games`."""
+
+    __tablename__ = "journal"
+
+    # The primary key (room, seq) is what makes a double write impossible.
+    room_id: Mapped[int] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int | None]
+    action: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Game(Base):
+    """A finished game: everything needed to list it, show its result and replay it."""
+
+    __tablename__ = "games"
+    __table_args__ = (Index(None, "ended_at", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_code: Mapped[str] = mapped_column(String(ROOM_CODE), unique=True)
+    seed: Mapped[int] = mapped_column(Seed)
+    options: Mapped[dict[str, Any]]
+    rules_version: Mapped[int]
+    actions: Mapped[list[Any]]  # [[seat, action], ...] in order
+    action_count: Mapped[int]
+    turns: Mapped[int]  # turns per player (R-END: everyone gets the same number)
+    end_reason: Mapped[str | None] = mapped_column(String(32))
+    result: Mapped[dict[str, Any]]  # the engine's game.result, verbatim
+    started_at: Mapped[datetime]
+    ended_at: Mapped[datetime]
+
+    players: Mapped[list[GamePlayer]] = relationship(
+        back_populates="game", order_by="GamePlayer.seat", lazy="raise",
+        cascade="all, delete-orphan", passive_deletes=True,
+    )
+
+
+class GamePlayer(Base):
+    __tablename__ = "game_players"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME))
+    name_key: Mapped[str] = mapped_column(String(NAME), index=True)  # casefolded, for search
+    bot: Mapped[int | None]
+    place: Mapped[int]
+    winner: Mapped[bool] = mapped_column(Boolean)
+    total: Mapped[int]
+    orders: Mapped[int]
+    upgrades: Mapped[int]
+    penalties: Mapped[int]
+    rush: Mapped[int]
+    tiles: Mapped[list[Any]]
+
+    game: Mapped[Game] = relationship(back_populates="players", lazy="raise")

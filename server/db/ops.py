@@ -1,0 +1,146 @@
+"""Journal operations: small JSON objects, written to the database in order, or to the
+fallback file while it is unreachable, and replayed from there later.
+
+An operation is built (and so validated as JSON) when the room layer hands it over; the
+live write and a replay apply exactly the same decoded object.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from . import store
+from .records import ActionRecord, FinishedGame, NewRoom, SeatRecord
+
+Op = dict[str, Any]
+
+
+def encode(op: Op) -> str:
+    return json.dumps(op, separators=(",", ":"), allow_nan=False)
+
+
+def decode(line: str) -> Op:
+    op = json.loads(line)
+    if not isinstance(op, dict) or (op.get("op") not in _APPLY and op.get("op") != "action"):
+        raise ValueError(f"not a journal operation: {line[:80]!r}")
+    return op
+
+
+def _seats(seats: Sequence[SeatRecord]) -> list[list[Any]]:
+    return [[s.seat, s.name, s.bot, s.token_hash] for s in seats]
+
+
+def _seat_records(rows: list[list[Any]]) -> tuple[SeatRecord, ...]:
+    return tuple(SeatRecord(*row) for row in rows)
+
+
+def _normal(op: Op) -> Op:
+    """What the op becomes after a trip through JSON (tuples become lists, and so on)."""
+    return decode(encode(op))
+
+
+def room_created(room: NewRoom) -> Op:
+    return _normal({
+        "op": "room_created", "code": room.code, "options": room.options, "seed": room.seed,
+        "rules_version": room.rules_version, "host": room.host_token_hash,
+        "at": room.created_at.isoformat(), "seats": _seats(room.seats),
+    })
+
+
+def seats_changed(code: str, seats: Sequence[SeatRecord]) -> Op:
+    return _normal({"op": "seats_changed", "code": code, "seats": _seats(seats)})
+
+
+def room_started(code: str, options: dict[str, Any], seed: int, at: datetime) -> Op:
+    return _normal({
+        "op": "room_started", "code": code, "options": options, "seed": seed,
+        "at": at.isoformat(),
+    })
+
+
+def action(record: ActionRecord) -> Op:
+    return _normal({
+        "op": "action", "code": record.room_code, "seq": record.seq, "seat": record.seat,
+        "action": record.action, "at": record.created_at.isoformat(),
+    })
+
+
+def game_finished(game: FinishedGame) -> Op:
+    return _normal({
+        "op": "game_finished", "code": game.room_code, "seed": game.seed,
+        "options": game.options, "rules_version": game.rules_version,
+        "players": _seats(game.players), "actions": [list(a) for a in game.actions],
+        "result": game.result, "started_at": game.started_at.isoformat(),
+        "ended_at": game.ended_at.isoformat(),
+    })
+
+
+def room_abandoned(code: str, at: datetime) -> Op:
+    return _normal({"op": "room_abandoned", "code": code, "at": at.isoformat()})
+
+
+async def apply_ops(session: AsyncSession, ops: Sequence[Op], *, replaying: bool) -> None:
+    """Apply operations in order inside the caller's transaction; runs of actions are
+    inserted with one statement."""
+    run: list[ActionRecord] = []
+    for op in ops:
+        if op["op"] == "action":
+            run.append(ActionRecord(
+                op["code"], op["seq"], op["seat"], op["action"], _time(op["at"])
+            ))
+            continue
+        if run:
+            await store.append_actions(session, run, replaying=replaying)
+            run = []
+        await _APPLY[op["op"]](session, op)
+    if run:
+        await store.append_actions(session, run, replaying=replaying)
+
+
+def _time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+async def _room_created(session: AsyncSession, op: Op) -> None:
+    await store.create_room(session, NewRoom(
+        code=op["code"], options=op["options"], seed=op["seed"],
+        rules_version=op["rules_version"], host_token_hash=op["host"],
+        created_at=_time(op["at"]), seats=_seat_records(op["seats"]),
+    ))
+
+
+async def _seats_changed(session: AsyncSession, op: Op) -> None:
+    await store.set_seats(session, op["code"], _seat_records(op["seats"]))
+
+
+async def _room_started(session: AsyncSession, op: Op) -> None:
+    await store.start_room(
+        session, op["code"], options=op["options"], seed=op["seed"], started_at=_time(op["at"])
+    )
+
+
+async def _game_finished(session: AsyncSession, op: Op) -> None:
+    await store.save_finished_game(session, FinishedGame(
+        room_code=op["code"], seed=op["seed"], options=op["options"],
+        rules_version=op["rules_version"], players=_seat_records(op["players"]),
+        actions=tuple((seat, a) for seat, a in op["actions"]), result=op["result"],
+        started_at=_time(op["started_at"]), ended_at=_time(op["ended_at"]),
+    ))
+
+
+async def _room_abandoned(session: AsyncSession, op: Op) -> None:
+    await store.abandon_room(session, op["code"], _time(op["at"]))
+
+
+_APPLY = {
+    "room_created": _room_created,
+    "seats_changed": _seats_changed,
+    "room_started": _room_started,
+    "game_finished": _game_finished,
+    "room_abandoned": _room_abandoned,
+}

@@ -1,0 +1,117 @@
+"""Plain values passed into and returned by the store: no ORM objects leak out of server.db."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+
+class JournalConflict(Exception):
+    """A write disagrees with what the database already holds for the same key."""
+
+
+class UnknownRoom(LookupError):
+    """No unfinished room has this code."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    seat: int
+    name: str
+    bot: int | None = None  # bot level; None for a human
+    token_hash: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewRoom:
+    code: str
+    options: dict[str, Any]
+    seed: int
+    rules_version: int
+    host_token_hash: str
+    created_at: datetime
+    seats: tuple[SeatRecord, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    room_code: str
+    seq: int
+    seat: int | None
+    action: dict[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class UnfinishedRoom:
+    """Everything needed to rebuild a room after a restart."""
+
+    code: str
+    status: str
+    options: dict[str, Any]
+    seed: int
+    rules_version: int
+    host_token_hash: str
+    created_at: datetime
+    started_at: datetime | None
+    seats: tuple[SeatRecord, ...]
+    actions: tuple[tuple[int, int | None, dict[str, Any]], ...]  # (seq, seat, action) in order
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    room_code: str
+    seed: int
+    options: dict[str, Any]
+    rules_version: int
+    players: tuple[SeatRecord, ...]  # token_hash is ignored
+    actions: tuple[tuple[int | None, dict[str, Any]], ...]  # (seat, action) in order
+    result: dict[str, Any]  # the engine's game.result
+    started_at: datetime
+    ended_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    seat: int
+    name: str
+    bot: int | None
+    place: int
+    winner: bool
+    total: int
+    orders: int
+    upgrades: int
+    penalties: int
+    rush: int
+    tiles: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    id: int
+    room_code: str
+    started_at: datetime
+    ended_at: datetime
+    end_reason: str | None
+    turns: int
+    action_count: int
+    players: tuple[PlayerResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameDetail:
+    summary: GameSummary
+    seed: int
+    options: dict[str, Any]
+    rules_version: int
+    actions: tuple[tuple[int | None, dict[str, Any]], ...]
+    result: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class GamePage:
+    items: tuple[GameSummary, ...]
+    total: int
+    page: int
+    per_page: int

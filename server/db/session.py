@@ -1,0 +1,63 @@
+"""Engines and sessions, built from a URL passed in (no import-time globals)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+
+def sqlite_path(url: str | URL) -> Path | None:
+    """The database file of a SQLite URL, or None (not SQLite, or in memory)."""
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite" or u.database in (None, "", ":memory:"):
+        return None
+    return Path(u.database)
+
+
+def make_engine(url: str | URL, *, connect_timeout: float = 5.0, **kwargs: Any) -> AsyncEngine:
+    """An async engine. SQLite: WAL, foreign keys on, parent directory created.
+
+    `connect_timeout` bounds how long a write can hang on an unreachable database
+    (asyncpg's connect timeout; SQLite's busy timeout on a locked file), which is what
+    lets the journal notice an outage and fall back to its local file.
+    """
+    u = make_url(url)
+    path = sqlite_path(u)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    if u.get_backend_name() == "sqlite":
+        kwargs.setdefault("connect_args", {"timeout": connect_timeout})
+    elif u.get_driver_name() == "asyncpg":
+        kwargs.setdefault("connect_args", {"timeout": connect_timeout})
+        if "poolclass" not in kwargs:
+            kwargs.setdefault("pool_size", 5)
+            kwargs.setdefault("max_overflow", 10)
+            kwargs.setdefault("pool_recycle", 1800)
+    kwargs.setdefault("pool_pre_ping", True)
+    engine = create_async_engine(u, **kwargs)
+    if u.get_backend_name() == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    # FULL, not WAL's usual NORMAL: an acknowledged action must survive a power loss too;
+    # group commit is what keeps the fsyncs affordable.
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.close()
+
+
+def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False)

@@ -1,0 +1,344 @@
+"""Small query functions. Each takes an AsyncSession; the caller owns the transaction.
+
+The writes are idempotent (insert-or-ignore on natural keys, guarded status changes), so
+replaying a journal twice, in order, leaves the same rows as replaying it once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, exists, func, select, tuple_, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import load_only, selectinload
+
+from .models import (
+    ABANDONED,
+    FINISHED,
+    NAME,
+    PLAYING,
+    UNFINISHED,
+    WAITING,
+    Game,
+    GamePlayer,
+    JournalEntry,
+    Room,
+    RoomSeat,
+)
+from .records import (
+    ActionRecord,
+    FinishedGame,
+    GameDetail,
+    GamePage,
+    GameSummary,
+    JournalConflict,
+    NewRoom,
+    PlayerResult,
+    SeatRecord,
+    UnfinishedRoom,
+    UnknownRoom,
+)
+
+MAX_PER_PAGE = 100
+
+
+def hash_token(token: str) -> str:
+    """Seat and host tokens are high-entropy secrets: a plain sha256 is enough to store them."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def name_key(name: str) -> str:
+    """How player names are matched when filtering the game list (case-insensitive)."""
+    return name.strip().casefold()[:NAME]
+
+
+def _insert(session: AsyncSession, model: type) -> Any:
+    dialect = session.get_bind().dialect.name
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(model)
+
+
+def _json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+async def _room(session: AsyncSession, code: str) -> tuple[int, str]:
+    row = (await session.execute(select(Room.id, Room.status).where(Room.code == code))).first()
+    if row is None:
+        raise UnknownRoom(code)
+    return row.id, row.status
+
+
+# --- rooms -------------------------------------------------------------------------------
+
+
+async def create_room(session: AsyncSession, room: NewRoom) -> None:
+    """Insert a waiting room and its seats. Creating it again with the same host is a no-op;
+    a different host means the code is taken (JournalConflict)."""
+    stmt = (
+        _insert(session, Room)
+        .values(
+            code=room.code, options=room.options, seed=room.seed,
+            rules_version=room.rules_version, status=WAITING,
+            host_token_hash=room.host_token_hash, created_at=room.created_at,
+        )
+        .on_conflict_do_nothing(index_elements=["code"])
+        .returning(Room.id)
+    )
+    room_id = (await session.execute(stmt)).scalar()
+    if room_id is None:
+        host = await session.scalar(select(Room.host_token_hash).where(Room.code == room.code))
+        if host != room.host_token_hash:
+            raise JournalConflict(f"room code {room.code} is already taken")
+        return
+    if room.seats:
+        await _upsert_seats(session, room_id, room.seats)
+
+
+async def set_seats(session: AsyncSession, code: str, seats: Iterable[SeatRecord]) -> None:
+    """Replace the seats of an unfinished room (seats not listed are removed)."""
+    room_id, status = await _room(session, code)
+    if status not in UNFINISHED:
+        return
+    seats = tuple(seats)
+    await session.execute(
+        delete(RoomSeat).where(
+            RoomSeat.room_id == room_id, RoomSeat.seat.not_in([s.seat for s in seats])
+        )
+    )
+    if seats:
+        await _upsert_seats(session, room_id, seats)
+
+
+async def _upsert_seats(session: AsyncSession, room_id: int, seats: Sequence[SeatRecord]) -> None:
+    stmt = _insert(session, RoomSeat).values([
+        {"room_id": room_id, "seat": s.seat, "name": s.name, "bot": s.bot,
+         "token_hash": s.token_hash}
+        for s in seats
+    ])
+    await session.execute(stmt.on_conflict_do_update(
+        index_elements=["room_id", "seat"],
+        set_={"name": stmt.excluded.name, "bot": stmt.excluded.bot,
+              "token_hash": stmt.excluded.token_hash},
+    ))
+
+
+async def start_room(
+    session: AsyncSession, code: str, *, options: dict[str, Any], seed: int, started_at: datetime
+) -> None:
+    """A waiting room starts its game (the options and seed are final from now on)."""
+    await _room(session, code)
+    await session.execute(
+        update(Room)
+        .where(Room.code == code, Room.status == WAITING)
+        .values(status=PLAYING, options=options, seed=seed, started_at=started_at)
+    )
+
+
+async def abandon_room(session: AsyncSession, code: str, at: datetime) -> None:
+    """An unfinished room closes without a result: it is no longer rebuilt at start-up."""
+    room_id, status = await _room(session, code)
+    if status in UNFINISHED:
+        await session.execute(
+            update(Room).where(Room.id == room_id).values(status=ABANDONED, finished_at=at)
+        )
+    await session.execute(delete(JournalEntry).where(JournalEntry.room_id == room_id))
+
+
+# --- the journal -------------------------------------------------------------------------
+
+
+async def append_actions(
+    session: AsyncSession, actions: Sequence[ActionRecord], *, replaying: bool = False
+) -> None:
+    """Insert journal rows; a row already there with the same content is skipped, one with
+    different content raises JournalConflict. Actions for a room that is no longer
+    unfinished raise UnknownRoom, except when `replaying` (they are in `games` already)."""
+    if not actions:
+        return
+    codes = {a.room_code for a in actions}
+    rooms = {
+        row.code: row
+        for row in await session.execute(
+            select(Room.code, Room.id, Room.status).where(Room.code.in_(codes))
+        )
+    }
+    values = []
+    for a in actions:
+        room = rooms.get(a.room_code)
+        if room is None:
+            raise UnknownRoom(a.room_code)
+        if room.status not in UNFINISHED:
+            if replaying:
+                continue
+            raise UnknownRoom(f"{a.room_code} is {room.status}")
+        values.append({"room_id": room.id, "seq": a.seq, "seat": a.seat,
+                       "action": a.action, "created_at": a.created_at})
+    if not values:
+        return
+    stmt = (
+        _insert(session, JournalEntry).values(values)
+        .on_conflict_do_nothing(index_elements=["room_id", "seq"])
+        .returning(JournalEntry.room_id, JournalEntry.seq)
+    )
+    inserted = {tuple(row) for row in await session.execute(stmt)}
+    # Rows not inserted were there already (or twice in this batch): they must be identical.
+    skipped: list[dict[str, Any]] = []
+    for v in values:
+        key = (v["room_id"], v["seq"])
+        if key in inserted:
+            inserted.discard(key)
+        else:
+            skipped.append(v)
+    if skipped:
+        await _check_same(session, skipped)
+
+
+async def _check_same(session: AsyncSession, wanted: list[dict[str, Any]]) -> None:
+    rows = await session.execute(
+        select(JournalEntry.room_id, JournalEntry.seq, JournalEntry.seat, JournalEntry.action)
+        .where(tuple_(JournalEntry.room_id, JournalEntry.seq).in_(
+            [(v["room_id"], v["seq"]) for v in wanted]
+        ))
+    )
+    found = {(r.room_id, r.seq): (r.seat, r.action) for r in rows}
+    for v in wanted:
+        theirs = found.get((v["room_id"], v["seq"]))
+        if theirs != (v["seat"], _json(v["action"])):
+            raise JournalConflict(f"journal row {v['seq']} already holds {theirs!r}")
+
+
+async def load_unfinished_rooms(session: AsyncSession) -> list[UnfinishedRoom]:
+    """Waiting and playing rooms with their seats and ordered actions, oldest room first."""
+    rooms = (await session.scalars(
+        select(Room).where(Room.status.in_(UNFINISHED))
+        .options(selectinload(Room.seats)).order_by(Room.id)
+    )).all()
+    actions: dict[int, list[tuple[int, int | None, dict[str, Any]]]] = {r.id: [] for r in rooms}
+    rows = await session.execute(
+        select(JournalEntry.room_id, JournalEntry.seq, JournalEntry.seat, JournalEntry.action)
+        .where(JournalEntry.room_id.in_(list(actions)))
+        .order_by(JournalEntry.room_id, JournalEntry.seq)
+    )
+    for row in rows:
+        actions[row.room_id].append((row.seq, row.seat, row.action))
+    return [
+        UnfinishedRoom(
+            code=r.code, status=r.status, options=r.options, seed=r.seed,
+            rules_version=r.rules_version, host_token_hash=r.host_token_hash,
+            created_at=r.created_at, started_at=r.started_at,
+            seats=tuple(SeatRecord(s.seat, s.name, s.bot, s.token_hash) for s in r.seats),
+            actions=tuple(actions[r.id]),
+        )
+        for r in rooms
+    ]
+
+
+# --- finished games ----------------------------------------------------------------------
+
+
+async def save_finished_game(session: AsyncSession, game: FinishedGame) -> int:
+    """Store a finished game, close its room and drop its journal rows. Returns the game id;
+    saving the same room's game again returns the existing id and changes nothing."""
+    result = game.result
+    scores, places = result["scores"], result["places"]
+    if not len(game.players) == len(scores) == len(places):
+        raise ValueError("one player per score and per place")
+    stmt = (
+        _insert(session, Game)
+        .values(
+            room_code=game.room_code, seed=game.seed, options=game.options,
+            rules_version=game.rules_version,
+            actions=[[seat, action] for seat, action in game.actions],
+            action_count=len(game.actions), turns=max(result.get("turns") or [0]),
+            end_reason=result.get("reason"), result=result,
+            started_at=game.started_at, ended_at=game.ended_at,
+        )
+        .on_conflict_do_nothing(index_elements=["room_code"])
+        .returning(Game.id)
+    )
+    game_id = (await session.execute(stmt)).scalar()
+    if game_id is None:
+        return await session.scalar(select(Game.id).where(Game.room_code == game.room_code))
+    winners = set(result.get("winners", ()))
+    session.add_all(
+        GamePlayer(
+            game_id=game_id, seat=p.seat, name=p.name, name_key=name_key(p.name), bot=p.bot,
+            place=places[p.seat], winner=p.seat in winners,
+            total=scores[p.seat]["total"], orders=scores[p.seat]["orders"],
+            upgrades=scores[p.seat]["upgrades"], penalties=scores[p.seat]["penalties"],
+            rush=scores[p.seat]["rush"], tiles=list(scores[p.seat]["tiles"]),
+        )
+        for p in game.players
+    )
+    room_id = select(Room.id).where(Room.code == game.room_code).scalar_subquery()
+    await session.execute(
+        update(Room).where(Room.code == game.room_code, Room.status.in_(UNFINISHED))
+        .values(status=FINISHED, finished_at=game.ended_at)
+    )
+    await session.execute(delete(JournalEntry).where(JournalEntry.room_id == room_id))
+    await session.flush()
+    return game_id
+
+
+_SUMMARY = load_only(
+    Game.id, Game.room_code, Game.started_at, Game.ended_at, Game.end_reason, Game.turns,
+    Game.action_count,
+)
+
+
+def _summary(g: Game) -> GameSummary:
+    return GameSummary(
+        id=g.id, room_code=g.room_code, started_at=g.started_at, ended_at=g.ended_at,
+        end_reason=g.end_reason, turns=g.turns, action_count=g.action_count,
+        players=tuple(
+            PlayerResult(
+                seat=p.seat, name=p.name, bot=p.bot, place=p.place, winner=p.winner,
+                total=p.total, orders=p.orders, upgrades=p.upgrades,
+                penalties=p.penalties, rush=p.rush, tiles=tuple(p.tiles),
+            )
+            for p in g.players
+        ),
+    )
+
+
+async def list_games(
+    session: AsyncSession, page: int = 1, per_page: int = 20, player: str | None = None
+) -> GamePage:
+    """Finished games, newest first; `player` keeps games with a player of that name."""
+    page, per_page = max(1, page), min(max(1, per_page), MAX_PER_PAGE)
+    query = select(Game)
+    if player is not None and player.strip():
+        query = query.where(exists().where(
+            GamePlayer.game_id == Game.id, GamePlayer.name_key == name_key(player)
+        ))
+    total = await session.scalar(select(func.count()).select_from(query.subquery()))
+    games = await session.scalars(
+        query.options(_SUMMARY, selectinload(Game.players))
+        .order_by(Game.ended_at.desc(), Game.id.desc())
+        .limit(per_page).offset((page - 1) * per_page)
+    )
+    return GamePage(tuple(_summary(g) for g in games), total or 0, page, per_page)
+
+
+async def get_game(session: AsyncSession, game_id: int) -> GameDetail | None:
+    """One finished game with its full action list (for the replay page)."""
+    return await _detail(session, Game.id == game_id)
+
+
+async def get_game_by_room(session: AsyncSession, room_code: str) -> GameDetail | None:
+    return await _detail(session, Game.room_code == room_code)
+
+
+async def _detail(session: AsyncSession, where: Any) -> GameDetail | None:
+    g = await session.scalar(select(Game).where(where).options(selectinload(Game.players)))
+    if g is None:
+        return None
+    return GameDetail(
+        summary=_summary(g), seed=g.seed, options=g.options, rules_version=g.rules_version,
+        actions=tuple((seat, action) for seat, action in g.actions), result=g.result,
+    )

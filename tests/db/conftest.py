@@ -1,0 +1,73 @@
+"""Every persistence test runs on SQLite (a temporary file) and on PostgreSQL
+(TEST_DATABASE_URL, whose public schema is wiped before each test)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import pytest_asyncio
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from server.db.migrate import upgrade
+from server.db.session import make_engine
+
+PG_URL = os.environ.get(
+    "TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/coffee_rush_test"
+)
+
+
+def reset_postgres(url: str) -> None:
+    sync_url = make_url(url).set(drivername="postgresql+psycopg")
+    engine = create_engine(sync_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+            conn.execute(text("CREATE SCHEMA public"))
+    except OperationalError as exc:
+        pytest.skip(f"PostgreSQL not reachable at {sync_url.render_as_string()}: {exc.orig}")
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
+    """An empty database of each kind."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path}/db/coffee-rush.db"
+    reset_postgres(PG_URL)
+    return PG_URL
+
+
+@pytest.fixture
+def migrated_url(db_url: str) -> str:
+    upgrade(db_url)
+    return db_url
+
+
+@pytest_asyncio.fixture
+async def engine(migrated_url: str) -> AsyncIterator[AsyncEngine]:
+    e = make_engine(migrated_url)
+    yield e
+    await e.dispose()
+
+
+class Clock:
+    """A fake clock: each call is one second after the previous one."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
