@@ -1,0 +1,100 @@
+"""The `coffee-rush` command: `simulate` random games, or run a bot `tournament`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+PLAYER_COUNTS = (2, 3, 4)
+TOURNAMENT_MODULE = "server.bots.tournament"
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    value = int(text)
+    if not 0 <= value < 1 << 64:
+        raise argparse.ArgumentTypeError("a seed is an integer in [0, 2**64)")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be greater than 0, not {text}")
+    return value
+
+
+def _names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list of names: {text!r}")
+    return names
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="coffee-rush", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    sim = commands.add_parser("simulate", help="play random legal games and report figures")
+    sim.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=4)
+    sim.add_argument("--games", type=_positive_int, default=100)
+    sim.add_argument("--seed", type=_seed, default=0)
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.set_defaults(run=_simulate)
+
+    tour = commands.add_parser("tournament", help="play bots against each other")
+    tour.add_argument(
+        "--bots", type=_names, default=["strong", "greedy"],
+        help="comma-separated bot names, e.g. strong,greedy (passed on as a list)",
+    )
+    tour.add_argument("--games", type=_positive_int, default=100)
+    tour.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2)
+    tour.add_argument("--seed", type=_seed, default=0)
+    tour.add_argument(
+        "--budget", type=_positive_float, default=0.25, help="seconds of thinking per move"
+    )
+    tour.add_argument("--workers", type=_positive_int, default=os.cpu_count() or 1)
+    tour.add_argument("--json", action="store_true", help="print one JSON object")
+    tour.set_defaults(run=_tournament)
+    return parser
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from server.simulate import render, simulate
+
+    report = simulate(players=args.players, games=args.games, seed=args.seed)
+    print(json.dumps(report.to_dict()) if args.json else render(report))
+    return 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    # Imported only here: bots may be heavy, and `simulate` must work without them.
+    try:
+        tournament = importlib.import_module(TOURNAMENT_MODULE)
+    except ImportError as exc:
+        print(
+            f"coffee-rush: error: the tournament needs {TOURNAMENT_MODULE}, "
+            f"which could not be imported ({exc})",
+            file=sys.stderr,
+        )
+        return 2
+    return int(tournament.main(args) or 0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
