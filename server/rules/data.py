@@ -106,8 +106,7 @@ CARD_COUNT = len(CARD_NAMES)
 STARTER_CARDS: tuple[int, ...] = tuple(i for i in range(CARD_COUNT) if len(CARD_RECIPES[i]) == 2)
 
 
-def card_public(card: int) -> dict:
-    """What anyone may know of a card that has been drawn."""
+def _card_view(card: int) -> dict:
     recipe: dict[str, int] = {}
     for ing in CARD_RECIPES[card]:
         name = INGREDIENTS[ing]
@@ -118,6 +117,15 @@ def card_public(card: int) -> dict:
         "recipe": recipe,
         "specialty": CARD_SPECIALTY[card],
     }
+
+
+# One shared dict per card: views reuse them, so a diff can skip unchanged cards by identity.
+CARD_VIEWS: tuple[dict, ...] = tuple(_card_view(c) for c in range(CARD_COUNT))
+
+
+def card_public(card: int) -> dict:
+    """What anyone may know of a card that has been drawn (shared: treat as read-only)."""
+    return CARD_VIEWS[card]
 
 
 def _neighbours(diagonal: bool) -> tuple[tuple[int, ...], ...]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .data import BASE_STEPS, CELL_NAMES, INGREDIENTS, RULES_VERSION, UPGRADES, card_public
+from .data import BASE_STEPS, CARD_VIEWS, CELL_NAMES, INGREDIENTS, RULES_VERSION, UPGRADES
 from .engine import can_undo
 from .legal import legal_actions
 from .scoring import score
@@ -17,10 +17,10 @@ def _player(seat: int, p: Player) -> dict:
     return {
         "seat": seat,
         "meeples": [CELL_NAMES[c] for c in p.meeples],
-        "tabs": [[card_public(c) for c in tab] for tab in p.tabs],
+        "tabs": [[CARD_VIEWS[c] for c in tab] for tab in p.tabs],
         "cups": [[INGREDIENTS[i] for i in cup] for cup in p.cups],
-        "completed": [card_public(c) for c in p.completed],
-        "penalties": [card_public(c) for c in p.penalties],
+        "completed": [CARD_VIEWS[c] for c in p.completed],
+        "penalties": [CARD_VIEWS[c] for c in p.penalties],
         "rush": p.rush,
         "upgrades": {name: p.upgrades[i] for i, name in enumerate(UPGRADES)},
         "turns": p.turns,
@@ -43,8 +43,8 @@ def public_view(game: Game) -> dict:
         "deck": len(game.deck),
         "supply": _ingredients(game.supply),
         "rush_supply": game.rush_supply,
-        "discard": [card_public(c) for c in game.discard],
-        "set_aside": [card_public(c) for c in game.set_aside],
+        "discard": [CARD_VIEWS[c] for c in game.discard],
+        "set_aside": [CARD_VIEWS[c] for c in game.set_aside],
         "pending": game.pending[:],
         "players": [_player(s, p) for s, p in enumerate(game.players)],
         "move": {

@@ -13,14 +13,20 @@ from hypothesis import strategies as st
 from server.rooms.diff import diff
 
 KEYS = st.sampled_from(["a", "b", "", "~", "/", "a/b", "~1", "x~0/y", "é"])
-SCALARS = (
-    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(-2, 2, allow_nan=False)
-    | st.text(max_size=3)
-)
-JSON = st.recursive(
-    SCALARS,
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(KEYS, inner, max_size=5),
-    max_leaves=25,
+
+# The diff's contract (see server/rooms/diff.py): a value keeps its JSON type from one
+# version to the next — views never turn a boolean into a number — so each generated pair
+# uses either booleans or integers, never both, and no floats.
+def json_values(numbers: st.SearchStrategy) -> st.SearchStrategy:
+    return st.recursive(
+        st.none() | numbers | st.text(max_size=3),
+        lambda inner: st.lists(inner, max_size=5) | st.dictionaries(KEYS, inner, max_size=5),
+        max_leaves=25,
+    )
+
+
+JSON_PAIRS = st.sampled_from([st.booleans(), st.integers(-3, 3)]).flatmap(
+    lambda numbers: st.tuples(json_values(numbers), json_values(numbers))
 )
 
 
@@ -33,13 +39,13 @@ def check(old, new):
     return ops
 
 
-@given(JSON, JSON)
+@given(JSON_PAIRS)
 @settings(max_examples=400, derandomize=True, deadline=None)
-def test_patch_turns_old_into_new(old, new):
-    check(old, new)
+def test_patch_turns_old_into_new(pair):
+    check(*pair)
 
 
-@given(JSON)
+@given(json_values(st.booleans() | st.integers(-3, 3)))
 @settings(max_examples=100, derandomize=True, deadline=None)
 def test_no_ops_between_equal_documents(doc):
     assert diff(doc, copy.deepcopy(doc)) == []
