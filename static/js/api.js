@@ -1,0 +1,47 @@
+// HTTP calls to the room API and the per-room seat / host tokens kept in localStorage.
+
+export async function call(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const err = new Error((data && data.error && data.error.message) || `HTTP ${res.status}`);
+    err.code = data && data.error && data.error.code;
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+// Room codes: 8 characters from this alphabet, shown as K7QX-PM2A; input is forgiving.
+const ALPHABET = /^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{8}$/;
+
+export function normalizeCode(raw) {
+  const code = String(raw || "").toUpperCase().replace(/[\s-]/g, "");
+  return ALPHABET.test(code) ? code : null;
+}
+
+export function displayCode(code) {
+  return `${code.slice(0, 4)}-${code.slice(4)}`;
+}
+
+// Keyed by the bare code, whichever way it was written.
+const bare = (code) => String(code).toUpperCase().replace(/-/g, "");
+
+export const tokens = {
+  seat: (code) => localStorage.getItem(`cr.seat.${bare(code)}`),
+  setSeat(code, token) {
+    if (token) localStorage.setItem(`cr.seat.${bare(code)}`, token);
+    else localStorage.removeItem(`cr.seat.${bare(code)}`);
+  },
+  host: (code) => localStorage.getItem(`cr.host.${bare(code)}`),
+  setHost: (code, token) => localStorage.setItem(`cr.host.${bare(code)}`, token),
+};

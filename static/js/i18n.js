@@ -1,0 +1,86 @@
+// A small i18n layer: t(key, params), the language from the user's choice or the browser,
+// and translate(root) for static markup carrying data-i18n attributes.
+import en from "./lang/en.js";
+import th from "./lang/th.js";
+import ko from "./lang/ko.js";
+
+export const LANGS = { en: "English", th: "ไทย", ko: "한국어" };
+const TABLES = { en, th, ko };
+const KEY = "cr.lang";
+const listeners = new Set();
+
+function pick() {
+  const saved = localStorage.getItem(KEY);
+  if (saved && TABLES[saved]) return saved;
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const base = String(l).toLowerCase().slice(0, 2);
+    if (TABLES[base]) return base;
+  }
+  return "en";
+}
+
+let lang = pick();
+
+export function getLang() { return lang; }
+
+export function setLang(next) {
+  if (!TABLES[next] || next === lang) return;
+  lang = next;
+  localStorage.setItem(KEY, next);
+  document.documentElement.lang = next;
+  translate(document);
+  for (const fn of listeners) fn(next);
+}
+
+export function onLangChange(fn) { listeners.add(fn); }
+
+// Parameters are substituted as plain text; the DOM layer only ever uses textContent.
+export function t(key, params = {}) {
+  const raw = TABLES[lang][key] ?? en[key] ?? key;
+  return raw.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+export function ing(name) { return t(`ing.${name}`); }
+
+// "2 coffee, 1 ice" from {coffee: 2, ice: 1}
+export function tokens(counts) {
+  const parts = Object.entries(counts || {}).filter(([, n]) => n > 0)
+    .map(([name, n]) => `${n} ${ing(name)}`);
+  return parts.length ? parts.join(t("misc.and")) : t("misc.none");
+}
+
+// data-i18n="key" sets textContent; data-i18n-attr="aria-label:key;title:key" sets attributes.
+export function translate(root) {
+  document.documentElement.lang = lang;
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of el.dataset.i18nAttr.split(";")) {
+      const [attr, key] = pair.split(":");
+      if (attr && key) el.setAttribute(attr.trim(), t(key.trim()));
+    }
+  }
+}
+
+// A language switch: three buttons, the current one pressed.
+export function mountSwitch(container) {
+  container.replaceChildren();
+  container.setAttribute("role", "group");
+  container.setAttribute("aria-label", t("lang.label"));
+  for (const [code, label] of Object.entries(LANGS)) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "lang-btn";
+    b.lang = code;
+    b.textContent = code.toUpperCase();
+    b.title = label;
+    b.setAttribute("aria-label", label);
+    b.addEventListener("click", () => setLang(code));
+    container.append(b);
+  }
+  const sync = () => {
+    container.setAttribute("aria-label", t("lang.label"));
+    for (const b of container.children) b.setAttribute("aria-pressed", String(b.lang === lang));
+  };
+  sync();
+  onLangChange(sync);
+}

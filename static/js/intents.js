@@ -1,0 +1,122 @@
+// What the viewer may do now, read from the server-sent legal actions and the local selection
+// (a hand token picked for pouring, a cup picked for serving). No rule is derived here:
+// every control maps to one action the server listed.
+
+export function emptySelection() {
+  return { ing: null, cup: null };
+}
+
+export function isMyTurn(view) {
+  const g = view.game;
+  return Boolean(g && g.phase !== "over" && view.you.seat !== null && g.current === view.you.seat);
+}
+
+// Drop a selection that no longer fits the legal actions.
+export function normalize(view, sel) {
+  const legal = (view.game && isMyTurn(view)) ? view.game.legal : [];
+  const next = { ...sel };
+  if (next.ing && !legal.some((a) => (a.type === "pour" || a.type === "return") && a.ingredient === next.ing)) next.ing = null;
+  if (next.cup !== null && !legal.some((a) => a.type === "serve" && a.cup === next.cup)) next.cup = null;
+  // One kind of token in hand: pick it for the player.
+  if (!next.ing) {
+    const kinds = [...new Set(legal.filter((a) => a.type === "return").map((a) => a.ingredient))];
+    if (kinds.length === 1) next.ing = kinds[0];
+  }
+  return next;
+}
+
+export function intents(view, sel) {
+  const g = view.game;
+  const out = {
+    mine: isMyTurn(view),
+    cells: new Map(), // cell -> {action, kind}
+    buttons: [], // [{id, key, action}]
+    tiles: new Map(), // tile -> action
+    hand: new Map(), // ingredient -> selectable
+    cups: new Map(), // cup index -> {action} | {select: true}
+    empties: new Map(), // cup -> action
+    cards: new Map(), // card id -> action (for the selected cup)
+    serveCups: new Set(),
+    returnAction: null,
+    undo: Boolean(g && g.can_undo),
+    prompt: ["prompt.waiting", {}],
+  };
+  if (!g) return out;
+  if (!out.mine) return out;
+  const legal = g.legal || [];
+  for (const a of legal) {
+    switch (a.type) {
+      case "place":
+        out.cells.set(a.cell, { action: a, kind: "place" });
+        break;
+      case "step":
+        out.cells.set(a.cell, { action: a, kind: "step" });
+        break;
+      case "choose_meeple": {
+        const cell = g.players[g.current].meeples[a.meeple];
+        out.cells.set(cell, { action: a, kind: "choose" });
+        break;
+      }
+      case "starting_cup":
+        out.cups.set(a.cup, { action: a });
+        break;
+      case "upgrade":
+        out.tiles.set(a.tile, a);
+        break;
+      case "skip_upgrade":
+        out.buttons.push({ id: "skip", key: "btn.skipUpgrade", action: a });
+        break;
+      case "stop":
+        out.buttons.push({ id: "stop", key: "btn.stop", action: a });
+        break;
+      case "pour":
+        out.hand.set(a.ingredient, true);
+        if (a.ingredient === sel.ing) out.cups.set(a.cup, { action: a });
+        break;
+      case "return":
+        out.hand.set(a.ingredient, true);
+        if (a.ingredient === sel.ing) out.returnAction = a;
+        break;
+      case "empty":
+        out.empties.set(a.cup, a);
+        break;
+      case "done_pouring":
+        out.buttons.push({ id: "done", key: "btn.donePouring", action: a });
+        break;
+      case "serve":
+        out.serveCups.add(a.cup);
+        if (sel.cup === a.cup && !out.cards.has(a.card)) out.cards.set(a.card, a);
+        break;
+      case "end_turn":
+        out.buttons.push({ id: "end", key: "btn.end", action: a });
+        break;
+      default:
+        break;
+    }
+  }
+  for (const k of out.serveCups) out.cups.set(k, { select: true });
+  out.prompt = promptFor(g, sel, out, legal);
+  return out;
+}
+
+function promptFor(g, sel, out, legal) {
+  const me = g.players[g.current];
+  switch (g.phase) {
+    case "placement": return ["prompt.placement", {}];
+    case "starting_cup": return ["prompt.starting_cup", {}];
+    case "upgrade": return ["prompt.upgrade", {}];
+    case "move":
+      if (legal.some((a) => a.type === "choose_meeple")) return ["prompt.choose_meeple", {}];
+      if (g.move.free_steps_left === 0) return ["prompt.moveRush", { rush: me.rush }];
+      return ["prompt.move", { free: g.move.free_steps_left, rush: me.rush }];
+    case "pour":
+      if (out.hand.size === 0) return ["prompt.pourDone", {}];
+      if (sel.ing) return ["prompt.pourTarget", { ingKey: sel.ing }];
+      return ["prompt.pourPick", {}];
+    case "process":
+      if (sel.cup !== null) return ["prompt.processCup", { n: sel.cup + 1 }];
+      if (out.serveCups.size === 0) return ["prompt.processNone", {}];
+      return ["prompt.process", {}];
+    default: return ["prompt.over", {}];
+  }
+}

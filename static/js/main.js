@@ -1,0 +1,308 @@
+// The table page: wires the store, the socket, the view and the intents together.
+import { call, displayCode, tokens } from "./api.js";
+import { h, text } from "./dom.js";
+import { mountSwitch, onLangChange, t, translate } from "./i18n.js";
+import { icon, installSprite } from "./icons.js";
+import { emptySelection, intents, isMyTurn, normalize } from "./intents.js";
+import { ANNOUNCE, sentence } from "./log.js";
+import { chime, muted, setMuted, unlockOnGesture } from "./sound.js";
+import { Socket } from "./socket.js";
+import { Store } from "./store.js";
+import { createTable, nameOfFactory, renderTable } from "./view.js";
+
+const body = document.body;
+const code = body.dataset.code;
+const $ = (id) => document.getElementById(id);
+
+// "Continue on another device": a seat token in the fragment moves the seat to this browser.
+const frag = new URLSearchParams(location.hash.slice(1));
+if (frag.get("seat")) {
+  tokens.setSeat(code, frag.get("seat"));
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+const store = new Store(JSON.parse($("initial-view").textContent));
+let sel = emptySelection();
+let wasMine = false;
+
+const handlers = {
+  cell(cell) {
+    const a = current().cells.get(cell);
+    if (a) send(a.action);
+  },
+  pick(name) {
+    sel = { ...sel, ing: sel.ing === name ? null : name, cup: null };
+    draw();
+  },
+  act: (action) => send(action),
+  player: {
+    cup(seat, k) {
+      const a = current().cups.get(k);
+      if (!a || seat !== store.view.you.seat) return;
+      if (a.action) send(a.action);
+      else {
+        sel = { ...sel, cup: sel.cup === k ? null : k };
+        draw();
+        // Move focus to the first matching order so the keyboard flow continues.
+        const target = document.querySelector(".is-me .card.target");
+        if (target) target.focus();
+      }
+    },
+    empty(k) {
+      const a = current().empties.get(k);
+      if (a) send(a);
+    },
+    card(id) {
+      const a = current().cards.get(id);
+      if (a) send(a);
+    },
+    tile(tile) {
+      const a = current().tiles.get(tile);
+      if (a) send(a);
+    },
+  },
+  waiting: {
+    async sit(seat, name) {
+      name = name.trim();
+      if (!name || name.length > 24) return waitError(t("wait.nameNeeded"));
+      localStorage.setItem("cr.name", name);
+      await guarded(async () => {
+        const res = await call("POST", `/api/rooms/${code}/join`, { name, seat });
+        tokens.setSeat(code, res.seat_token);
+        socket.connect();
+      });
+    },
+    async leave() {
+      await guarded(async () => {
+        await call("POST", `/api/rooms/${code}/leave`, { seat_token: tokens.seat(code) });
+        tokens.setSeat(code, null);
+        socket.connect();
+      });
+    },
+    start: () => guarded(() => call("POST", `/api/rooms/${code}/start`, { token: hostToken() })),
+    kick: (seat) => guarded(() => call("POST", `/api/rooms/${code}/kick`, { token: hostToken(), seat })),
+    host: (seat) => guarded(() => call("POST", `/api/rooms/${code}/host`, { token: hostToken(), seat })),
+    bot: (seat, level) => guarded(() => call("POST", `/api/rooms/${code}/bot`, { token: hostToken(), seat, level })),
+    async copy(input, button) {
+      try {
+        await navigator.clipboard.writeText(input.value);
+      } catch {
+        input.select();
+        document.execCommand("copy");
+      }
+      text(button, t("wait.copied"));
+    },
+  },
+  async again() {
+    const opts = store.view.room.options || {};
+    await guarded(async () => {
+      let res;
+      try {
+        // A rematch room the whole table is pointed to (room info "rematch").
+        res = await call("POST", `/api/rooms/${code}/rematch`, { token: tokens.seat(code) });
+      } catch (err) {
+        if (err.status !== 404 && err.status !== 405) throw err;
+        // A server without rematches: a new room with the same options; share its link.
+        res = await call("POST", "/api/rooms", {
+          players: opts.players || store.view.game.players_count,
+          starter_orders: Boolean(opts.starter_orders),
+          starting_player: opts.starting_player ?? null,
+          public: Boolean(opts.public),
+        });
+      }
+      if (res.host_token) tokens.setHost(res.code, res.host_token);
+      location.href = `/r/${String(res.code).replace("-", "")}`;
+    });
+  },
+};
+
+function hostToken() {
+  return tokens.host(code) || tokens.seat(code);
+}
+
+function isHost(view) {
+  return Boolean(tokens.host(code)) || (view.you.seat !== null && view.you.seat === view.room.host_seat);
+}
+
+async function guarded(fn) {
+  waitError("");
+  try {
+    await fn();
+  } catch (err) {
+    waitError(t("lobby.error", { message: err.message }));
+  }
+}
+
+function waitError(message) {
+  text(document.querySelector("#waiting .form-error"), message);
+  showToast(message);
+}
+
+function current() {
+  return intents(store.view, sel);
+}
+
+// data-busy="1" while an action is in flight (until its ack and the version it made are in);
+// data-v is the version shown. Both help anyone (and tests) know the table is settled.
+let awaitingV = null;
+function send(action) {
+  body.dataset.busy = "1";
+  socket.act(action, store.v);
+}
+
+function settle() {
+  if (awaitingV !== null && store.v !== null && store.v >= awaitingV) awaitingV = null;
+  if (awaitingV === null && socket.pending.size === 0) body.dataset.busy = "0";
+  body.dataset.v = String(store.v);
+}
+
+const parts = createTable(handlers);
+
+function draw() {
+  const view = store.view;
+  sel = normalize(view, sel);
+  const acts = intents(view, sel);
+  renderTable(parts, view, acts, sel, { isHost: isHost(view), token: tokens.seat(code) });
+  $("undo-btn").onclick = () => send({ type: "undo" });
+  $("return-btn").onclick = () => acts.returnAction && send(acts.returnAction);
+  const mine = isMyTurn(view);
+  document.title = mine ? t("title.yourTurn") : t("title.table", { code: displayCode(code) });
+  if (mine && !wasMine) {
+    chime();
+    announce(t("ev.yourTurn"));
+  }
+  wasMine = mine;
+  $("device-link").value = tokens.seat(code) ? `${location.origin}${location.pathname}#seat=${encodeURIComponent(tokens.seat(code))}` : "";
+  $("help-device").hidden = !tokens.seat(code);
+}
+
+function logEvents(events, view) {
+  const nameOf = nameOfFactory(view);
+  const list = $("log-list");
+  const spoken = [];
+  for (const ev of events) {
+    const line = sentence(ev, nameOf);
+    if (!line) continue;
+    list.prepend(h("li", { class: `ev ev-${ev.type}`, text: line }));
+    if (ANNOUNCE.has(ev.type)) spoken.push(line);
+  }
+  while (list.children.length > 120) list.lastChild.remove();
+  if (spoken.length) announce(spoken.slice(-2).join(" "));
+}
+
+function announce(message) {
+  const live = $("live");
+  live.textContent = "";
+  // A fresh text node after clearing makes screen readers read it again.
+  setTimeout(() => { live.textContent = message; }, 30);
+}
+
+let toastTimer = null;
+function showToast(message) {
+  const toast = $("toast");
+  clearTimeout(toastTimer);
+  toast.textContent = message;
+  toast.hidden = !message;
+  if (message) toastTimer = setTimeout(() => { toast.hidden = true; }, 5000);
+}
+
+store.subscribe((view, events, previous) => {
+  // A seat token the server no longer knows: we are a spectator; forget it before the game.
+  if (tokens.seat(code) && view.you.seat === null && view.room.status === "waiting" && previous && previous.you && previous.you.seat !== null) {
+    tokens.setSeat(code, null);
+  }
+  if (events.length) logEvents(events, view);
+  draw();
+});
+
+function banner(state, detail) {
+  const el = $("conn-banner");
+  const msg = $("conn-msg");
+  if (state === "open") {
+    if (!el.hidden) {
+      el.hidden = true;
+      announce(t("conn.back"));
+    }
+    socket.resend(store.v);
+    return;
+  }
+  if (state === "gone" && detail === "kicked") {
+    // The host freed our seat: keep watching as a spectator.
+    tokens.setSeat(code, null);
+    showToast(t("conn.kicked"));
+    socket.connect();
+    return;
+  }
+  el.hidden = false;
+  $("conn-retry").hidden = state === "gone" && detail !== "replaced";
+  let message = t("conn.lost", { s: detail });
+  if (state === "gone") message = detail === "replaced" ? t("conn.replaced") : t("conn.gone", { reason: detail });
+  text(msg, message);
+}
+
+const socket = new Socket(code, {
+  token: () => tokens.seat(code),
+  version: () => store.v,
+  onStatus: banner,
+  onFrame(frame) {
+    switch (frame.type) {
+      case "snapshot":
+        store.snapshot(frame.v, frame.view);
+        break;
+      case "patch":
+        if (!store.patch(frame.v, frame.ops, frame.events)) {
+          store.v = null; // cannot apply: ask for a fresh snapshot
+          socket.connect();
+        }
+        break;
+      case "ack":
+        awaitingV = frame.v;
+        break;
+      case "error":
+        if (frame.id === null && frame.code === "forbidden" && !socket.resumed) {
+          // Our seat token is no longer valid (removed, or the seat was left): watch instead.
+          tokens.setSeat(code, null);
+          socket.connect();
+          break;
+        }
+        showToast(t("conn.error", { message: frame.message }));
+        break;
+      default:
+        break;
+    }
+    settle();
+  },
+});
+
+// Chrome: header, help, mute, side tabs, language.
+installSprite();
+translate(document);
+mountSwitch($("lang-switch"));
+onLangChange(() => draw());
+unlockOnGesture();
+const mute = $("mute-btn");
+const syncMute = () => {
+  mute.setAttribute("aria-pressed", String(muted()));
+  mute.setAttribute("aria-label", muted() ? t("hdr.unmute") : t("hdr.mute"));
+  mute.title = mute.getAttribute("aria-label");
+  mute.replaceChildren(icon(muted() ? "mute" : "sound"));
+};
+mute.addEventListener("click", () => { setMuted(!muted()); syncMute(); });
+onLangChange(syncMute);
+syncMute();
+$("help-btn").addEventListener("click", () => $("help").showModal());
+$("help-close").addEventListener("click", () => $("help").close());
+$("conn-retry").addEventListener("click", () => socket.retryNow());
+for (const tab of document.querySelectorAll("#side-tabs [role=tab]")) {
+  tab.addEventListener("click", () => {
+    for (const other of document.querySelectorAll("#side-tabs [role=tab]")) {
+      other.setAttribute("aria-selected", String(other === tab));
+    }
+    $("side").dataset.show = tab.dataset.panel;
+  });
+}
+
+body.dataset.busy = "0";
+draw();
+socket.connect();
+window.addEventListener("beforeunload", () => socket.close());

@@ -1,0 +1,16 @@
+// Plain pages (rules): translate, language switch, the ingredient legend.
+import { h } from "./dom.js";
+import { mountSwitch, onLangChange, ing, translate } from "./i18n.js";
+import { icon, installSprite, INGREDIENTS } from "./icons.js";
+
+function legend() {
+  const list = document.getElementById("legend");
+  if (!list) return;
+  list.replaceChildren(...INGREDIENTS.map((name) => h("li", {}, icon(name), h("span", { text: ing(name) }))));
+}
+
+installSprite();
+translate(document);
+mountSwitch(document.getElementById("lang-switch"));
+legend();
+onLangChange(legend);

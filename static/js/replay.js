@@ -1,0 +1,161 @@
+// The replay viewer: the live table (view.js) drawn from views the server rebuilt with the
+// engine. Step i is the VIEW after i actions: the dealt view plus the patches of steps 1..i.
+// No rule runs here; stepping only applies JSON patches.
+import "./lang/history.js";
+import { applyPatch, deepClone } from "../vendor/fast-json-patch/index.js";
+import { h, text } from "./dom.js";
+import { getLang, mountSwitch, onLangChange, t, translate } from "./i18n.js";
+import { installSprite } from "./icons.js";
+import { emptySelection, intents } from "./intents.js";
+import { sentence } from "./log.js";
+import { createTable, nameOfFactory, renderTable } from "./view.js";
+
+const $ = (id) => document.getElementById(id);
+const data = JSON.parse($("replay-data").textContent);
+const steps = data.steps;
+const last = steps.length;
+
+// games[i]: the game view after i actions, built on demand and kept (stepping back is free).
+const games = [data.initial];
+function gameAt(i) {
+  while (games.length <= i) {
+    const k = games.length;
+    games.push(applyPatch(deepClone(games[k - 1]), steps[k - 1].ops, false, true).newDocument);
+  }
+  return games[i];
+}
+
+function viewAt(i) {
+  return { room: data.room, you: data.you, game: gameAt(i) };
+}
+
+// The first step at which turn `turn` has begun (turn 0: the deal).
+function stepOfTurn(turn) {
+  if (turn <= 0) return 0;
+  const found = steps.findIndex((s) => s.turn >= turn);
+  return found === -1 ? last : found + 1;
+}
+
+const nothing = () => {};
+const parts = createTable({
+  cell: nothing, pick: nothing, act: nothing, again: nothing,
+  player: { cup: nothing, empty: nothing, card: nothing, tile: nothing },
+  waiting: { sit: nothing, leave: nothing, start: nothing, kick: nothing, host: nothing, bot: nothing, copy: nothing },
+});
+const ctx = { isHost: false, token: null };
+let current = -1;
+let timer = null;
+
+function describe(i, nameOf) {
+  if (i === 0) return t("replay.dealt");
+  const lines = steps[i - 1].events.map((ev) => sentence(ev, nameOf)).filter(Boolean);
+  return lines.join(" ");
+}
+
+function renderLog(i, nameOf) {
+  const items = [];
+  for (let k = i; k >= 1 && items.length < 120; k--) {
+    const evs = steps[k - 1].events;
+    for (let e = evs.length - 1; e >= 0 && items.length < 120; e--) {
+      const line = sentence(evs[e], nameOf);
+      if (line) items.push(h("li", { class: `ev ev-${evs[e].type}`, text: line }));
+    }
+  }
+  $("log-list").replaceChildren(...items);
+}
+
+function draw() {
+  const i = current;
+  const view = viewAt(i);
+  const nameOf = nameOfFactory(view);
+  const sel = emptySelection();
+  renderTable(parts, view, intents(view, sel), sel, ctx);
+  renderLog(i, nameOf);
+  const turn = i === 0 ? 0 : steps[i - 1].turn;
+  const where = [t("replay.stepOf", { i, n: last })];
+  where.push(turn === 0 ? t("replay.setup") : t("replay.turnOf", { turn, turns: data.turns }));
+  text($("rp-where"), where.join(" · "));
+  text($("rp-what"), describe(i, nameOf));
+  const slider = $("rp-step");
+  slider.max = String(last);
+  slider.value = String(i);
+  slider.setAttribute("aria-valuetext", where.join(", "));
+  $("rp-first").disabled = $("rp-back").disabled = i === 0;
+  $("rp-forward").disabled = $("rp-last").disabled = i === last;
+  if (document.activeElement !== $("rp-turn")) $("rp-turn").value = String(turn);
+  $("rp-turn").max = String(data.turns);
+  const date = new Intl.DateTimeFormat(getLang(), { dateStyle: "medium", timeStyle: "short" })
+    .format(new Date(data.game.ended_at));
+  text($("replay-title"), t("replay.heading", { code: data.room.code, date }));
+  document.title = t("replay.heading", { code: data.room.code, date });
+  drawPlay();
+  document.body.dataset.step = String(i);
+}
+
+function go(i) {
+  const next = Math.max(0, Math.min(last, i));
+  if (next === current) return;
+  current = next;
+  const url = new URL(location.href);
+  url.searchParams.set("step", String(next));
+  history.replaceState(null, "", url);
+  draw();
+}
+
+function drawPlay() {
+  const btn = $("rp-play");
+  const playing = timer !== null;
+  btn.setAttribute("aria-pressed", String(playing));
+  text(btn, playing ? `⏸ ${t("replay.pause")}` : `▶ ${t("replay.play")}`);
+}
+
+function play() {
+  if (current >= last) go(0);
+  timer = setInterval(() => {
+    if (current >= last) stop();
+    else go(current + 1);
+  }, Number($("rp-speed").value));
+  drawPlay();
+}
+
+function stop() {
+  clearInterval(timer);
+  timer = null;
+  drawPlay();
+}
+
+$("rp-first").addEventListener("click", () => { stop(); go(0); });
+$("rp-back").addEventListener("click", () => { stop(); go(current - 1); });
+$("rp-forward").addEventListener("click", () => { stop(); go(current + 1); });
+$("rp-last").addEventListener("click", () => { stop(); go(last); });
+$("rp-play").addEventListener("click", () => (timer === null ? play() : stop()));
+$("rp-step").addEventListener("input", (e) => { stop(); go(Number(e.target.value)); });
+$("rp-speed").addEventListener("change", () => { if (timer !== null) { stop(); play(); } });
+$("rp-jump").addEventListener("submit", (e) => {
+  e.preventDefault();
+  stop();
+  go(stepOfTurn(Number($("rp-turn").value) || 0));
+});
+document.addEventListener("keydown", (e) => {
+  if (e.target.closest("input, select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
+  const moves = { ArrowLeft: () => go(current - 1), ArrowRight: () => go(current + 1), Home: () => go(0), End: () => go(last) };
+  if (!moves[e.key]) return;
+  e.preventDefault();
+  stop();
+  moves[e.key]();
+});
+for (const tab of document.querySelectorAll("#side-tabs [role=tab]")) {
+  tab.addEventListener("click", () => {
+    for (const other of document.querySelectorAll("#side-tabs [role=tab]")) {
+      other.setAttribute("aria-selected", String(other === tab));
+    }
+    $("side").dataset.show = tab.dataset.panel;
+  });
+}
+
+installSprite();
+translate(document);
+mountSwitch($("lang-switch"));
+onLangChange(draw);
+const start = Number(new URLSearchParams(location.search).get("step"));
+go(Number.isInteger(start) ? start : 0);

@@ -1,0 +1,110 @@
+// The waiting room: share link, seats (sit, leave, remove, bots, host), start, and the
+// "continue on another device" link. Built once; the seat list is reconciled by seat.
+import { attr, h, syncList, text } from "./dom.js";
+import { t } from "./i18n.js";
+import { SEAT_LETTERS } from "./view-board.js";
+
+const LEVELS = ["random", "greedy", "strong"];
+
+export function createWaiting(section, handlers) {
+  const nameInput = h("input", { id: "player-name", type: "text", maxlength: "24", autocomplete: "nickname" });
+  nameInput.value = localStorage.getItem("cr.name") || "";
+  const link = h("input", { id: "share-link", type: "text", readonly: true });
+  link.value = `${location.origin}${location.pathname}`;
+  const copyBtn = h("button", { type: "button", class: "btn", onclick: () => handlers.copy(link, copyBtn) });
+  const device = h("input", { id: "wait-device-link", type: "text", readonly: true });
+  const parts = {
+    title: h("h2", {}),
+    shareLabel: h("label", { for: "share-link" }),
+    link, copyBtn, nameInput,
+    nameLabel: h("label", { for: "player-name" }),
+    seats: h("ul", { class: "seat-list" }),
+    note: h("p", { class: "wait-note", role: "status" }),
+    start: h("button", { type: "button", class: "btn primary start-btn", onclick: handlers.start }),
+    leave: h("button", { type: "button", class: "btn", onclick: handlers.leave }),
+    deviceBox: h("details", { class: "device" }),
+    deviceSummary: h("summary", {}),
+    deviceHelp: h("p", {}),
+    device,
+    error: h("p", { class: "form-error", role: "alert" }),
+  };
+  parts.deviceBox.append(parts.deviceSummary, parts.deviceHelp, device);
+  section.replaceChildren(
+    parts.title,
+    h("div", { class: "share" }, parts.shareLabel, h("div", { class: "row" }, link, copyBtn)),
+    h("div", { class: "name-row" }, parts.nameLabel, nameInput),
+    parts.seats, parts.error, parts.note,
+    h("div", { class: "row" }, parts.start, parts.leave),
+    parts.deviceBox,
+  );
+  parts.handlers = handlers;
+  return parts;
+}
+
+export function updateWaiting(parts, view, ctx) {
+  const room = view.room;
+  const me = view.you.seat;
+  text(parts.title, t("wait.title"));
+  text(parts.shareLabel, t("wait.share"));
+  text(parts.copyBtn, t("wait.copy"));
+  text(parts.nameLabel, t("wait.name"));
+  const free = room.seats.filter((s) => s.name === null && !s.bot);
+  parts.nameInput.closest(".name-row").hidden = me !== null || free.length === 0;
+
+  syncList(parts.seats, room.seats, (s) => s.seat, () => h("li", { class: "seat" }), (li, s) => {
+    const taken = s.name !== null || s.bot;
+    const bits = [];
+    const label = h("span", { class: "seat-who" },
+      h("span", { class: `badge seat-${s.seat}`, "aria-hidden": "true" }, SEAT_LETTERS[s.seat]), " ");
+    if (taken) {
+      label.append(h("span", { class: "seat-name", text: s.name || t("wait.bot", { level: t(`bot.${s.bot}`) }) }));
+      const tags = [];
+      if (s.bot) tags.push(t("wait.bot", { level: t(`bot.${s.bot}`) }));
+      if (s.seat === me) tags.push(t("wait.you"));
+      if (s.seat === room.host_seat) tags.push(t("wait.host"));
+      if (tags.length) label.append(h("span", { class: "seat-tags", text: ` (${tags.join(", ")})` }));
+      if (!s.bot) label.append(h("span", { class: `presence${s.connected ? " on" : ""}`, role: "img", "aria-label": t(s.connected ? "pb.online" : "pb.offline") }));
+    } else {
+      label.append(h("span", { class: "seat-free", text: t("wait.free") }));
+    }
+    bits.push(label);
+    const ctrls = h("span", { class: "seat-ctrls" });
+    if (!taken && me === null) {
+      ctrls.append(h("button", { type: "button", class: "btn primary", text: t("wait.sit", { n: s.seat + 1 }), onclick: () => parts.handlers.sit(s.seat, parts.nameInput.value) }));
+    }
+    if (ctx.isHost && !taken) {
+      const sel = h("select", { "aria-label": t("wait.botLevel", { n: s.seat + 1 }) },
+        ...LEVELS.map((l) => h("option", { value: l, text: t(`bot.${l}`) })));
+      ctrls.append(sel, h("button", { type: "button", class: "btn", text: t("wait.addBot", { n: s.seat + 1 }), onclick: () => parts.handlers.bot(s.seat, sel.value) }));
+    }
+    if (ctx.isHost && taken && s.seat !== me) {
+      const who = s.name || t("wait.bot", { level: t(`bot.${s.bot}`) });
+      ctrls.append(h("button", { type: "button", class: "btn danger", text: t("wait.kick", { name: who }), onclick: () => parts.handlers.kick(s.seat) }));
+      if (!s.bot && s.seat !== room.host_seat) {
+        ctrls.append(h("button", { type: "button", class: "btn", text: t("wait.makeHost", { name: who }), onclick: () => parts.handlers.host(s.seat) }));
+      }
+    }
+    bits.push(ctrls);
+    // Rebuild the row's content only when it differs (keeps focus on unchanged rows).
+    const sig = JSON.stringify([s, me, ctx.isHost, room.host_seat, t("wait.free")]);
+    if (li.dataset.sig !== sig) {
+      li.dataset.sig = sig;
+      li.replaceChildren(...bits);
+    }
+  });
+
+  const full = room.seats.every((s) => s.name !== null || s.bot);
+  parts.start.hidden = !ctx.isHost;
+  parts.start.disabled = !full;
+  text(parts.start, t("wait.start"));
+  parts.leave.hidden = me === null;
+  text(parts.leave, t("wait.leave"));
+  let note = ctx.isHost ? t("wait.needFull") : t("wait.hostStarts");
+  if (me === null && free.length === 0) note = t("wait.full");
+  text(parts.note, note);
+  parts.deviceBox.hidden = me === null || !ctx.token;
+  text(parts.deviceSummary, t("wait.device"));
+  text(parts.deviceHelp, t("wait.deviceHelp"));
+  parts.device.value = ctx.token ? `${location.origin}${location.pathname}#seat=${encodeURIComponent(ctx.token)}` : "";
+  attr(parts.device, "aria-label", t("wait.device"));
+}

@@ -1,0 +1,172 @@
+// render(view): the whole table from the current view and the local selection. Idempotent:
+// every region is built once and updated in place, so nodes survive patches.
+import { attr, h, syncList, text, toggle } from "./dom.js";
+import { icon, INGREDIENTS } from "./icons.js";
+import { ing, t } from "./i18n.js";
+import { createBoard, updateBoard } from "./view-board.js";
+import { createPlayer, updatePlayer, cardNode } from "./view-player.js";
+import { createWaiting, updateWaiting } from "./view-wait.js";
+import { renderFinal } from "./view-end.js";
+
+const $ = (id) => document.getElementById(id);
+
+export function createTable(handlers) {
+  const parts = {
+    root: $("table-root"),
+    game: $("game"),
+    board: createBoard($("board"), handlers.cell),
+    waiting: createWaiting($("waiting"), handlers.waiting),
+    players: new Map(),
+    handlers,
+  };
+  const supply = $("supply-list");
+  for (const name of INGREDIENTS) {
+    supply.append(h("li", { class: "sup", dataset: { ing: name } }, icon(name), h("span", { class: "n" })));
+  }
+  supply.append(h("li", { class: "sup sup-rush" }, icon("rush"), h("span", { class: "n" })));
+  return parts;
+}
+
+export function nameOfFactory(view) {
+  return (seat) => {
+    const s = view.room.seats[seat];
+    if (s && s.name) return s.name;
+    if (s && s.bot) return t("wait.bot", { level: t(`bot.${s.bot}`) });
+    return t("lobby.starting.seat", { n: seat + 1 });
+  };
+}
+
+export function renderTable(parts, view, acts, sel, ctx) {
+  const g = view.game;
+  const nameOf = nameOfFactory(view);
+  const room = view.room;
+
+  // Header
+  text($("watchers"), t("hdr.watching", { n: room.spectators }));
+  const token = $("token-state");
+  token.hidden = !g;
+  if (g) {
+    text(token, g.closed ? t("hdr.closed") : t("hdr.open"));
+    toggle(token, "closed", g.closed);
+    attr(token, "title", t("hdr.openHelp"));
+    text($("deck-count"), t("hdr.deck", { n: g.deck }));
+  }
+  $("deck-count").hidden = !g;
+
+  // Waiting room vs game
+  $("waiting").hidden = Boolean(g);
+  parts.game.hidden = !g;
+  if (!g) {
+    updateWaiting(parts.waiting, view, ctx);
+    renderFinal($("final"), view, nameOf, parts.handlers.again);
+    return;
+  }
+  for (const phase of ["placement", "starting_cup", "upgrade", "move", "pour", "process", "over"]) {
+    toggle(parts.root, `phase-${phase}`, g.phase === phase);
+  }
+  toggle(parts.root, "my-turn", acts.mine);
+
+  // Status and prompt
+  let status;
+  if (g.phase === "over") status = t("prompt.over");
+  else if (acts.mine) status = t("status.yourTurn");
+  else status = t("status.turnOf", { name: nameOf(g.current), phase: t(`phase.${g.phase}`) });
+  text($("status"), status);
+  let prompt;
+  if (acts.mine) {
+    const [key, params] = acts.prompt;
+    prompt = t(key, params.ingKey ? { ...params, ing: ing(params.ingKey) } : params);
+  } else if (g.phase === "over") prompt = "";
+  else if (view.you.seat === null) prompt = t("status.spectating");
+  else prompt = t("prompt.wait", { name: nameOf(g.current), phase: t(`phase.${g.phase}`) });
+  text($("prompt"), prompt);
+
+  renderHand(view, acts, sel, parts.handlers);
+  renderControls(view, acts, parts.handlers);
+  updateBoard(parts.board, view, acts, nameOf);
+  renderPlayers(parts, view, acts, sel, nameOf);
+  renderSupply(g);
+  renderFinal($("final"), view, nameOf, parts.handlers.again);
+}
+
+function renderHand(view, acts, sel, handlers) {
+  const g = view.game;
+  const box = $("hand");
+  const entries = Object.entries(g.hand).filter(([, n]) => n > 0);
+  box.hidden = entries.length === 0;
+  text($("hand-label"), t("pb.hand"));
+  syncList($("hand-list"), entries, ([name]) => name, ([name]) => {
+    const b = h("button", { type: "button", class: "token" }, icon(name), h("span", { class: "n" }));
+    b.addEventListener("click", () => handlers.pick(name));
+    return b;
+  }, (b, [name, n]) => {
+    const can = acts.mine && acts.hand.has(name);
+    b.disabled = !can;
+    text(b.querySelector(".n"), `×${n}`);
+    toggle(b, "selected", sel.ing === name);
+    attr(b, "aria-pressed", can ? String(sel.ing === name) : null);
+    attr(b, "aria-label", t("pb.handToken", { ing: ing(name), count: n }));
+  });
+}
+
+function renderControls(view, acts, handlers) {
+  const undo = $("undo-btn");
+  undo.hidden = !acts.undo;
+  text(undo, t("btn.undo"));
+  const ret = $("return-btn");
+  ret.hidden = !acts.returnAction;
+  if (acts.returnAction) text(ret, t("btn.return", { ing: ing(acts.returnAction.ingredient) }));
+  syncList($("phase-buttons"), acts.buttons, (b) => b.id, (b) => {
+    const el = h("button", { type: "button", class: `btn ${b.id === "end" || b.id === "done" ? "primary" : ""}` });
+    el.addEventListener("click", () => handlers.act(el._action));
+    return el;
+  }, (el, b) => {
+    el._action = b.action;
+    text(el, t(b.key));
+  });
+}
+
+function renderPlayers(parts, view, acts, sel, nameOf) {
+  const g = view.game;
+  const focus = view.you.seat !== null ? view.you.seat : g.current;
+  const order = [];
+  for (let k = 0; k < g.players_count; k++) order.push((focus + k) % g.players_count);
+  const meArea = $("me-area");
+  const others = $("players");
+  for (const seat of order) {
+    let panel = parts.players.get(seat);
+    if (!panel) {
+      panel = createPlayer(seat, parts.handlers.player);
+      parts.players.set(seat, panel);
+    }
+    const home = seat === focus ? meArea : others;
+    if (panel.parentElement !== home) home.append(panel);
+    toggle(panel, "compact", seat !== focus);
+    updatePlayer(panel, view, seat, acts, sel, nameOf, parts.handlers.player);
+  }
+  // Keep opponents in turn order after the focused seat.
+  for (const seat of order) {
+    const panel = parts.players.get(seat);
+    if (panel.parentElement === others) others.append(panel);
+  }
+}
+
+function renderSupply(g) {
+  text($("supply-title"), t("sup.title"));
+  for (const li of $("supply-list").children) {
+    const name = li.dataset.ing;
+    const n = name ? g.supply[name] : g.rush_supply;
+    text(li.querySelector(".n"), n);
+    const label = name ? `${ing(name)}: ${n}` : t("sup.rush", { n });
+    attr(li, "aria-label", label);
+    attr(li, "title", label);
+  }
+  text($("deck-line"), t("sup.deck", { n: g.deck }));
+  const discard = $("discard");
+  text(discard.querySelector("summary"), t("sup.discard", { n: g.discard.length }));
+  syncList(discard.querySelector(".cards"), g.discard, (c) => c.id, cardNode, () => {});
+  const aside = $("set-aside");
+  aside.hidden = g.set_aside.length === 0;
+  text(aside.querySelector("summary"), t("sup.setAside", { n: g.set_aside.length }));
+  syncList(aside.querySelector(".cards"), g.set_aside, (c) => c.id, cardNode, () => {});
+}

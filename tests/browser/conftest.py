@@ -1,0 +1,121 @@
+"""Browser tests: the real server in a subprocess, Debian's Chromium through Playwright."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "browser: drives a real Chromium against the server")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if CHROMIUM.exists():
+        return
+    skip = pytest.mark.skip(reason=f"browser tests need Chromium at {CHROMIUM}; not found")
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`python -m server` on a free port with a temporary database and a fixed seed."""
+    port = _free_port()
+    db = tmp_path_factory.mktemp("db") / "browser.db"
+    env = {
+        **os.environ,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "DATABASE_URL": f"sqlite+aiosqlite:///{db}",
+        "TEST_FIXED_SEED": "7",
+        "ROOM_CREATE_RATE": "1000",
+        "WS_FLOOD_MESSAGES": "100000",
+        "LOG_LEVEL": "warning",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server"], cwd=ROOT, env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):  # wait until it answers (or died)
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited: {proc.stderr.read().decode()[-2000:]}")
+            try:
+                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("server did not start")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+NewPage = Callable[..., object]
+
+
+@pytest.fixture
+def new_page(browser: object, base_url: str) -> Iterator[NewPage]:
+    """Open a page in a fresh context (its own localStorage): new_page(width=1440, locale=...)."""
+    contexts = []
+
+    def make(width: int = 1280, height: int = 900, locale: str = "en-US",
+             reduced_motion: str = "reduce") -> object:
+        ctx = browser.new_context(  # type: ignore[attr-defined]
+            base_url=base_url, viewport={"width": width, "height": height}, locale=locale,
+            reduced_motion=reduced_motion,
+        )
+        ctx.set_default_timeout(10_000)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        return page
+
+    errors: list[str] = []
+    yield make
+    for ctx in contexts:
+        ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"

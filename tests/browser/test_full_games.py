@@ -1,0 +1,122 @@
+"""Whole games to the final scoreboard: the browser seat clicks random legal controls, the
+other seats are random websocket players."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .players import RandomPlayer, join
+from .ui import button, no_sideways_scroll, screenshot, settled
+
+pytestmark = pytest.mark.browser
+
+# Mark every control the seat may use now; return how many. Undo is left out (it only loops).
+CANDIDATES = """() => {
+  document.querySelectorAll('[data-cand]').forEach(e => e.removeAttribute('data-cand'));
+  const els = [
+    ...document.querySelectorAll('#board .cell.legal'),
+    ...document.querySelectorAll('#actionbar button:not(:disabled):not(.undo)'),
+    ...document.querySelectorAll('.pboard.is-me button:not(:disabled)'),
+  ].filter(e => e.offsetParent !== null);
+  els.forEach((e, i) => e.setAttribute('data-cand', String(i)));
+  return els.length;
+}"""
+MY_TURN_OR_OVER = """() => document.body.dataset.busy === '0' &&
+  (document.getElementById('table-root').classList.contains('my-turn') ||
+   !document.getElementById('final').hidden)"""
+
+
+def play_randomly(page: Page, seed: int, on_click: object = None) -> int:
+    rng = random.Random(seed)
+    clicks = 0
+    while True:
+        page.wait_for_function(MY_TURN_OR_OVER, timeout=60_000)
+        if page.locator("#final").is_visible():
+            return clicks
+        count = page.evaluate(CANDIDATES)
+        assert count > 0, "my turn, yet nothing to click"
+        page.locator(f'[data-cand="{rng.randrange(count)}"]').click()
+        settled(page)
+        clicks += 1
+        if callable(on_click):
+            on_click(clicks)
+        assert clicks < 1500, "the game did not end"
+
+
+def start_game(page: Page, base_url: str, players: int, locale_name: str) -> list[RandomPlayer]:
+    page.goto("/")
+    page.locator("label.pill").filter(has_text=str(players)).click()
+    page.locator("#create-form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/r/"))
+    page.locator("#player-name").fill(locale_name)
+    page.locator(".seat-ctrls .btn.primary").first.click()
+    expect(page.locator(".start-btn")).to_be_visible()
+    code = page.url.rsplit("/", 1)[1]
+    bots = []
+    for k in range(1, players):
+        _, token = join(base_url, code, f"Robot {k}")
+        bots.append(RandomPlayer(base_url, code, token, seed=100 + k))
+    for b in bots:
+        b.start()
+    expect(page.locator(".start-btn")).to_be_enabled()
+    page.locator(".start-btn").click()
+    return bots
+
+
+def finish(bots: list[RandomPlayer]) -> None:
+    for b in bots:
+        b.done.wait(timeout=30)
+        assert b.failure is None, b.failure
+
+
+def test_two_player_game_to_the_final_scoreboard(new_page, base_url: str) -> None:  # noqa: ANN001
+    page = new_page(width=1440)
+    bots = start_game(page, base_url, 2, "Mina")
+    play_randomly(page, seed=1)
+    finish(bots)
+    expect(page.get_by_role("heading", name="Final scores")).to_be_visible()
+    table = page.get_by_role("table")
+    expect(table.get_by_role("row")).to_have_count(3)
+    expect(table.get_by_role("rowheader", name=re.compile("Mina"))).to_be_visible()
+    expect(page.get_by_role("img", name="Points per player")).to_be_visible()
+    expect(button(page, "Play again")).to_be_visible()
+    screenshot(page, "final-1440-en")
+    page.set_viewport_size({"width": 360, "height": 800})
+    no_sideways_scroll(page)
+    screenshot(page, "final-360-en")
+    page.get_by_role("button", name="ไทย").click()
+    expect(page.get_by_role("heading", name="คะแนนสุดท้าย")).to_be_visible()
+    no_sideways_scroll(page)
+    screenshot(page, "final-360-th")
+    page.set_viewport_size({"width": 1440, "height": 900})
+    screenshot(page, "final-1440-th")
+    # "Play again" opens a new table with the same options.
+    old_url = page.url
+    page.get_by_role("button", name="เล่นอีกครั้ง").click()
+    page.wait_for_url(lambda url: url != old_url and "/r/" in url)
+    expect(page.get_by_role("heading", name="รอผู้เล่น")).to_be_visible()
+
+
+def test_four_player_game_in_thai_to_the_final_scoreboard(new_page, base_url: str) -> None:  # noqa: ANN001
+    page = new_page(width=1440, locale="th-TH")
+    bots = start_game(page, base_url, 4, "สมชาย")
+    shots: dict[str, bool] = {}
+
+    def mid_game(clicks: int) -> None:
+        if clicks == 12 and not shots:
+            shots["done"] = True
+            screenshot(page, "table-mid-1440-th")
+            page.set_viewport_size({"width": 360, "height": 800})
+            no_sideways_scroll(page)
+            screenshot(page, "table-mid-360-th")
+            page.set_viewport_size({"width": 1440, "height": 900})
+
+    play_randomly(page, seed=2, on_click=mid_game)
+    finish(bots)
+    expect(page.get_by_role("heading", name="คะแนนสุดท้าย")).to_be_visible()
+    expect(page.get_by_role("table").get_by_role("row")).to_have_count(5)
+    assert shots, "the game ended before the mid-game screenshots"

@@ -1,0 +1,79 @@
+"""The lobby and the waiting room: create, share, seat, host powers, spectators, languages."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from .ui import button, no_sideways_scroll, screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def test_lobby_screens_in_english_and_thai(new_page) -> None:  # noqa: ANN001
+    for width in (360, 1440):
+        page = new_page(width=width)
+        page.goto("/")
+        expect(page.get_by_role("heading", name="Open a new table")).to_be_visible()
+        no_sideways_scroll(page)
+        screenshot(page, f"lobby-{width}-en")
+        page.get_by_role("button", name="ไทย").click()
+        expect(page.get_by_role("heading", name="เปิดโต๊ะใหม่")).to_be_visible()
+        expect(page.locator("html")).to_have_attribute("lang", "th")
+        no_sideways_scroll(page)
+        screenshot(page, f"lobby-{width}-th")
+
+
+def test_rules_page_follows_the_browser_language(new_page, base_url: str) -> None:  # noqa: ANN001
+    if httpx.get(f"{base_url}/rules").status_code == 404:
+        pytest.skip("the server does not route /rules to templates/rules.html yet")
+    korean = new_page(locale="ko-KR")
+    korean.goto("/rules")
+    expect(korean.get_by_role("heading", name="Coffee Rush 게임 방법")).to_be_visible()
+    expect(korean.get_by_text("초콜릿")).to_be_visible()
+
+
+def test_waiting_room_host_powers_and_spectators(new_page, base_url: str) -> None:  # noqa: ANN001
+    host = new_page(width=1024)
+    host.goto("/")
+    host.get_by_role("radio", name="3").check()
+    host.get_by_label("Public — listed in the lobby").check()
+    button(host, "Create table").click()
+    host.wait_for_url(re.compile(r"/r/"))
+    code = host.url.rsplit("/", 1)[1]
+    host.get_by_label("Your name").fill("Hana")
+    button(host, "Sit in seat 1").click()
+    expect(host.get_by_text("(you, host)")).to_be_visible()
+    # The public table is listed in the lobby.
+    visitor = new_page(width=360)
+    visitor.goto("/")
+    visitor.get_by_role("link", name=f"Open table {code}").click()
+    visitor.get_by_label("Your name").fill("Vic")
+    button(visitor, "Sit in seat 2").click()
+    expect(host.get_by_text("Vic", exact=True)).to_be_visible()
+    no_sideways_scroll(visitor)
+    # The host adds a bot, removes the visitor, hands nothing over, and starts.
+    host.get_by_label("Bot strength for seat 3").select_option("greedy")
+    button(host, "Add a bot to seat 3").click()
+    expect(host.get_by_text("(bot (greedy))")).to_be_visible()
+    button(host, "Remove Vic").click()
+    expect(visitor.get_by_role("button", name="Sit in seat 2")).to_be_visible()
+    # "Continue on another device": the seat token travels in the fragment.
+    device_link = host.locator("#wait-device-link").input_value()
+    assert "#seat=" in device_link
+    other_device = new_page(width=1024)
+    other_device.goto(device_link)
+    expect(other_device.get_by_text("(you, host)")).to_be_visible()
+    expect(other_device).to_have_url(re.compile(r"/r/[^#]+$"))
+    # Fill the last seat over HTTP; a newcomer to a full room just watches.
+    httpx.post(f"{base_url}/api/rooms/{code}/join", json={"name": "Ben", "seat": 1})
+    late = new_page(width=360)
+    late.goto(f"/r/{code}")
+    expect(late.get_by_text("Every seat is taken — you are watching.")).to_be_visible()
+    expect(late.get_by_role("button", name="Start the game")).to_be_hidden()
+    expect(other_device.get_by_role("button", name="Start the game")).to_be_enabled()
+    # The first window lost the seat to the other device, and says so.
+    expect(host.get_by_role("alert").filter(has_text="another window")).to_be_visible()
