@@ -98,6 +98,7 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     actions: int = 0
     errors: int = 0
+    error_codes: dict[str, int] = field(default_factory=dict)
     patch_bytes: int = 0
     patches: int = 0
     snapshot_bytes: int = 0
@@ -113,7 +114,7 @@ class Room:
         self.stats = stats
         self.views: list[dict] = [{} for _ in self.tokens]
         self.versions = [-1] * len(self.tokens)
-        self.target = 0
+        self.target: int | None = None  # version of our last action, from its ack
         self.arrived = asyncio.Event()
         self.sockets: list = []
         self.over = False
@@ -144,14 +145,19 @@ class Room:
             self.stats.patches += 1
             if i < SEATS:  # players keep their view to know their legal actions
                 jsonpatch.apply_patch(self.views[i], frame["ops"], in_place=True)
+        elif kind == "ack":
+            self.target = frame["v"]
         elif kind == "error":
             self.stats.errors += 1
+            codes = self.stats.error_codes
+            codes[frame.get("code", "?")] = codes.get(frame.get("code", "?"), 0) + 1
             self.arrived.set()
             return
         else:
             return
-        self.versions[i] = frame["v"]
-        if self.target and min(self.versions) >= self.target:
+        if kind != "ack":
+            self.versions[i] = frame["v"]
+        if self.target is not None and min(self.versions) >= self.target:
             self.arrived.set()
 
     async def _read(self, i: int) -> None:
@@ -174,13 +180,13 @@ class Room:
         if not legal:
             return False
         v = self.versions[seat]
-        self.target = v + 1
+        self.target = None
         self.arrived.clear()
         start = time.perf_counter()
         frame = {"type": "act", "id": v, "v": v, "action": rng.choice(legal)}
         await self.sockets[seat].send(json.dumps(frame))
         await asyncio.wait_for(self.arrived.wait(), 30)
-        if min(self.versions) >= self.target:
+        if self.target is not None and min(self.versions) >= self.target:
             self.stats.latencies.append(time.perf_counter() - start)
             self.stats.actions += 1
         return True
@@ -274,6 +280,8 @@ def run(kind: str, rooms: int, pace: float, duration: float, procs: int) -> dict
         "patch_bytes": sum(r["patch_bytes"] for r in results) / max(1, patches),
         "snapshot_bytes": sum(r["snapshot_bytes"] for r in results) / max(1, snaps),
         "errors": sum(r["errors"] for r in results),
+        "error_codes": {c: sum(r["error_codes"].get(c, 0) for r in results)
+                        for r0 in results for c in r0["error_codes"]},
     }
 
 
@@ -296,13 +304,16 @@ def main() -> None:
     print(f"rooms={args.rooms} sockets={args.rooms * (SEATS + SPECTATORS)} "
           f"pace={'flat out' if not args.pace else f'{args.pace}/s/room'} "
           f"measured={args.duration}s client_procs={args.procs}")
-    keys = list(next(iter(results.values())))[1:]
+    keys = [k for k in next(iter(results.values())) if k not in ("server", "error_codes")]
     print(f"{'figure':<20}" + "".join(f"{k:>14}" for k in kinds)
           + ("      game/baseline" if len(kinds) == 2 else ""))
     for key in keys:
         row = [results[k][key] for k in kinds]
         ratio = f"{row[1] / row[0]:>18.2f}" if len(kinds) == 2 and row[0] else ""
         print(f"{key:<20}" + "".join(f"{x:>14.2f}" for x in row) + ratio)
+    for k in kinds:
+        if results[k]["error_codes"]:
+            print(f"error codes ({k}): {results[k]['error_codes']}")
 
 
 if __name__ == "__main__":
