@@ -45,3 +45,9 @@ async def table(code: str, request: Request) -> Response:
         "initial_view_json": script_json(room.view(None)),
     }
     return request.app.state.templates.TemplateResponse(request, "table.html", context)
+
+
+@router.get("/rules", response_class=HTMLResponse)
+async def rules(request: Request) -> Response:
+    """How to play, for a first-timer."""
+    return request.app.state.templates.TemplateResponse(request, "rules.html", {})
