@@ -45,24 +45,24 @@ def _check_arg(kind: str, name: str, value: object) -> None:
     else:  # pragma: no cover - SCHEMA and this function are kept together
         ok = False
     if not ok:
-        raise MalformedAction(f"{kind}: bad value for {name!r}: {value!r}")
+        raise MalformedAction(f"{kind}: bad value for {name!r}: {value!r}", "R-TURN")
 
 
 def action_key(action: object) -> tuple:
     """Check an action's shape and return its identity: (type, *arguments)."""
     if not isinstance(action, dict):
-        raise MalformedAction("an action must be an object with a 'type'")
+        raise MalformedAction("an action must be an object with a 'type'", "R-TURN")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in SCHEMA:
-        raise MalformedAction(f"unknown action type: {kind!r}")
+        raise MalformedAction(f"unknown action type: {kind!r}", "R-TURN")
     required, informational = SCHEMA[kind]
     for name in action:
         if name != "type" and name not in required and name not in informational:
-            raise MalformedAction(f"{kind}: unknown field {name!r}")
+            raise MalformedAction(f"{kind}: unknown field {name!r}", "R-TURN")
     values = []
     for name in required:
         if name not in action:
-            raise MalformedAction(f"{kind}: missing field {name!r}")
+            raise MalformedAction(f"{kind}: missing field {name!r}", "R-TURN")
         value = action[name]
         _check_arg(kind, name, value)
         values.append(value)

@@ -52,13 +52,13 @@ def new_game(
 ) -> Game:
     """Shuffle and deal a new game; the first decision is the first meeple placement."""
     if type(players) is not int or not 2 <= players <= 4:
-        raise MalformedAction("a game has 2, 3 or 4 players (R-SETUP)")
+        raise MalformedAction("a game has 2, 3 or 4 players", "R-SETUP")
     if type(seed) is not int or not 0 <= seed < 1 << 64:
-        raise MalformedAction("the seed is an integer in [0, 2**64)")
+        raise MalformedAction("the seed is an integer in [0, 2**64)", "R-SETUP-1")
     if starting_player is not None and (
         type(starting_player) is not int or not 0 <= starting_player < players
     ):
-        raise MalformedAction("starting_player must be a seat number")
+        raise MalformedAction("starting_player must be a seat number", "R-SETUP-1")
     rng = SplitMix64(seed)
     start = rng.below(players) if starting_player is None else starting_player
 
