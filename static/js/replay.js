@@ -75,7 +75,8 @@ function draw() {
   const where = [t("replay.stepOf", { i, n: last })];
   where.push(turn === 0 ? t("replay.setup") : t("replay.turnOf", { turn, turns: data.turns }));
   text($("rp-where"), where.join(" · "));
-  text($("rp-what"), describe(i, nameOf));
+  // The table's prompt line tells a spectator to watch; here it says what this step did.
+  text($("prompt"), describe(i, nameOf));
   const slider = $("rp-step");
   slider.max = String(last);
   slider.value = String(i);

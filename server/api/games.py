@@ -1,0 +1,138 @@
+"""Finished games: the history API under /api/games and the pages /games and /games/{id}.
+
+Needs `app.state.db_sessions` (an async_sessionmaker); without it every route answers 503
+"unavailable". Replays are rebuilt with the engine here, never in the browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from server.db import store
+from server.db.models import NAME
+from server.db.records import GameDetail
+from server.history import ImportRefused, export_document, finished_game, read_document, verify
+from server.history.present import detail_json, page_json, replay_json, summary_json
+from server.rooms import RoomError
+
+from .errors import error_response
+from .pages import script_json
+
+router = APIRouter()
+
+Sessions = async_sessionmaker[AsyncSession]
+MAX_IMPORT_BYTES = 2_000_000
+PER_PAGE = 20
+
+
+def db_sessions(request: Request) -> Sessions:
+    factory = getattr(request.app.state, "db_sessions", None)
+    if factory is None:
+        raise RoomError("unavailable", "this server keeps no game history (no database)", 503)
+    return factory
+
+
+DB = Annotated[Sessions, Depends(db_sessions)]
+Page = Annotated[int, Query(ge=1, le=1_000_000)]
+PerPage = Annotated[int, Query(ge=1, le=store.MAX_PER_PAGE)]
+Player = Annotated[str | None, Query(max_length=NAME)]
+
+
+async def _game(db: Sessions, game_id: int) -> GameDetail:
+    async with db() as session:
+        game = await store.get_game(session, game_id)
+    if game is None:
+        raise RoomError("not_found", f"there is no finished game {game_id}", 404)
+    return game
+
+
+# --- the API -------------------------------------------------------------------------------
+
+
+@router.get("/api/games")
+async def list_games(
+    db: DB, page: Page = 1, per_page: PerPage = PER_PAGE, player: Player = None
+) -> dict[str, Any]:
+    """Finished games, newest first; `player` keeps those with a player of that name."""
+    async with db() as session:
+        found = await store.list_games(session, page, per_page, player)
+    return page_json(found)
+
+
+@router.get("/api/games/{game_id}")
+async def game_detail(game_id: int, db: DB) -> dict[str, Any]:
+    """One finished game with its seed, options, result and every action in order."""
+    return detail_json(await _game(db, game_id))
+
+
+@router.get("/api/games/{game_id}/replay")
+async def game_replay(game_id: int, db: DB) -> dict[str, Any]:
+    """The dealt spectator view and, per action, its events and the patch it makes."""
+    game = await _game(db, game_id)
+    return await asyncio.to_thread(replay_json, game)
+
+
+@router.get("/api/games/{game_id}/export")
+async def export_game(game_id: int, db: DB) -> JSONResponse:
+    """A self-contained JSON document; POST it to /api/games/import elsewhere."""
+    game = await _game(db, game_id)
+    name = f"coffee-rush-{game.summary.room_code}.json"
+    return JSONResponse(
+        export_document(game), headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
+
+
+@router.post("/api/games/import", status_code=201)
+async def import_game(request: Request, db: DB) -> JSONResponse:
+    """Replay an exported document; store it if it reproduces its own result."""
+    body = await request.body()
+    if len(body) > MAX_IMPORT_BYTES:
+        return error_response(413, "too_large", f"a document is at most {MAX_IMPORT_BYTES} bytes")
+    try:
+        doc = read_document(body)
+        game = await asyncio.to_thread(verify, doc)
+    except ImportRefused as e:
+        return error_response(e.status, e.code, e.message)
+    record = finished_game(doc, game, datetime.now(UTC))
+    async with db.begin() as session:
+        game_id = await store.save_finished_game(session, record)
+    return JSONResponse({"id": game_id, "url": f"/games/{game_id}"}, status_code=201)
+
+
+# --- the pages -----------------------------------------------------------------------------
+
+
+@router.get("/games", response_class=HTMLResponse)
+async def games_page(request: Request, db: DB, page: Page = 1, player: Player = None) -> Response:
+    async with db() as session:
+        found = await store.list_games(session, page, PER_PAGE, player)
+    listing = page_json(found)
+    context = {"listing": listing, "player": (player or "").strip()}
+    return request.app.state.templates.TemplateResponse(request, "games.html", context)
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+async def replay_page(game_id: int, request: Request, db: DB) -> Response:
+    async with db() as session:
+        game = await store.get_game(session, game_id)
+    if game is None:
+        return HTMLResponse(
+            "<!doctype html><title>No such game</title><h1>No such game</h1>"
+            '<p>This game is not in the history. <a href="/games">All finished games</a>.',
+            status_code=404,
+        )
+    replay = await asyncio.to_thread(replay_json, game)
+    first = {"room": replay["room"], "you": replay["you"], "game": replay["initial"]}
+    context = {
+        "code": replay["room"]["code"],
+        "summary": summary_json(game.summary),
+        "initial_view_json": script_json(first),
+        "replay_json": script_json(replay),
+    }
+    return request.app.state.templates.TemplateResponse(request, "replay.html", context)

@@ -1,0 +1,173 @@
+"""The export document (format 1): a finished game, self-contained, as one JSON object.
+
+    {"format": 1, "rules_version", "seed", "options", "players": [{seat, name, bot}],
+     "actions": [[seat, action], ...], "result", "room_code", "started_at", "ended_at"}
+
+Importing reads it strictly, replays it with the engine and accepts it only if every
+action is legal and the replay ends with exactly the document's result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from server.db.models import BOT_LEVEL, NAME
+from server.db.records import FinishedGame, GameDetail, SeatRecord
+from server.rooms.codes import ALPHABET
+from server.rules import RULES_VERSION, Game
+
+from .replay import ReplayError, replay_game
+
+FORMAT = 1
+MAX_ACTIONS = 5000  # a long 4-player game is a few hundred
+
+
+class ImportRefused(ValueError):
+    """An import was refused; nothing was stored."""
+
+    def __init__(self, code: str, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class _Options(_Strict):
+    players: int = Field(ge=2, le=4)
+    starter_orders: bool = False
+    starting_player: int | None = None
+    public: bool = False
+
+
+class _Player(_Strict):
+    seat: int = Field(ge=0, le=3)
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME)]
+    bot: Annotated[str, StringConstraints(min_length=1, max_length=BOT_LEVEL)] | None = None
+
+
+class Document(_Strict):
+    format: int
+    rules_version: int
+    seed: int = Field(ge=0, lt=1 << 64)
+    options: _Options
+    players: list[_Player] = Field(min_length=2, max_length=4)
+    actions: list[tuple[int | None, dict[str, Any]]] = Field(max_length=MAX_ACTIONS)
+    result: dict[str, Any]
+    room_code: str | None = Field(None, max_length=16)
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+
+
+def _plain(value: Any) -> Any:
+    """Exactly what a JSON round trip gives (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+def export_document(game: GameDetail) -> dict[str, Any]:
+    s = game.summary
+    return {
+        "format": FORMAT,
+        "rules_version": game.rules_version,
+        "seed": game.seed,
+        "options": game.options,
+        "players": [{"seat": p.seat, "name": p.name, "bot": p.bot} for p in s.players],
+        "actions": [[seat, action] for seat, action in game.actions],
+        "result": game.result,
+        "room_code": s.room_code,
+        "started_at": s.started_at.isoformat(),
+        "ended_at": s.ended_at.isoformat(),
+    }
+
+
+def read_document(data: bytes | str | dict[str, Any]) -> Document:
+    """Parse and check the shape of a document (not yet its game)."""
+    if not isinstance(data, dict):
+        try:
+            data = json.loads(data)
+        except ValueError:
+            raise ImportRefused("malformed", "the document is not JSON") from None
+    if not isinstance(data, dict):
+        raise ImportRefused("malformed", "the document is not a JSON object")
+    if data.get("format") != FORMAT:  # before the shape: another format has another shape
+        raise ImportRefused("unsupported_format", f"format {data.get('format')!r} is not {FORMAT}")
+    try:  # from JSON text, so strict mode still reads ISO dates
+        doc = Document.model_validate_json(json.dumps(data))
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ImportRefused("malformed", f"{where}: {first['msg']}") from None
+    if doc.rules_version != RULES_VERSION:
+        raise ImportRefused(
+            "rules_version_mismatch",
+            f"the game was played under rules version {doc.rules_version}; "
+            f"this server plays version {RULES_VERSION}", 409,
+        )
+    if sorted(p.seat for p in doc.players) != list(range(doc.options.players)):
+        raise ImportRefused("malformed", "players: one entry per seat 0..players-1")
+    if doc.started_at and doc.ended_at and doc.ended_at < doc.started_at:
+        raise ImportRefused("malformed", "ended_at is before started_at")
+    return doc
+
+
+def verify(doc: Document) -> Game:
+    """Replay the document; its final state, if it reproduces the document's result."""
+    try:
+        game = replay_game(doc.seed, doc.options.model_dump(), doc.actions)
+    except ReplayError as e:
+        raise ImportRefused("illegal_action", e.message) from None
+    if game.phase != "over":
+        raise ImportRefused("not_finished", "the actions stop before the end of the game")
+    if _plain(game.result) != _plain(doc.result):
+        raise ImportRefused("result_mismatch", "replaying the actions gives another result")
+    return game
+
+
+def import_code(doc: Document) -> str:
+    """The room code an imported game is stored under. It starts with "I", which live room
+    codes never contain, and is derived from the game: importing it twice stores it once."""
+    key = json.dumps(
+        [doc.seed, doc.options.model_dump(), [p.model_dump() for p in doc.players],
+         doc.actions], sort_keys=True, separators=(",", ":"),
+    )
+    digest = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
+    letters = []
+    for _ in range(7):
+        digest, k = divmod(digest, len(ALPHABET))
+        letters.append(ALPHABET[k])
+    return "I" + "".join(letters)
+
+
+def finished_game(doc: Document, game: Game, now: datetime | None = None) -> FinishedGame:
+    """The record to store for a verified document."""
+    now = now or datetime.now(UTC)
+    started = doc.started_at or now
+    ended = doc.ended_at or max(now, started)
+    return FinishedGame(
+        room_code=import_code(doc),
+        seed=doc.seed,
+        options=doc.options.model_dump(),
+        rules_version=doc.rules_version,
+        players=tuple(SeatRecord(p.seat, p.name, p.bot) for p in doc.players),
+        actions=tuple((seat, action) for seat, action in doc.actions),
+        result=_plain(game.result),
+        started_at=_aware(started),
+        ended_at=_aware(ended),
+    )
+
+
+def _aware(at: datetime) -> datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
+def replay_document(data: bytes | str | dict[str, Any]) -> Game:
+    """Read, replay and verify an export: the final state it reproduces."""
+    return verify(read_document(data))

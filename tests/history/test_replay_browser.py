@@ -1,0 +1,161 @@
+"""The replay viewer in Chromium: step forward and back, jump to a turn, autoplay; the
+table shows the meeples and scores the engine gives for that step."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from server.history import replay_game
+from server.rules import apply, view
+
+from .helpers import Played
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def base_url(db_url: str) -> Iterator[str]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", "tests.history.live_app:make_app",
+         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT, env={**os.environ, "HISTORY_TEST_DB": db_url},
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            if proc.poll() is not None:
+                pytest.fail(f"server exited: {proc.stderr.read().decode()[-2000:]}")
+            try:
+                if httpx.get(f"{url}/api/games", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                subprocess.run(["sleep", "0.1"], check=True)
+        else:
+            pytest.fail("the server did not start")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture
+def page(base_url: str) -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        context = browser.new_context(base_url=base_url, locale="en-US",
+                                      viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        try:
+            yield page
+        finally:
+            browser.close()
+        assert errors == []
+
+
+def check_table(page: object, known: Played, step: int) -> None:
+    """The board and the player boards show the engine's state after `step` actions."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("body")).to_have_attribute("data-step", str(step))  # type: ignore[attr-defined]
+    record = known.record
+    game = replay_game(record.seed, record.options, record.actions[:step])
+    names = [p.name for p in record.players]
+    occupied = set()
+    for seat, player in enumerate(game.players):
+        for cell in player.meeples:
+            name = f"r{cell // 4 + 1}c{cell % 4 + 1}"
+            occupied.add(name)
+            label = re.compile(rf"^Row {name[1]}, column {name[3]}: .*meeple of {names[seat]}")
+            expect(page.get_by_role("button", name=label)).to_have_count(1)  # type: ignore[attr-defined]
+    with_meeples = page.get_by_role("button", name=re.compile("meeple of"))  # type: ignore[attr-defined]
+    expect(with_meeples).to_have_count(len(occupied))
+    if game.turn == 0 and not occupied:
+        return
+    totals = [p["score"]["total"] for p in _scores(game)]
+    for seat, name in enumerate(names):
+        board = page.get_by_role("region", name=name, exact=True)  # type: ignore[attr-defined]
+        expect(board).to_contain_text(f"{totals[seat]} points")
+
+
+def _scores(game: object) -> list[dict]:
+    return view(game, None)["players"]  # type: ignore[arg-type]
+
+
+def test_step_back_and_forth_jump_and_autoplay(
+    page: object, ids: list[int], games: list[Played]
+) -> None:
+    from playwright.sync_api import expect
+
+    p: Any = page
+    known = games[0]
+    steps = len(known.record.actions)
+    p.goto(f"/games/{ids[0]}")
+    check_table(p, known, 0)
+    expect(p.get_by_text(f"Step 0 of {steps}")).to_be_visible()
+
+    forward = p.get_by_role("button", name="Step forward")
+    for _ in range(3):
+        forward.click()
+    check_table(p, known, 3)
+    p.get_by_role("button", name="Step back").click()
+    check_table(p, known, 2)
+
+    game = replay_game(known.record.seed, known.record.options, ())
+    turn_of = []
+    for seat, action in known.record.actions:
+        apply(game, action, seat)
+        turn_of.append(game.turn)
+    target = next(i for i, turn in enumerate(turn_of, 1) if turn >= 5)
+    p.get_by_role("spinbutton", name="Turn").fill("5")
+    p.get_by_role("button", name="Go to turn").click()
+    check_table(p, known, target)
+    expect(p.get_by_text(re.compile(rf"Turn 5 of {game.turn}"))).to_be_visible()
+    assert f"step={target}" in p.url
+
+    p.get_by_role("button", name="Last step").click()
+    check_table(p, known, steps)
+    final = p.get_by_role("heading", name="Final scores")
+    expect(final).to_be_visible()
+    expect(forward).to_be_disabled()
+
+    p.get_by_role("button", name="First step").click()
+    check_table(p, known, 0)
+    p.get_by_label("Speed").select_option("250")
+    p.get_by_role("button", name="Play").click()
+    expect(p.locator("body")).to_have_attribute("data-step", "3")
+    p.get_by_role("button", name="Pause").click()
+    stopped = p.locator("body").get_attribute("data-step")
+    p.wait_for_timeout(700)
+    assert p.locator("body").get_attribute("data-step") == stopped
+    check_table(p, known, int(stopped))
