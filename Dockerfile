@@ -5,7 +5,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     HOST=0.0.0.0 \
     PORT=8000 \
-    DATABASE_URL=sqlite+aiosqlite:////data/coffee-rush.db
+    DATABASE_URL=sqlite+aiosqlite:////data/coffee-rush.db \
+    JOURNAL_FALLBACK_PATH=/data/journal-fallback.jsonl
 
 RUN useradd --create-home --uid 10001 app && mkdir /data && chown app /data
 WORKDIR /app

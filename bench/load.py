@@ -48,7 +48,8 @@ def free_port() -> int:
 def start_server(kind: str, port: int, data_dir: str) -> subprocess.Popen:
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="warning",
                WS_FLOOD_MESSAGES=str(10**9), ROOM_CREATE_RATE=str(10**9),
-               DATABASE_URL=f"sqlite+aiosqlite:///{data_dir}/bench.db")
+               DATABASE_URL=f"sqlite+aiosqlite:///{data_dir}/bench.db",
+               JOURNAL_FALLBACK_PATH=f"{data_dir}/fallback.jsonl")
     cmd = [sys.executable, "-m", "server"] if kind == "game" else \
         [sys.executable, str(ROOT / "bench" / "baseline.py"), "--port", str(port)]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env)

@@ -20,6 +20,9 @@ class Settings(BaseSettings):
     HOST: str = "127.0.0.1"
     PORT: int = 8000
     DATABASE_URL: str = "sqlite+aiosqlite:///./data/coffee-rush.db"
+    # Where accepted actions are appended (fsynced) while the database is unreachable; they
+    # are copied in once it is back. One server process per file.
+    JOURNAL_FALLBACK_PATH: Path = Path("./data/journal-fallback.jsonl")
     # Browser origins allowed to open a websocket, comma-separated ("*" allows any).
     # Same-origin pages and clients that send no Origin (bots, scripts) are always allowed.
     ALLOWED_ORIGINS: Annotated[list[str], NoDecode] = []

@@ -12,7 +12,9 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from server.api import install_error_handlers, pages_router, rooms_router
+from server.api.games import router as games_router
 from server.config import Settings
+from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
 from server.ws import router as ws_router
 
@@ -23,30 +25,47 @@ def create_app(
     journal: Journal | None = None,
     clock: Callable[[], float] | None = None,
 ) -> FastAPI:
+    """The app. Without a `journal`, rooms are journaled to the database at DATABASE_URL
+    (migrated at start-up) and the unfinished ones are restored from it; a `journal` given
+    here (tests) replaces the database entirely."""
     settings = settings or Settings()
     logging.getLogger("server").setLevel(settings.LOG_LEVEL.upper())
     manager = (
         RoomManager(settings, journal) if clock is None
         else RoomManager(settings, journal, clock=clock)
     )
+    database = Database(settings) if journal is None else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if database is not None:
+            try:
+                stored = await database.open()
+                app.state.db_sessions = database.sessions  # history and replays read here
+                manager.journal = RoomJournal(database.journal)
+                await restore_rooms(manager, manager.journal, stored)
+            except BaseException:
+                await database.close()
+                raise
         sweeper = asyncio.create_task(manager.run_sweeper())
         try:
             yield
         finally:
             sweeper.cancel()
             await manager.goodbye("restarting")
+            if database is not None:
+                await database.close()
 
     app = FastAPI(title="Coffee Rush Online", lifespan=lifespan, docs_url="/docs",
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.settings = settings
     app.state.rooms = manager
+    app.state.database = database  # None when a journal was injected
     app.state.templates = Jinja2Templates(directory=str(settings.TEMPLATES_DIR))
     install_error_handlers(app)
     app.include_router(rooms_router)
     app.include_router(ws_router)
     app.include_router(pages_router)
+    app.include_router(games_router)
     app.mount("/static", StaticFiles(directory=settings.STATIC_DIR, check_dir=False), "static")
     return app

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -20,6 +21,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from server.config import Settings
+from server.db.migrate import upgrade
 from server.main import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,11 +43,28 @@ def templates_dir(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty SQLite database at the newest schema, migrated once per test session."""
+    path = tmp_path_factory.mktemp("schema") / "coffee-rush.db"
+    upgrade(f"sqlite+aiosqlite:///{path}")
+    return path
+
+
 @pytest.fixture
-def make_settings(templates_dir: Path) -> Callable[..., Settings]:
+def make_settings(
+    templates_dir: Path, tmp_path: Path, migrated_sqlite: Path
+) -> Callable[..., Settings]:
+    """Settings for an app of its own: a copy of the migrated database (the start-up
+    migration then has nothing to do), in this test's temporary folder."""
+    (tmp_path / "data").mkdir(exist_ok=True)
+    shutil.copyfile(migrated_sqlite, tmp_path / "data" / "coffee-rush.db")
+
     def make(**overrides: Any) -> Settings:
         values: dict[str, Any] = {
             "TEMPLATES_DIR": templates_dir,
+            "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/data/coffee-rush.db",
+            "JOURNAL_FALLBACK_PATH": tmp_path / "data" / "journal-fallback.jsonl",
             "TEST_FIXED_SEED": 7,
             "WS_FLOOD_WINDOW": 3600.0,  # a budget per hour: never refilled during a test
             "WS_FLOOD_MESSAGES": 5000,
@@ -184,12 +203,14 @@ class LiveServer:
 
 
 @pytest.fixture
-def live_server(templates_dir: Path) -> Iterator[LiveServer]:
+def live_server(templates_dir: Path, tmp_path: Path) -> Iterator[LiveServer]:
     """`python -m server` in a subprocess on a free port; stopped (SIGTERM) by the test end."""
     port = free_port()
     env = {
         **os.environ, "HOST": "127.0.0.1", "PORT": str(port), "TEST_FIXED_SEED": "7",
         "TEMPLATES_DIR": str(templates_dir), "LOG_LEVEL": "warning",
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/data/coffee-rush.db",
+        "JOURNAL_FALLBACK_PATH": str(tmp_path / "data" / "journal-fallback.jsonl"),
     }
     proc = subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT, env=env)
     server = LiveServer(proc, port)

@@ -22,9 +22,18 @@ def rooms(request: Request) -> RoomManager:
 
 @router.get("/healthz")
 async def healthz(request: Request) -> dict[str, Any]:
+    """Degraded (still 200: play goes on) while journal writes go to the fallback file."""
     manager = rooms(request)
+    database = request.app.state.database
+    if database is None:
+        status, db = "ok", "none"
+    elif database.degraded:
+        status, db = "degraded", "unreachable"
+    else:
+        status, db = "ok", "ok"
     return {
-        "status": "ok",
+        "status": status,
+        "database": db,
         "rooms": len(manager.rooms),
         "connections": manager.connection_count(),
         "rules_version": RULES_VERSION,
@@ -35,10 +44,10 @@ async def healthz(request: Request) -> dict[str, Any]:
 async def create_room(body: CreateRoom, request: Request) -> JSONResponse:
     client = request.client.host if request.client else "unknown"
     options = RoomOptions(body.players, body.starter_orders, body.starting_player, body.public)
-    room = await rooms(request).create(options, client)
+    room, host_token = await rooms(request).create(options, client)
     code = room.display_code
     return JSONResponse(
-        {"code": code, "url": f"/r/{code}", "host_token": room.host_token}, status_code=201
+        {"code": code, "url": f"/r/{code}", "host_token": host_token}, status_code=201
     )
 
 

@@ -129,8 +129,10 @@ class Journal:
     async def room_created(self, room: NewRoom) -> None:
         await self._submit(ops.room_created(room))
 
-    async def seats_changed(self, code: str, seats: Sequence[SeatRecord]) -> None:
-        await self._submit(ops.seats_changed(code, seats))
+    async def seats_changed(
+        self, code: str, seats: Sequence[SeatRecord], host_seat: int | None = None
+    ) -> None:
+        await self._submit(ops.seats_changed(code, seats, host_seat))
 
     async def room_started(
         self, code: str, *, options: dict[str, Any], seed: int, at: datetime | None = None

@@ -26,6 +26,7 @@ from sqlalchemy.types import TypeDecorator
 ROOM_CODE = 8
 NAME = 64  # the room layer must cap names at this length
 TOKEN_HASH = 64  # sha256 hex
+BOT_LEVEL = 32
 
 # Room statuses. WAITING and PLAYING rooms are rebuilt at start-up.
 WAITING = "waiting"
@@ -95,6 +96,7 @@ class Room(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    host_seat: Mapped[int | None]  # the seat whose token also acts as the host's
 
     seats: Mapped[list[RoomSeat]] = relationship(
         back_populates="room", order_by="RoomSeat.seat", lazy="raise",
@@ -110,7 +112,7 @@ class RoomSeat(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME))
-    bot: Mapped[int | None]  # bot level, or None for a human
+    bot: Mapped[str | None] = mapped_column(String(BOT_LEVEL))  # level name; None: a human
     token_hash: Mapped[str | None] = mapped_column(String(TOKEN_HASH))
 
     room: Mapped[Room] = relationship(back_populates="seats", lazy="raise")
@@ -165,7 +167,7 @@ class GamePlayer(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME))
     name_key: Mapped[str] = mapped_column(String(NAME), index=True)  # casefolded, for search
-    bot: Mapped[int | None]
+    bot: Mapped[str | None] = mapped_column(String(BOT_LEVEL))
     place: Mapped[int]
     winner: Mapped[bool] = mapped_column(Boolean)
     total: Mapped[int]

@@ -52,8 +52,10 @@ def room_created(room: NewRoom) -> Op:
     })
 
 
-def seats_changed(code: str, seats: Sequence[SeatRecord]) -> Op:
-    return _normal({"op": "seats_changed", "code": code, "seats": _seats(seats)})
+def seats_changed(code: str, seats: Sequence[SeatRecord], host_seat: int | None = None) -> Op:
+    return _normal({
+        "op": "seats_changed", "code": code, "seats": _seats(seats), "host_seat": host_seat,
+    })
 
 
 def room_started(code: str, options: dict[str, Any], seed: int, at: datetime) -> Op:
@@ -115,7 +117,9 @@ async def _room_created(session: AsyncSession, op: Op) -> None:
 
 
 async def _seats_changed(session: AsyncSession, op: Op) -> None:
-    await store.set_seats(session, op["code"], _seat_records(op["seats"]))
+    await store.set_seats(
+        session, op["code"], _seat_records(op["seats"]), host_seat=op.get("host_seat")
+    )
 
 
 async def _room_started(session: AsyncSession, op: Op) -> None:

@@ -19,7 +19,7 @@ class UnknownRoom(LookupError):
 class SeatRecord:
     seat: int
     name: str
-    bot: int | None = None  # bot level; None for a human
+    bot: str | None = None  # bot level name; None for a human
     token_hash: str | None = None
 
 
@@ -57,6 +57,7 @@ class UnfinishedRoom:
     started_at: datetime | None
     seats: tuple[SeatRecord, ...]
     actions: tuple[tuple[int, int | None, dict[str, Any]], ...]  # (seq, seat, action) in order
+    host_seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +77,7 @@ class FinishedGame:
 class PlayerResult:
     seat: int
     name: str
-    bot: int | None
+    bot: str | None
     place: int
     winner: bool
     total: int

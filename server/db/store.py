@@ -99,11 +99,14 @@ async def create_room(session: AsyncSession, room: NewRoom) -> None:
         await _upsert_seats(session, room_id, room.seats)
 
 
-async def set_seats(session: AsyncSession, code: str, seats: Iterable[SeatRecord]) -> None:
-    """Replace the seats of an unfinished room (seats not listed are removed)."""
+async def set_seats(
+    session: AsyncSession, code: str, seats: Iterable[SeatRecord], host_seat: int | None = None
+) -> None:
+    """Replace the seats (seats not listed are removed) and host seat of an unfinished room."""
     room_id, status = await _room(session, code)
     if status not in UNFINISHED:
         return
+    await session.execute(update(Room).where(Room.id == room_id).values(host_seat=host_seat))
     seats = tuple(seats)
     await session.execute(
         delete(RoomSeat).where(
@@ -232,7 +235,7 @@ async def load_unfinished_rooms(session: AsyncSession) -> list[UnfinishedRoom]:
             rules_version=r.rules_version, host_token_hash=r.host_token_hash,
             created_at=r.created_at, started_at=r.started_at,
             seats=tuple(SeatRecord(s.seat, s.name, s.bot, s.token_hash) for s in r.seats),
-            actions=tuple(actions[r.id]),
+            actions=tuple(actions[r.id]), host_seat=r.host_seat,
         )
         for r in rooms
     ]

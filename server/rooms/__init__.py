@@ -5,11 +5,22 @@ from .connection import Close, Connection
 from .errors import RoomError
 from .journal import Journal, NullJournal
 from .manager import RoomManager
-from .room import FINISHED, PLAYING, WAITING, Listener, Room, RoomOptions, Seat
+from .room import (
+    FINISHED,
+    INCOMPATIBLE,
+    PLAYING,
+    WAITING,
+    Listener,
+    Room,
+    RoomOptions,
+    Seat,
+    hash_token,
+)
 from .seating import add_bot, hand_host, join, kick, leave, start
 
 __all__ = [
-    "FINISHED", "PLAYING", "WAITING", "Close", "Connection", "Journal", "Listener",
-    "NullJournal", "Room", "RoomError", "RoomManager", "RoomOptions", "Seat", "add_bot",
-    "display", "hand_host", "join", "kick", "leave", "normalize", "start",
+    "FINISHED", "INCOMPATIBLE", "PLAYING", "WAITING", "Close", "Connection", "Journal",
+    "Listener", "NullJournal", "Room", "RoomError", "RoomManager", "RoomOptions", "Seat",
+    "add_bot", "display", "hand_host", "hash_token", "join", "kick", "leave", "normalize",
+    "start",
 ]

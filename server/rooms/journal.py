@@ -1,9 +1,11 @@
-"""The journal hook: where accepted actions go before anyone hears of them.
+"""The journal hook: where accepted actions and seating changes go before anyone hears.
 
-A journal (e.g. a database writer) is any object with these four coroutines. The room
-awaits `record` after the engine accepts an action and before the ack and patches are
-sent; if it raises, the action is rolled back and the client gets error "unavailable".
-`seq` is the game's version after the action (1 for the first; an undo counts as one).
+A journal (e.g. the database writer in server.persist) is any object with these
+coroutines. The room awaits them under its lock, so the journal sees changes in the order
+they happened. `record` is awaited after the engine accepts an action and before the ack
+and patches are sent; if it raises, the action is rolled back and the client gets error
+"unavailable". `seq` is the game's version after the action (1 for the first; an undo
+counts as one). An exception from any other hook is logged and does not undo the change.
 """
 
 from __future__ import annotations
@@ -16,15 +18,20 @@ if TYPE_CHECKING:
 
 class Journal(Protocol):
     async def room_created(self, room: Room) -> None: ...
+    async def seats_changed(self, room: Room) -> None: ...
     async def started(self, room: Room) -> None: ...
     async def record(self, room: Room, seq: int, action: dict[str, Any], seat: int) -> None: ...
     async def finished(self, room: Room) -> None: ...
+    async def abandoned(self, room: Room) -> None: ...
 
 
 class NullJournal:
     """Keeps nothing: rooms live in memory only."""
 
     async def room_created(self, room: Room) -> None:
+        return None
+
+    async def seats_changed(self, room: Room) -> None:
         return None
 
     async def started(self, room: Room) -> None:
@@ -34,4 +41,7 @@ class NullJournal:
         return None
 
     async def finished(self, room: Room) -> None:
+        return None
+
+    async def abandoned(self, room: Room) -> None:
         return None

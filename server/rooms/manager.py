@@ -15,7 +15,7 @@ from .codes import new_code, normalize
 from .errors import RoomError, not_found
 from .journal import Journal, NullJournal
 from .ratelimit import RateLimit
-from .room import FINISHED, PLAYING, WAITING, Listener, Room, RoomOptions
+from .room import FINISHED, PLAYING, WAITING, Listener, Room, RoomOptions, hash_token, new_token
 
 log = logging.getLogger(__name__)
 
@@ -42,22 +42,26 @@ class RoomManager:
         fixed = self.settings.TEST_FIXED_SEED
         return fixed if fixed is not None else secrets.randbits(64)
 
-    async def create(self, options: RoomOptions, client: str) -> Room:
+    def build(self, code: str, options: RoomOptions, seed: int, host_token_hash: str) -> Room:
+        """A room wired to this manager's journal, clock and listeners (not yet registered)."""
+        return Room(
+            code, options, journal=self.journal, clock=self.clock, seed=seed,
+            host_token_hash=host_token_hash, resume_buffer=self.settings.RESUME_BUFFER,
+            listeners=self.listeners,
+        )
+
+    async def create(self, options: RoomOptions, client: str) -> tuple[Room, str]:
+        """A new waiting room and its host token (returned here only: the room keeps a hash)."""
         if not self.create_limit.hit(client):
             raise RoomError("rate_limited", "too many rooms created; wait a minute", 429)
         code = new_code()
         while code in self.rooms:  # 40 bits: a collision is rare but possible
             code = new_code()
-        room = Room(
-            code, options, journal=self.journal, clock=self.clock, seed=self._seed,
-            resume_buffer=self.settings.RESUME_BUFFER, listeners=self.listeners,
-        )
+        host_token = new_token()
+        room = self.build(code, options, self._seed(), hash_token(host_token))
         self.rooms[code] = room
-        try:
-            await self.journal.room_created(room)
-        except Exception:
-            log.exception("journal room_created failed for %s", code)
-        return room
+        await room.tell_journal("room_created")
+        return room, host_token
 
     def find(self, code: str) -> Room | None:
         canonical = normalize(code)
@@ -85,28 +89,37 @@ class RoomManager:
     def connection_count(self) -> int:
         return sum(1 for room in self.rooms.values() for _ in room.connections())
 
-    def sweep(self) -> list[str]:
-        """Drop expired rooms: idle waiting rooms, old finished rooms, and playing rooms
-        nobody has been connected to for ROOM_IDLE_TTL. Returns the dropped codes."""
+    async def sweep(self) -> list[str]:
+        """Drop expired rooms: idle waiting rooms, old finished rooms, and playing (or
+        incompatible) rooms nobody has been connected to for ROOM_IDLE_TTL. Waiting and
+        playing rooms are journaled as abandoned. Returns the dropped codes."""
         now, idle, done = self.clock(), self.settings.ROOM_IDLE_TTL, self.settings.FINISHED_ROOM_TTL
         dropped = []
         for code, room in list(self.rooms.items()):
             if room.status == FINISHED:
                 expired = room.finished_at is not None and now - room.finished_at >= done
-            elif room.status == PLAYING:
-                expired = now - room.touched_at >= idle and not any(room.connections())
-            else:
+            elif room.status == WAITING:
                 expired = now - room.touched_at >= idle
+            else:
+                expired = now - room.touched_at >= idle and not any(room.connections())
             if expired:
                 room.close_all("expired")
                 del self.rooms[code]
                 dropped.append(code)
+                if room.status in (WAITING, PLAYING):
+                    await room.tell_journal("abandoned")
         return dropped
+
+    def restore(self, room: Room) -> None:
+        """Register a room rebuilt from storage under its old code."""
+        if room.code in self.rooms:
+            raise ValueError(f"room {room.code} exists already")
+        self.rooms[room.code] = room
 
     async def run_sweeper(self) -> None:
         while True:
             await asyncio.sleep(self.settings.SWEEP_INTERVAL)
-            dropped = self.sweep()
+            dropped = await self.sweep()
             if dropped:
                 log.info("expired %d room(s)", len(dropped))
 

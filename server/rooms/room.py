@@ -10,6 +10,7 @@ last versions for clients that come back.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import json
 import logging
@@ -18,7 +19,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from server.rules import Game, RuleError, apply, public_view, seat_extras
+from server.rules import Game, RuleError, apply, new_game, public_view, seat_extras
 
 from .codes import display
 from .connection import Connection
@@ -30,6 +31,8 @@ from .journal import Journal
 log = logging.getLogger(__name__)
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+# A room restored from storage whose game was played under other rules: shown, not played.
+INCOMPATIBLE = "incompatible"
 
 # An async callback awaited after each committed game change: the start (no events) and
 # every accepted action (the engine's events). It runs outside the room lock; one that
@@ -57,16 +60,16 @@ class RoomOptions:
 class Seat:
     index: int
     name: str | None = None
-    token: str | None = None
+    token_hash: str | None = None  # sha256 of the seat token; the token itself is not kept
     bot: str | None = None  # a bot level name; the bots package plays this seat
     conn: Connection | None = None
 
     @property
     def filled(self) -> bool:
-        return self.token is not None or self.bot is not None
+        return self.token_hash is not None or self.bot is not None
 
     def vacate(self) -> None:
-        self.name = self.token = self.bot = None
+        self.name = self.token_hash = self.bot = None
 
     def info(self) -> dict[str, Any]:
         return {
@@ -81,11 +84,14 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def same_token(given: str | None, expected: str | None) -> bool:
-    """Constant-time comparison; bytes so that non-ASCII input cannot raise."""
-    if given is None or expected is None:
-        return False
-    return hmac.compare_digest(given.encode(), expected.encode())
+def hash_token(token: str) -> str:
+    """Tokens are high-entropy secrets: a plain sha256 is enough to keep instead of them."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def same_hash(given_hash: str, expected: str | None) -> bool:
+    """Constant-time comparison of a given token's hash with a stored one."""
+    return expected is not None and hmac.compare_digest(given_hash, expected)
 
 
 def dumps(frame: dict[str, Any]) -> str:
@@ -100,7 +106,8 @@ class Room:
         *,
         journal: Journal,
         clock: Callable[[], float],
-        seed: Callable[[], int],
+        seed: int,
+        host_token_hash: str,
         resume_buffer: int,
         listeners: list[Listener] | None = None,
     ) -> None:
@@ -108,14 +115,16 @@ class Room:
         self.options = options
         self.journal = journal
         self.clock = clock
-        self.seed = seed
+        self.seed = seed  # drawn when the room is created, so storage knows it from the start
         self.listeners: list[Listener] = list(listeners or [])
-        self.host_token = new_token()
+        self.host_token_hash = host_token_hash
         self.host_seat: int | None = None
         self.seats = [Seat(i) for i in range(options.players)]
         self.spectators: set[Connection] = set()
         self.status = WAITING
         self.game: Game | None = None
+        self.actions: list[tuple[int, dict[str, Any]]] = []  # accepted (seat, action), in order
+        self.notice: str | None = None  # why an INCOMPATIBLE room cannot be played
         self.v = 0  # every change anyone can see
         self.game_v = 0  # the version of the last game change (for stale actions)
         self.lock = asyncio.Lock()
@@ -133,7 +142,7 @@ class Room:
     # --- what viewers see --------------------------------------------------------------
 
     def info(self) -> dict[str, Any]:
-        return {
+        info = {
             "code": self.display_code,
             "status": self.status,
             "options": self.options.to_dict(),
@@ -141,6 +150,14 @@ class Room:
             "seats": [s.info() for s in self.seats],
             "spectators": len(self.spectators),
         }
+        if self.notice is not None:
+            info["notice"] = self.notice
+        return info
+
+    def check_open(self) -> None:
+        """Refuse anything but reading the info of a room that cannot be played here."""
+        if self.status == INCOMPATIBLE:
+            raise RoomError("incompatible", self.notice or "this game cannot continue", 409)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The VIEW of a seat (None: a spectator) at the current version. Read-only."""
@@ -160,16 +177,21 @@ class Room:
                 yield seat.conn
 
     def seat_of(self, token: str) -> int | None:
-        found = None
+        given, found = hash_token(token), None
         for seat in self.seats:  # no early exit: the time taken does not depend on the match
-            if same_token(token, seat.token):
+            if same_hash(given, seat.token_hash):
                 found = seat.index
         return found
 
     def is_host(self, token: str | None) -> bool:
-        if same_token(token, self.host_token):
+        if token is None:
+            return False
+        given = hash_token(token)
+        if same_hash(given, self.host_token_hash):
             return True
-        return self.host_seat is not None and same_token(token, self.seats[self.host_seat].token)
+        return self.host_seat is not None and same_hash(
+            given, self.seats[self.host_seat].token_hash
+        )
 
     # --- versions (call with the lock held) ----------------------------------------------
 
@@ -200,11 +222,13 @@ class Room:
         self.touched_at = self.clock()
         entry = Entry(self.v, shared, by_seat, events)
         self.history.append(entry)
-        texts: dict[int | None, str] = {}
+        # Viewers with no ops of their own share one serialized frame.
+        texts: dict[object, str] = {}
         for conn in self.connections():
-            text = texts.get(conn.seat)
+            kind = conn.seat if conn.seat in by_seat else "shared"
+            text = texts.get(kind)
             if text is None:
-                text = texts[conn.seat] = dumps(entry.frame(conn.seat))
+                text = texts[kind] = dumps(entry.frame(conn.seat))
             conn.send(text)
         return True
 
@@ -214,6 +238,7 @@ class Room:
         """Start sending to `conn` (a seat's if `token` is its seat token, else a spectator's):
         the missed patches if `resume` is recent enough, else a snapshot."""
         async with self.lock:
+            self.check_open()
             seat = None if token is None else self.seat_of(token)
             if token is not None and seat is None:
                 raise RoomError("forbidden", "unknown seat token; hello without one to watch", 403)
@@ -262,15 +287,26 @@ class Room:
 
     # --- playing -------------------------------------------------------------------------
 
+    def new_game(self) -> Game:
+        opts = self.options
+        return new_game(self.seed, opts.players, opts.starting_player, opts.starter_orders)
+
+    def replay(self, actions: list[tuple[int, dict[str, Any]]]) -> Game:
+        """The game after `actions` from the start: randomness is state, so this is exact."""
+        game = self.new_game()
+        for seat, action in actions:
+            apply(game, action, seat)
+        return game
+
     async def act(self, seat: int, action: dict[str, Any], v: int) -> int:
         """Apply a seat's action; returns the new version. Raises RoomError, changing nothing."""
         async with self.lock:
+            self.check_open()
             game = self.game
             if game is None:
                 raise RoomError("not_started", "the game has not started yet")
             if v < self.game_v or v > self.v:
                 raise RoomError("stale", f"the game changed since version {v}; now {self.v}")
-            before = game.clone()
             try:
                 events = apply(game, action, seat)
             except RuleError as e:
@@ -278,20 +314,23 @@ class Room:
             try:
                 await self.journal.record(self, game.version, action, seat)
             except Exception:
+                # Rare (the database journal falls back to a local file): rather than copy
+                # the game before every action, rebuild it from the accepted actions.
                 log.exception("journal failed; action rolled back in room %s", self.code)
-                self.game = before
+                self.game = self.replay(self.actions)
                 raise RoomError("unavailable", "the action could not be saved", 503) from None
+            self.actions.append((seat, action))
             finished = game.phase == "over"
             if finished:
                 self.status, self.finished_at = FINISHED, self.clock()
             self.commit(events, game_changed=True)
             version = self.v
             if finished:
-                await self._journal("finished")
+                await self.tell_journal("finished")
         await self.notify(events)
         return version
 
-    async def _journal(self, hook: str) -> None:
+    async def tell_journal(self, hook: str) -> None:
         try:
             await getattr(self.journal, hook)(self)
         except Exception:

@@ -1,6 +1,7 @@
 """Who sits where: join, leave, kick, hand over the host role, seat a bot, start the game.
 
-Each function takes the room lock, checks, changes, and commits one version.
+Each function takes the room lock, checks, changes, commits one version and tells the
+journal (still under the lock, so the journal sees the changes in the order they happened).
 """
 
 from __future__ import annotations
@@ -8,10 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from server.rules import new_game
-
 from .errors import RoomError, forbidden
-from .room import FINISHED, PLAYING, WAITING, Room, new_token
+from .room import FINISHED, PLAYING, WAITING, Room, hash_token, new_token
 
 NAME_MAX = 24
 BOT_LEVEL = re.compile(r"[a-z0-9_-]{1,32}")
@@ -31,6 +30,7 @@ def _check_seat(room: Room, seat: int) -> None:
 
 
 def _free_seat(room: Room, seat: int | None) -> int:
+    room.check_open()
     if room.status == FINISHED:
         raise RoomError("game_over", "this game is over")
     if seat is None:
@@ -49,12 +49,13 @@ async def join(room: Room, name: str, seat: int | None) -> tuple[int, str]:
     name = clean_name(name)
     async with room.lock:
         index = _free_seat(room, seat)
-        target = room.seats[index]
-        target.name, target.token = name, new_token()
+        target, token = room.seats[index], new_token()
+        target.name, target.token_hash = name, hash_token(token)
         if room.host_seat is None:
             room.host_seat = index
         room.commit([{"type": "seat_joined", "seat": index, "name": name}])
-        return index, target.token
+        await room.tell_journal("seats_changed")
+        return index, token
 
 
 async def leave(room: Room, token: str) -> None:
@@ -66,6 +67,7 @@ async def leave(room: Room, token: str) -> None:
             raise RoomError("not_waiting", "players can leave only before the game starts")
         _vacate(room, index, "left")
         room.commit([{"type": "seat_left", "seat": index}])
+        await room.tell_journal("seats_changed")
 
 
 def _vacate(room: Room, index: int, reason: str) -> None:
@@ -76,13 +78,14 @@ def _vacate(room: Room, index: int, reason: str) -> None:
         seat.conn = None
     seat.vacate()
     if room.host_seat == index:
-        humans = [s.index for s in room.seats if s.token is not None]
+        humans = [s.index for s in room.seats if s.token_hash is not None]
         room.host_seat = humans[0] if humans else None
 
 
 async def kick(room: Room, token: str, seat: int) -> None:
     """The host frees a seat (a player or a bot). Mid-game, anyone may then join it."""
     async with room.lock:
+        room.check_open()
         if not room.is_host(token):
             raise forbidden("only the host can kick")
         _check_seat(room, seat)
@@ -92,17 +95,20 @@ async def kick(room: Room, token: str, seat: int) -> None:
             raise RoomError("malformed", f"seat {seat} is empty", 422)
         _vacate(room, seat, "kicked")
         room.commit([{"type": "seat_kicked", "seat": seat}])
+        await room.tell_journal("seats_changed")
 
 
 async def hand_host(room: Room, token: str, seat: int) -> None:
     async with room.lock:
+        room.check_open()
         if not room.is_host(token):
             raise forbidden("only the host can hand over the host role")
         _check_seat(room, seat)
-        if room.seats[seat].token is None:
+        if room.seats[seat].token_hash is None:
             raise RoomError("malformed", "the host must be a seated player", 422)
         room.host_seat = seat
         room.commit([{"type": "host_changed", "seat": seat}])
+        await room.tell_journal("seats_changed")
 
 
 async def add_bot(room: Room, token: str, seat: int, level: str) -> None:
@@ -110,24 +116,26 @@ async def add_bot(room: Room, token: str, seat: int, level: str) -> None:
     if not BOT_LEVEL.fullmatch(level):
         raise RoomError("malformed", "a bot level is a short name like 'easy'", 422)
     async with room.lock:
+        room.check_open()
         if not room.is_host(token):
             raise forbidden("only the host can seat a bot")
         index = _free_seat(room, seat)
         room.seats[index].bot = level
         room.commit([{"type": "bot_added", "seat": index, "level": level}])
+        await room.tell_journal("seats_changed")
 
 
 async def start(room: Room, token: str) -> None:
     async with room.lock:
+        room.check_open()
         if not room.is_host(token):
             raise forbidden("only the host can start")
         if room.status != WAITING:
             raise RoomError("not_waiting", "the game has already started")
         if not all(s.filled for s in room.seats):
             raise RoomError("seats_empty", "every seat must be taken first")
-        opts = room.options
-        room.game = new_game(room.seed(), opts.players, opts.starting_player, opts.starter_orders)
+        room.game = room.new_game()
         room.status = PLAYING
         room.commit([{"type": "game_started"}], game_changed=True)
-        await room._journal("started")
+        await room.tell_journal("started")
     await room.notify([])

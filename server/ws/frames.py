@@ -99,11 +99,14 @@ class RoomOptionsModel(BaseModel):
 
 class RoomInfo(BaseModel):
     code: str = Field(description='display form, e.g. "K7QX-PM2A"')
-    status: Literal["waiting", "playing", "finished"]
+    status: Literal["waiting", "playing", "finished", "incompatible"]
     options: RoomOptionsModel
     host_seat: int | None
     seats: list[SeatInfo]
     spectators: int
+    notice: str | None = Field(
+        None, description="only when incompatible: why this game cannot continue here"
+    )
 
 
 class You(BaseModel):

@@ -128,7 +128,7 @@ def test_only_public_rooms_are_listed(client):
 def test_healthz(client):
     create(client)
     assert client.get("/healthz").json() == {
-        "status": "ok", "rooms": 1, "connections": 0, "rules_version": 1,
+        "status": "ok", "database": "ok", "rooms": 1, "connections": 0, "rules_version": 1,
     }
 
 

@@ -51,6 +51,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "HOST": "127.0.0.1",
         "PORT": str(port),
         "DATABASE_URL": f"sqlite+aiosqlite:///{db}",
+        "JOURNAL_FALLBACK_PATH": str(db.with_suffix(".fallback.jsonl")),
         "TEST_FIXED_SEED": "7",
         "ROOM_CREATE_RATE": "1000",
         "WS_FLOOD_MESSAGES": "100000",

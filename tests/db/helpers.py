@@ -15,7 +15,7 @@ NAMES = ("Ada", "Bram", "Chloé", "Dev")
 
 def seats(n: int, bots: tuple[int, ...] = ()) -> tuple[SeatRecord, ...]:
     return tuple(
-        SeatRecord(i, NAMES[i], 2 if i in bots else None,
+        SeatRecord(i, NAMES[i], "greedy" if i in bots else None,
                    None if i in bots else hash_token(f"seat-{i}"))
         for i in range(n)
     )

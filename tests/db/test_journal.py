@@ -94,7 +94,7 @@ async def test_room_lifecycle_hooks(engine: AsyncEngine, tmp_path: Path, clock: 
     room = new_room("LIFE0001", clock(), players=2, seed=5)
     await journal.room_created(room)
     await journal.room_created(new_room("LEFT0001", clock()))
-    await journal.seats_changed(room.code, room.seats[:1] + (SeatRecord(1, "Botty", 3),))
+    await journal.seats_changed(room.code, room.seats[:1] + (SeatRecord(1, "Botty", "strong"),))
     await journal.room_started(room.code, options=room.options, seed=room.seed)
     game = finished(room, clock(), clock(), names=("Ada", "Botty"))
     for seq, (seat, action) in enumerate(game.actions[:10], start=1):
@@ -103,7 +103,7 @@ async def test_room_lifecycle_hooks(engine: AsyncEngine, tmp_path: Path, clock: 
     async with sessions() as s:
         rooms = {r.code: r for r in await store.load_unfinished_rooms(s)}
     assert rooms[room.code].status == "playing" and len(rooms[room.code].actions) == 10
-    assert rooms[room.code].seats[1] == SeatRecord(1, "Botty", 3, None)
+    assert rooms[room.code].seats[1] == SeatRecord(1, "Botty", "strong", None)
     await journal.game_finished(game)
     await journal.room_abandoned("LEFT0001")
     await journal.stop()

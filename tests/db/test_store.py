@@ -29,7 +29,8 @@ async def test_unfinished_room_round_trip(engine: AsyncEngine, clock: Clock) -> 
     async with sessions.begin() as s:
         await store.create_room(s, room)
         await store.create_room(s, new_room("WAIT0000", clock()))
-        await store.set_seats(s, "ABCD2345", room.seats[:3] + (SeatRecord(3, "Bot", 5),))
+        await store.set_seats(s, "ABCD2345", room.seats[:3] + (SeatRecord(3, "Bot", "random"),),
+                              host_seat=1)
         await store.start_room(s, "ABCD2345", options={**room.options, "starting_player": 2},
                                seed=2**64 - 1, started_at=clock())
     async with sessions.begin() as s:  # appended in two groups, out of order within one
@@ -40,7 +41,8 @@ async def test_unfinished_room_round_trip(engine: AsyncEngine, clock: Clock) -> 
     assert (playing.code, playing.status, waiting.status) == ("ABCD2345", "playing", "waiting")
     assert playing.seed == 2**64 - 1 and playing.options["starting_player"] == 2
     assert playing.host_token_hash == store.hash_token("host-ABCD2345")
-    assert playing.seats[3] == SeatRecord(3, "Bot", 5, None)
+    assert playing.seats[3] == SeatRecord(3, "Bot", "random", None)
+    assert (playing.host_seat, waiting.host_seat) == (1, None)
     assert playing.seats[0].token_hash == store.hash_token("seat-0")
     assert [seq for seq, _, _ in playing.actions] == list(range(1, 9))
     assert playing.actions[0] == (1, 1, {"type": "step", "cell": 1})

@@ -8,13 +8,11 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy.pool import NullPool
 
-from server.api.games import router
 from server.config import Settings
 from server.db.migrate import upgrade
-from server.db.session import make_engine, session_factory
 from server.main import create_app
+from server.rooms import NullJournal
 
 from .helpers import Played, library, store_games
 
@@ -61,10 +59,13 @@ def make_client() -> Iterator[Callable[[str | None], TestClient]]:
     clients: list[TestClient] = []
 
     def make(url: str | None) -> TestClient:
-        app = create_app(Settings(_env_file=None, TEST_FIXED_SEED=7))
-        app.include_router(router)
-        if url is not None:
-            app.state.db_sessions = session_factory(make_engine(url, poolclass=NullPool))
+        if url is None:  # an injected journal means no database at all
+            app = create_app(Settings(_env_file=None), journal=NullJournal())
+        else:
+            path = url.removeprefix("sqlite+aiosqlite:///")
+            app = create_app(Settings(
+                _env_file=None, DATABASE_URL=url, JOURNAL_FALLBACK_PATH=f"{path}.fallback"
+            ))
         client = TestClient(app)
         client.__enter__()
         clients.append(client)

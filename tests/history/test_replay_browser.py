@@ -36,10 +36,11 @@ def free_port() -> int:
 @pytest.fixture
 def base_url(db_url: str) -> Iterator[str]:
     port = free_port()
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "LOG_LEVEL": "warning",
+           "DATABASE_URL": db_url,
+           "JOURNAL_FALLBACK_PATH": db_url.removeprefix("sqlite+aiosqlite:///") + ".fallback"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "tests.history.live_app:make_app",
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env={**os.environ, "HISTORY_TEST_DB": db_url},
+        [sys.executable, "-m", "server"], cwd=ROOT, env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     url = f"http://127.0.0.1:{port}"

@@ -29,6 +29,9 @@ class Recorder:
     async def room_created(self, room):
         self.calls.append(("created", room.code))
 
+    async def seats_changed(self, room):
+        self.calls.append(("seats", [s.name for s in room.seats]))
+
     async def started(self, room):
         self.calls.append(("started", room.code))
 
@@ -41,6 +44,9 @@ class Recorder:
 
     async def finished(self, room):
         self.calls.append(("finished", room.code))
+
+    async def abandoned(self, room):
+        self.calls.append(("abandoned", room.code))
 
 
 def drain(conn: Connection) -> list[dict]:
@@ -71,19 +77,19 @@ def test_history_ring():
 
 
 async def seated_room(manager, players=2):
-    room = await manager.create(RoomOptions(players), "1.2.3.4")
+    room, host = await manager.create(RoomOptions(players), "1.2.3.4")
     tokens = [(await seating.join(room, f"P{s}", None))[1] for s in range(players)]
-    return room, tokens
+    return room, tokens, host
 
 
 @pytest.mark.asyncio
 async def test_journal_sees_actions_before_anyone_and_rollback_on_failure(settings):
     journal = Recorder(fail_at=2)
     manager = RoomManager(settings, journal)
-    room, _ = await seated_room(manager)
+    room, _, host = await seated_room(manager)
     journal.watch = conn = Connection()
     await room.attach(conn, None, None)
-    await seating.start(room, room.host_token)
+    await seating.start(room, host)
     drain(conn)
     seat = room.game.current
     action = room.view(seat)["game"]["legal"][0]
@@ -98,7 +104,16 @@ async def test_journal_sees_actions_before_anyone_and_rollback_on_failure(settin
     assert refused.value.code == "unavailable"
     assert room.v == before_v and json.dumps(room.view(None)) == before
     assert room.game.version == 1 and drain(conn) == []
-    assert [c[0] for c in journal.calls] == ["created", "started", "record", "record"]
+    assert [c[0] for c in journal.calls] == [
+        "created", "seats", "seats", "started", "record", "record"
+    ]
+    assert journal.calls[2] == ("seats", ["P0", "P1"])
+    # The refused action left no trace: the next one takes its sequence number.
+    journal.fail_at = None
+    action = room.view(seat)["game"]["legal"][0]
+    assert await room.act(seat, action, room.v) == room.v
+    assert journal.calls[-1][:2] == ("record", 2) and room.game.version == 2
+    assert room.actions[-1] == (seat, action) and len(room.actions) == 2
 
 
 @pytest.mark.asyncio
@@ -112,8 +127,8 @@ async def test_listeners_hear_the_start_and_every_action(settings):
         raise RuntimeError("a bot crashed")
 
     manager = RoomManager(settings, listeners=[broken, listener])
-    room, _ = await seated_room(manager)
-    await seating.start(room, room.host_token)
+    room, _, host = await seated_room(manager)
+    await seating.start(room, host)
     seat = room.game.current
     await room.act(seat, room.view(seat)["game"]["legal"][0], room.v)
     assert heard == [[], ["placed"]]
@@ -122,12 +137,12 @@ async def test_listeners_hear_the_start_and_every_action(settings):
 @pytest.mark.asyncio
 async def test_each_viewer_kind_patches_to_its_own_view(settings):
     manager = RoomManager(settings)
-    room, tokens = await seated_room(manager, 3)
+    room, tokens, host = await seated_room(manager, 3)
     conns = {s: Connection() for s in (None, 0, 1, 2)}
     for seat, conn in conns.items():
         await room.attach(conn, None if seat is None else tokens[seat], None)
     views = {}
-    await seating.start(room, room.host_token)
+    await seating.start(room, host)
     for _ in range(10):
         seat = room.game.current
         await room.act(seat, room.view(seat)["game"]["legal"][-1], room.v)
@@ -145,23 +160,26 @@ async def test_each_viewer_kind_patches_to_its_own_view(settings):
 async def test_expiry(make_settings):
     clock = Clock()
     settings = make_settings(ROOM_IDLE_TTL=100, FINISHED_ROOM_TTL=10)
-    manager = RoomManager(settings, clock=clock)
-    waiting = await manager.create(RoomOptions(2), "a")
-    playing, _ = await seated_room(manager)
-    await seating.start(playing, playing.host_token)
+    journal = Recorder()
+    manager = RoomManager(settings, journal, clock=clock)
+    waiting, _ = await manager.create(RoomOptions(2), "a")
+    playing, _, playing_host = await seated_room(manager)
+    await seating.start(playing, playing_host)
     watcher = Connection()
     await playing.attach(watcher, None, None)
-    finished, _ = await seated_room(manager)
-    await seating.start(finished, finished.host_token)
+    finished, _, finished_host = await seated_room(manager)
+    await seating.start(finished, finished_host)
     while finished.game.phase != "over":
         seat = finished.game.current
         await finished.act(seat, finished.view(seat)["game"]["legal"][-1], finished.v)
     assert finished.status == "finished"
     clock.now += 10
-    assert manager.sweep() == [finished.code]
+    assert await manager.sweep() == [finished.code]
     clock.now += 90
-    assert manager.sweep() == [waiting.code]  # the playing room has a viewer
-    assert manager.sweep() == []
+    assert await manager.sweep() == [waiting.code]  # the playing room has a viewer
+    assert await manager.sweep() == []
     await playing.detach(watcher)
     clock.now += 100
-    assert manager.sweep() == [playing.code] and manager.rooms == {}
+    assert await manager.sweep() == [playing.code] and manager.rooms == {}
+    # Only unfinished rooms are journaled as abandoned: the finished one is in the record.
+    assert [c[1] for c in journal.calls if c[0] == "abandoned"] == [waiting.code, playing.code]

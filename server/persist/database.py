@@ -1,0 +1,74 @@
+"""The database as the server uses it: migrated at start-up, one journal, clean shutdown.
+
+    database = Database(settings)
+    stored = await database.open()     # migrate, start the journal, load unfinished rooms
+    database.journal.degraded           # True while writes go to the fallback file
+    database.sessions                   # for read queries (history, replays)
+    await database.close()
+
+Start-up fails if the database cannot be reached: the unfinished rooms could not be
+restored, and a room created meanwhile might take the code of one of them.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from server.config import Settings
+from server.db import store
+from server.db.journal import Journal as DbJournal
+from server.db.migrate import upgrade_async
+from server.db.records import UnfinishedRoom
+from server.db.session import make_engine, session_factory
+
+log = logging.getLogger(__name__)
+
+
+class Database:
+    def __init__(self, settings: Settings) -> None:
+        self.url = settings.DATABASE_URL
+        self.fallback_path = Path(settings.JOURNAL_FALLBACK_PATH)
+        self._engine: AsyncEngine | None = None
+        self._sessions: async_sessionmaker[AsyncSession] | None = None
+        self._journal: DbJournal | None = None
+
+    @property
+    def journal(self) -> DbJournal:
+        if self._journal is None:
+            raise RuntimeError("the database is not open")
+        return self._journal
+
+    @property
+    def sessions(self) -> async_sessionmaker[AsyncSession]:
+        if self._sessions is None:
+            raise RuntimeError("the database is not open")
+        return self._sessions
+
+    @property
+    def degraded(self) -> bool:
+        return self._journal is not None and self._journal.degraded
+
+    async def open(self) -> list[UnfinishedRoom]:
+        """Migrate, start the journal (which first copies in a leftover fallback file) and
+        return the rooms to restore."""
+        self.fallback_path.parent.mkdir(parents=True, exist_ok=True)
+        await upgrade_async(self.url)
+        self._engine = make_engine(self.url)
+        self._sessions = session_factory(self._engine)
+        self._journal = DbJournal(self._engine, self.fallback_path)
+        await self._journal.start()
+        if self._journal.degraded:
+            # The fallback file could not be copied in, so the database is missing writes.
+            raise RuntimeError("the database went away during start-up; fallback file kept")
+        async with self._sessions() as session:
+            return await store.load_unfinished_rooms(session)
+
+    async def close(self) -> None:
+        """Write what is queued (or keep it in the fallback file) and release connections."""
+        if self._journal is not None:
+            await self._journal.stop()
+        if self._engine is not None:
+            await self._engine.dispose()

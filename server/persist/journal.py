@@ -1,0 +1,77 @@
+"""RoomJournal: the rooms' Journal protocol on top of the database journal.
+
+Every hook hands one operation to server.db's Journal, which writes them in order with
+group commit (or to its fsynced fallback file while the database is down) and returns
+once the operation is durable. Only tokens' sha256 hashes are ever written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from server.db.journal import Journal as DbJournal
+from server.db.models import utcnow
+from server.db.records import FinishedGame, NewRoom, SeatRecord
+from server.rooms import Room
+from server.rules import RULES_VERSION
+
+
+def bot_name(level: str) -> str:
+    return f"{level} bot"
+
+
+def seat_records(room: Room) -> tuple[SeatRecord, ...]:
+    """The filled seats as stored: a bot seat is named after its level."""
+    return tuple(
+        SeatRecord(s.index, s.name or bot_name(s.bot or "?"), s.bot, s.token_hash)
+        for s in room.seats if s.filled
+    )
+
+
+def player_records(room: Room) -> tuple[SeatRecord, ...]:
+    """Every seat of a finished game (a seat kicked and never refilled keeps a plain name)."""
+    filled = {r.seat: r for r in seat_records(room)}
+    return tuple(filled.get(i, SeatRecord(i, f"Seat {i + 1}")) for i in range(len(room.seats)))
+
+
+class RoomJournal:
+    def __init__(self, db: DbJournal, clock: Callable[[], datetime] = utcnow) -> None:
+        self.db = db
+        self.clock = clock
+        # When each playing room's game started (wall clock), for the finished game's record.
+        self.started_at: dict[str, datetime] = {}
+
+    async def room_created(self, room: Room) -> None:
+        await self.db.room_created(NewRoom(
+            code=room.code, options=room.options.to_dict(), seed=room.seed,
+            rules_version=RULES_VERSION, host_token_hash=room.host_token_hash,
+            created_at=self.clock(), seats=seat_records(room),
+        ))
+
+    async def seats_changed(self, room: Room) -> None:
+        await self.db.seats_changed(room.code, seat_records(room), room.host_seat)
+
+    async def started(self, room: Room) -> None:
+        at = self.started_at[room.code] = self.clock()
+        await self.db.room_started(room.code, options=room.options.to_dict(), seed=room.seed,
+                                   at=at)
+
+    async def record(self, room: Room, seq: int, action: dict[str, Any], seat: int) -> None:
+        await self.db.record(room.code, seq, seat, action)
+
+    async def finished(self, room: Room) -> None:
+        if room.game is None or room.game.result is None:
+            raise ValueError(f"room {room.code} has no result to save")
+        ended = self.clock()
+        await self.db.game_finished(FinishedGame(
+            room_code=room.code, seed=room.seed, options=room.options.to_dict(),
+            rules_version=RULES_VERSION, players=player_records(room),
+            actions=tuple(room.actions), result=room.game.result,
+            started_at=self.started_at.pop(room.code, ended), ended_at=ended,
+        ))
+
+    async def abandoned(self, room: Room) -> None:
+        self.started_at.pop(room.code, None)
+        await self.db.room_abandoned(room.code)

@@ -1,0 +1,187 @@
+"""A real `python -m server` process that a test can SIGKILL and start again, and
+websocket players that remember every action the server acknowledged."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonpatch
+from websockets.sync.client import ClientConnection, connect
+
+from server.db import store
+from server.db.records import GameDetail
+from server.db.session import make_engine, session_factory
+from server.rules import Game, apply, new_game, view
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One server process at a time on the given database; `kill` is a crash (SIGKILL)."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = {**os.environ, "HOST": "127.0.0.1", "LOG_LEVEL": "warning", **env}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.http = ""
+
+    def start(self) -> None:
+        port = free_port()
+        self.http = f"http://127.0.0.1:{port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server"], cwd=ROOT, env={**self.env, "PORT": str(port)}
+        )
+        for _ in range(300):
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}")
+            try:
+                if httpx.get(f"{self.http}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise RuntimeError("the server did not start")
+
+    def ws(self, code: str) -> str:
+        return self.http.replace("http", "ws", 1) + f"/ws/{code}"
+
+    def health(self) -> dict[str, Any]:
+        return httpx.get(f"{self.http}/healthz", timeout=5).json()
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+class Player:
+    """A seat's socket, keeping its view from the snapshot and patches."""
+
+    def __init__(self, url: str, token: str, v: int | None = None) -> None:
+        self.ws: ClientConnection = connect(url, open_timeout=5)
+        self.ws.send(json.dumps({"type": "hello", "token": token, "v": v}))
+        self.view: dict[str, Any] | None = None
+        self.v = -1
+        self.first = self.recv()  # the snapshot, or an error
+
+    def recv(self) -> dict[str, Any]:
+        frame = json.loads(self.ws.recv(timeout=10))
+        if frame["type"] == "snapshot":
+            self.view, self.v = frame["view"], frame["v"]
+        elif frame["type"] == "patch":
+            assert frame["v"] == self.v + 1, (self.v, frame["v"])
+            self.view = jsonpatch.apply_patch(self.view, frame["ops"])
+            self.v = frame["v"]
+        return frame
+
+    def game(self) -> dict[str, Any]:
+        assert self.view is not None and self.view["game"] is not None
+        return self.view["game"]
+
+    def send_act(self, action: dict[str, Any]) -> None:
+        self.ws.send(json.dumps({"type": "act", "id": self.v, "v": self.v, "action": action}))
+
+    def act(self, action: dict[str, Any]) -> None:
+        """Send one action and read until it is acknowledged."""
+        self.send_act(action)
+        while (frame := self.recv())["type"] != "ack":
+            assert frame["type"] in ("patch", "snapshot"), frame
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+class Table:
+    """A room made over HTTP; its players' sockets; every acknowledged (seat, action)."""
+
+    def __init__(self, server: Server, players: int, seed: int) -> None:
+        self.api = httpx.Client(base_url=server.http, timeout=10)
+        created = self.api.post("/api/rooms", json={"players": players}).json()
+        self.code, self.host = created["code"], created["host_token"]
+        self.tokens = [
+            self.api.post(f"/api/rooms/{self.code}/join", json={"name": f"P{s}"}).json()[
+                "seat_token"]
+            for s in range(players)
+        ]
+        assert self.api.post(f"/api/rooms/{self.code}/start", json={"token": self.host}).is_success
+        self.rng = random.Random(seed)
+        self.acked: list[tuple[int, dict[str, Any]]] = []
+        self.players: list[Player] = []
+        self.connect(server)
+
+    def connect(self, server: Server) -> None:
+        """(Re)open every seat's socket, resuming from the last version each one saw."""
+        self.api = httpx.Client(base_url=server.http, timeout=10)
+        seen = [p.v for p in self.players] or [None] * len(self.tokens)
+        self.players = [
+            Player(server.ws(self.code), t, v) for t, v in zip(self.tokens, seen, strict=True)
+        ]
+
+    def current(self) -> Player:
+        """The player to act, once every socket has caught up with the newest version."""
+        target = max(p.v for p in self.players)
+        for p in self.players:
+            while p.v < target:
+                p.recv()
+        return self.players[self.players[0].game()["current"]]
+
+    def choose(self) -> tuple[int, dict[str, Any]]:
+        actor = self.current()
+        return actor.game()["seat"], self.rng.choice(actor.game()["legal"])
+
+    def play(self, count: int | None = None) -> None:
+        """Play random legal actions: `count` of them, or to the end of the game."""
+        done = 0
+        while self.players[0].game()["phase"] != "over" and (count is None or done < count):
+            seat, action = self.choose()
+            self.players[seat].act(action)
+            self.acked.append((seat, action))
+            done += 1
+            self.current()
+
+    def close(self) -> None:
+        for p in self.players:
+            p.close()
+
+
+def replay(seed: int, players: int, actions: list[tuple[int, dict[str, Any]]]) -> Game:
+    game = new_game(seed, players)
+    for seat, action in actions:
+        apply(game, action, seat)
+    return game
+
+
+def seat_views(game: Game) -> list[dict[str, Any]]:
+    return [json.loads(json.dumps(view(game, s))) for s in range(game.n)]
+
+
+def stored_game(url: str, code: str) -> GameDetail | None:
+    async def load() -> GameDetail | None:
+        engine = make_engine(url)
+        try:
+            async with session_factory(engine)() as s:
+                return await store.get_game_by_room(s, code.replace("-", ""))
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(load())
