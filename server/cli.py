@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2)
     tour.add_argument("--seed", type=_seed, default=0)
     tour.add_argument(
-        "--budget", type=_positive_float, default=0.25, help="seconds of thinking per move"
+        "--budget", type=_positive_float, default=0.25, help="seconds of thinking per turn"
     )
     tour.add_argument("--workers", type=_positive_int, default=os.cpu_count() or 1)
     tour.add_argument("--json", action="store_true", help="print one JSON object")

@@ -83,7 +83,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.wait()
 
 
-@pytest.fixture(scope="session")
+# Package scope: the sync API keeps an event loop running in this thread until it stops,
+# which would break asyncio.run() in the test packages that come after this one.
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 

@@ -1,0 +1,111 @@
+"""Rebuild a playable Game from what one seat sees, with a sampled deck (R-HIDDEN).
+
+A view holds everything public and the deck only as a count. A bot that wants to look
+ahead fills the deck with the cards it has not seen, in an order drawn from its own RNG:
+one "determinization" of the hidden information. The rebuilt game has the same public
+view and the same legal actions as the real one; only the deck order (and the seed,
+which a bot never needs) are invented.
+"""
+
+from __future__ import annotations
+
+import random
+
+from server.rules import Game
+from server.rules.data import CARD_COUNT, CELL_INDEX, ING_INDEX, INGREDIENTS, UPGRADES
+from server.rules.state import OVER, Player
+
+_SEED = 0  # the real seed is secret until the game is over; only setup uses it
+
+
+def visible_cards(view: dict) -> set[int]:
+    """Every card id face up in the view: tabs, completed, penalties, discard, set aside."""
+    seen = {c["id"] for c in view["discard"]} | {c["id"] for c in view["set_aside"]}
+    for p in view["players"]:
+        for tab in p["tabs"]:
+            seen.update(c["id"] for c in tab)
+        seen.update(c["id"] for c in p["completed"])
+        seen.update(c["id"] for c in p["penalties"])
+    return seen
+
+
+def unseen_cards(view: dict) -> list[int]:
+    """The ids that can still be in the deck, in id order."""
+    seen = visible_cards(view)
+    return [c for c in range(CARD_COUNT) if c not in seen]
+
+
+def sample_deck(view: dict, rng: random.Random) -> list[int]:
+    """One possible deck: the unseen cards shuffled, as many as the view's deck count.
+
+    In a finished game the true deck is public, so it is used as is.
+    """
+    if view["phase"] == OVER and view.get("result"):
+        return list(view["result"]["deck"])[::-1]
+    cards = unseen_cards(view)
+    rng.shuffle(cards)
+    # More unseen cards than the deck holds only if cards left the game unseen, which
+    # the rules never do; truncating keeps the rebuild sound regardless.
+    return cards[: view["deck"]]
+
+
+def _vector(counts: dict[str, int]) -> list[int]:
+    return [counts[name] for name in INGREDIENTS]
+
+
+def _player(p: dict) -> Player:
+    return Player(
+        meeples=[CELL_INDEX[c] for c in p["meeples"]],
+        tabs=[[c["id"] for c in tab] for tab in p["tabs"]],
+        cups=[[ING_INDEX[i] for i in cup] for cup in p["cups"]],
+        completed=[c["id"] for c in p["completed"]],
+        penalties=[c["id"] for c in p["penalties"]],
+        rush=p["rush"],
+        upgrades=[bool(p["upgrades"][name]) for name in UPGRADES],
+        turns=p["turns"],
+    )
+
+
+def rebuild(view: dict, deck: list[int]) -> Game:
+    """A Game equal to the viewed one in everything public, with `deck` as its deck.
+
+    Undo history (turn log, turn start) is not in a view and is left empty: bots never undo.
+    """
+    move = view["move"]
+    result = view.get("result")
+    game = Game(
+        seed=_SEED,
+        players=[_player(p) for p in view["players"]],
+        options={
+            "players": view["players_count"],
+            "starting_player": None,
+            "starter_orders": view["options"]["starter_orders"],
+        },
+        deck=list(deck),
+        set_aside=[c["id"] for c in view["set_aside"]],
+        discard=[c["id"] for c in view["discard"]],
+        supply=_vector(view["supply"]),
+        rush_supply=view["rush_supply"],
+        start=view["start"],
+        current=view["current"],
+        phase=view["phase"],
+        pending=list(view["pending"]),
+        closed=view["closed"],
+        close_reason=view["close_reason"],
+        turn=view["turn"],
+        hand=_vector(view["hand"]),
+        moving=move["meeple"],
+        steps=move["steps"],
+        path=[CELL_INDEX[c] for c in move["path"]],
+        served=view["served"],
+        upgraded=view["upgraded"],
+    )
+    if result is not None:  # a finished game is public: its seed included
+        game.seed = result["seed"]
+        game.result = {k: v for k, v in result.items() if k not in ("seed", "deck")}
+    return game
+
+
+def determinize(view: dict, rng: random.Random) -> Game:
+    """Rebuild the viewed game with a deck sampled from the unseen cards."""
+    return rebuild(view, sample_deck(view, rng))

@@ -1,0 +1,39 @@
+"""One bot game without a server: each seat's bot sees only its own view (R-HIDDEN)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from server.rules import apply, new_game, view
+from server.rules.actions import action_key
+
+from .levels import Chooser
+
+
+class IllegalBotAction(RuntimeError):
+    """A bot answered with something not in its legal list: a bug in the bot."""
+
+
+def play_game(
+    choosers: Sequence[Chooser],
+    seed: int,
+    budget: float,
+    starting_player: int | None = 0,
+) -> dict:
+    """Play a whole game, seat s played by choosers[s]; return the engine's final result.
+
+    Each seat has its own RNG derived from the seed, so a game is reproducible when the
+    bots are (time-budgeted search is not: it depends on the machine's speed).
+    """
+    game = new_game(seed, len(choosers), starting_player=starting_player)
+    rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(choosers))]
+    while game.phase != "over":
+        seat = game.current
+        seen = view(game, seat)
+        action = choosers[seat](seen, rngs[seat], budget)
+        if not any(action_key(a) == action_key(action) for a in seen["legal"]):
+            raise IllegalBotAction(f"seat {seat} chose {action!r}, not a legal action")
+        apply(game, action, seat)
+    assert game.result is not None
+    return game.result

@@ -1,0 +1,58 @@
+"""Fast greedy play on a Game, for the strong bot's look-ahead.
+
+A rollout turn takes greedy's decisions but plans each phase once (the whole move, the
+whole pour) instead of re-planning at every step, and considers no Rush-paid steps: it
+only has to be a fair guess at how the game goes on, many times over.
+"""
+
+from __future__ import annotations
+
+from server.rules import Game, apply
+from server.rules.data import CELL_NAMES, INGREDIENTS
+from server.rules.state import MOVE, OVER, POUR, PROCESS, UPGRADE
+
+from . import greedy
+from . import multiset as ms
+from .orders import Allocator, player_orders
+
+ROLLOUT_RUSH = 0
+
+
+def play_move(game: Game, meeple: int, path: tuple[int, ...]) -> None:
+    if game.moving is None:
+        apply(game, {"type": "choose_meeple", "meeple": meeple})
+    for cell in path:
+        apply(game, {"type": "step", "cell": CELL_NAMES[cell]})
+    apply(game, {"type": "stop"})
+
+
+def play_pour(game: Game) -> None:
+    player = game.players[game.current]
+    alloc = Allocator(player.cups, player_orders(player)).allocate(ms.pack(game.hand))
+    for k, plan in enumerate(alloc.cups):
+        if plan.empty_first and player.cups[k]:
+            apply(game, {"type": "empty", "cup": k})
+    for k, plan in enumerate(alloc.cups):
+        for ing, count in enumerate(ms.unpack(plan.add)):
+            for _ in range(count):
+                apply(game, {"type": "pour", "ingredient": INGREDIENTS[ing], "cup": k})
+    for ing, count in enumerate(ms.unpack(alloc.returned)):
+        for _ in range(count):
+            apply(game, {"type": "return", "ingredient": INGREDIENTS[ing]})
+    apply(game, {"type": "done_pouring"})
+
+
+def finish_turn(game: Game) -> None:
+    """Play the rest of the current turn greedily, up to and including end_turn."""
+    seat, turn = game.current, game.turn
+    while game.phase != OVER and game.current == seat and game.turn == turn:
+        phase = game.phase
+        if phase == MOVE:
+            best = greedy.best_endings(game, 1, ROLLOUT_RUSH)[0]
+            play_move(game, best.meeple, best.ending.path)
+        elif phase == POUR:
+            play_pour(game)
+        elif phase in (PROCESS, UPGRADE):
+            apply(game, greedy.act(game))
+        else:
+            raise ValueError(f"rollouts start after setup, not in {phase!r}")
