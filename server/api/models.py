@@ -52,6 +52,10 @@ class HostOnly(Body):
     token: Token = Field(description="the host_token or the host seat's seat_token")
 
 
+class SeatOnly(Body):
+    token: Token = Field(description="a seat_token of this table")
+
+
 class SeatAction(HostOnly):
     seat: int
 
@@ -61,5 +65,5 @@ class SeatBot(HostOnly):
     level: str = Field(description='a bot level name such as "easy" ([a-z0-9_-]{1,32})')
 
 
-REQUEST_MODELS = (CreateRoom, JoinRoom, LeaveRoom, HostOnly, SeatAction, SeatBot)
+REQUEST_MODELS = (CreateRoom, JoinRoom, LeaveRoom, HostOnly, SeatOnly, SeatAction, SeatBot)
 RESPONSE_MODELS = (CreatedRoom, Joined)

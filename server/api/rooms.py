@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from server.rooms import RoomManager, RoomOptions, seating
 from server.rules import RULES_VERSION
 
-from .models import CreateRoom, HostOnly, JoinRoom, LeaveRoom, SeatAction, SeatBot
+from .models import CreateRoom, HostOnly, JoinRoom, LeaveRoom, SeatAction, SeatBot, SeatOnly
 
 router = APIRouter()
 OK = {"ok": True}
@@ -95,3 +95,15 @@ async def hand_host(code: str, body: SeatAction, request: Request) -> dict[str, 
 async def seat_bot(code: str, body: SeatBot, request: Request) -> dict[str, bool]:
     await seating.add_bot(rooms(request).get(code), body.token, body.seat, body.level)
     return OK
+
+
+@router.post("/api/rooms/{code}/rematch")
+async def rematch(code: str, body: SeatOnly, request: Request) -> dict[str, Any]:
+    """A new room for the same table; only the first caller gets its host token."""
+    client = request.client.host if request.client else "unknown"
+    manager = rooms(request)
+    new, host_token = await manager.rematch(manager.get(code), body.token, client)
+    answer: dict[str, Any] = {"code": new.display_code, "url": f"/r/{new.display_code}"}
+    if host_token is not None:
+        answer["host_token"] = host_token
+    return answer

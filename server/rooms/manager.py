@@ -12,7 +12,7 @@ from typing import Any
 from server.config import Settings
 
 from .codes import new_code, normalize
-from .errors import RoomError, not_found
+from .errors import RoomError, forbidden, not_found
 from .journal import Journal, NullJournal
 from .ratelimit import RateLimit
 from .room import FINISHED, PLAYING, WAITING, Listener, Room, RoomOptions, hash_token, new_token
@@ -62,6 +62,30 @@ class RoomManager:
         self.rooms[code] = room
         await room.tell_journal("room_created")
         return room, host_token
+
+    async def rematch(self, room: Room, token: str, client: str) -> tuple[Room, str | None]:
+        """The next game at this table, created once by the first player who asks.
+
+        It has the same options and the same bots in the same seats; humans join it from
+        the link every viewer of the old table receives. The first caller gets its host token.
+        """
+        async with room.lock:
+            if room.status != FINISHED:
+                raise RoomError("not_finished", "a rematch follows a finished game", 409)
+            if room.seat_of(token) is None:
+                raise forbidden("only a player of this table can ask for a rematch")
+            if room.rematch is not None:
+                return self.get(room.rematch), None
+            new, host_token = await self.create(room.options, client)
+            async with new.lock:
+                for seat in room.seats:
+                    new.seats[seat.index].bot = seat.bot
+                if any(seat.bot for seat in room.seats):
+                    new.commit([])
+                    await new.tell_journal("seats_changed")
+            room.rematch = new.display_code
+            room.commit([{"type": "rematch", "code": new.display_code}])
+        return new, host_token
 
     def find(self, code: str) -> Room | None:
         canonical = normalize(code)

@@ -125,6 +125,7 @@ class Room:
         self.game: Game | None = None
         self.actions: list[tuple[int, dict[str, Any]]] = []  # accepted (seat, action), in order
         self.notice: str | None = None  # why an INCOMPATIBLE room cannot be played
+        self.rematch: str | None = None  # display code of the next game at this table
         self.v = 0  # every change anyone can see
         self.game_v = 0  # the version of the last game change (for stale actions)
         self.lock = asyncio.Lock()
@@ -152,6 +153,8 @@ class Room:
         }
         if self.notice is not None:
             info["notice"] = self.notice
+        if self.rematch is not None:
+            info["rematch"] = self.rematch
         return info
 
     def check_open(self) -> None:

@@ -107,6 +107,9 @@ class RoomInfo(BaseModel):
     notice: str | None = Field(
         None, description="only when incompatible: why this game cannot continue here"
     )
+    rematch: str | None = Field(
+        None, description="only once a player asked for a rematch: the next table's code"
+    )
 
 
 class You(BaseModel):

@@ -94,22 +94,9 @@ const handlers = {
     },
   },
   async again() {
-    const opts = store.view.room.options || {};
     await guarded(async () => {
-      let res;
-      try {
-        // A rematch room the whole table is pointed to (room info "rematch").
-        res = await call("POST", `/api/rooms/${code}/rematch`, { token: tokens.seat(code) });
-      } catch (err) {
-        if (err.status !== 404 && err.status !== 405) throw err;
-        // A server without rematches: a new room with the same options; share its link.
-        res = await call("POST", "/api/rooms", {
-          players: opts.players || store.view.game.players_count,
-          starter_orders: Boolean(opts.starter_orders),
-          starting_player: opts.starting_player ?? null,
-          public: Boolean(opts.public),
-        });
-      }
+      // The server makes one rematch room per table and points every viewer to it.
+      const res = await call("POST", `/api/rooms/${code}/rematch`, { token: tokens.seat(code) });
       if (res.host_token) tokens.setHost(res.code, res.host_token);
       location.href = `/r/${String(res.code).replace("-", "")}`;
     });
