@@ -13,14 +13,10 @@ from server.rules.data import (
     ALL_NEIGHBOURS,
     BASE_STEPS,
     CELL_ING,
-    CORNERS,
     DIAGONAL,
-    DOUBLE_CORNERS,
-    DOUBLE_MEEPLES,
-    DOUBLE_SPECIALTIES,
     ORTHOGONAL_NEIGHBOURS,
-    SPECIALTY_CELLS,
 )
+from server.rules.legal import gain_multiplier
 from server.rules.state import Game
 
 from . import multiset as ms
@@ -46,17 +42,7 @@ def occupied(game: Game, meeple: int) -> frozenset[int]:
 
 def _multipliers(game: Game, others: frozenset[int]) -> tuple[int, ...]:
     ups = game.players[game.current].upgrades
-    out = []
-    for cell in range(16):
-        m = 1
-        if ups[DOUBLE_MEEPLES] and cell in others:
-            m *= 2
-        if ups[DOUBLE_CORNERS] and cell in CORNERS:
-            m *= 2
-        if ups[DOUBLE_SPECIALTIES] and cell in SPECIALTY_CELLS:
-            m *= 2
-        out.append(m)
-    return tuple(out)
+    return tuple(gain_multiplier(ups, cell, others) for cell in range(16))
 
 
 def endings(game: Game, meeple: int, max_rush: int) -> list[Ending]:

@@ -99,16 +99,21 @@ def can_upgrade(game: Game) -> bool:
     )
 
 
+def gain_multiplier(upgrades: list[bool], cell: int, occupied: set[int] | frozenset[int]) -> int:
+    """R-MOVE, R-FAQ-6: the active tiles' multipliers for entering `cell`, stacked."""
+    count = 1
+    if upgrades[DOUBLE_MEEPLES] and cell in occupied:
+        count *= 2
+    if upgrades[DOUBLE_CORNERS] and cell in CORNERS:
+        count *= 2
+    if upgrades[DOUBLE_SPECIALTIES] and cell in SPECIALTY_CELLS:
+        count *= 2
+    return count
+
+
 def step_gain(game: Game, cell: int, occupied: set[int]) -> int:
     """Tokens a step onto `cell` would take: multipliers stack, the supply caps (R-MOVE)."""
-    ups = game.players[game.current].upgrades
-    count = 1
-    if ups[DOUBLE_MEEPLES] and cell in occupied:
-        count *= 2
-    if ups[DOUBLE_CORNERS] and cell in CORNERS:
-        count *= 2
-    if ups[DOUBLE_SPECIALTIES] and cell in SPECIALTY_CELLS:
-        count *= 2
+    count = gain_multiplier(game.players[game.current].upgrades, cell, occupied)
     available = game.supply[CELL_ING[cell]]
     return count if count <= available else available
 
