@@ -6,9 +6,9 @@ Every setting is an upper-case environment variable of the same name, e.g. `PORT
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +40,14 @@ class Settings(BaseSettings):
     # advance to anyone who knows the setting. Never set it in production.
     TEST_FIXED_SEED: int | None = None
     LOG_LEVEL: str = "info"
+    # Bots: worker processes that think for them (0: bots do not play, nobody stands in).
+    BOT_WORKERS: int = Field(1, ge=0)
+    BOT_DELAY: float = Field(0.6, ge=0)  # seconds a bot's move takes at least, to be watchable
+    BOT_BUDGET: float = Field(1.0, gt=0, le=1.0)  # seconds a bot may think per decision
+    # Seconds a disconnected player keeps their turn to themselves; after that a bot of
+    # TAKEOVER_LEVEL plays for them until they come back.
+    SEAT_GRACE: float = Field(60, ge=0)
+    TAKEOVER_LEVEL: Literal["random", "greedy", "strong"] = "greedy"
 
     @field_validator("ALLOWED_ORIGINS", mode="before")
     @classmethod

@@ -13,6 +13,8 @@ from fastapi.templating import Jinja2Templates
 
 from server.api import install_error_handlers, pages_router, rooms_router
 from server.api.games import router as games_router
+from server.bots.driver import BotDriver
+from server.bots.pool import BotPool
 from server.config import Settings
 from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
@@ -38,6 +40,11 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        bots = None
+        if settings.BOT_WORKERS > 0:  # before any room is built: rooms copy the listeners
+            bots = BotDriver(BotPool(settings.BOT_WORKERS), settings, manager)
+            manager.listeners.append(bots)
+        app.state.bots = bots
         if database is not None:
             try:
                 stored = await database.open()
@@ -46,12 +53,17 @@ def create_app(
                 await restore_rooms(manager, manager.journal, stored)
             except BaseException:
                 await database.close()
+                if bots is not None:
+                    await bots.close()
                 raise
         sweeper = asyncio.create_task(manager.run_sweeper())
         try:
             yield
         finally:
             sweeper.cancel()
+            if bots is not None:
+                manager.listeners.remove(bots)
+                await bots.close()
             await manager.goodbye("restarting")
             if database is not None:
                 await database.close()

@@ -3,32 +3,62 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import multiprocessing
+import zlib
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from .levels import choose_in_process
 
 
+def _worker() -> ProcessPoolExecutor:
+    # Spawned, so safe next to threads and an event loop; the process starts on first use.
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+
+
 class BotPool:
-    """A few worker processes (spawned, so safe next to threads and an event loop)."""
+    """A few worker processes, one executor each, so that a decision can be routed by
+    affinity: the same key (a room and seat) always thinks in the same process, where the
+    strong bot keeps its per-turn plan."""
 
     def __init__(self, workers: int) -> None:
         if workers < 1:
             raise ValueError("a bot pool needs at least one worker")
-        self._executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("spawn")
-        )
+        self._workers = [_worker() for _ in range(workers)]
+        self._next = itertools.count()
+        self._closed = False
 
-    async def choose(self, level: str, view: dict, seed: int, budget: float) -> dict:
+    def worker_of(self, key: str | None) -> int:
+        """The worker index for `key` (stable for the pool's life); None: round robin."""
+        if key is None:
+            return next(self._next) % len(self._workers)
+        return zlib.crc32(key.encode()) % len(self._workers)
+
+    async def choose(
+        self, level: str, view: dict, seed: int, budget: float, key: str | None = None
+    ) -> dict:
         """One action from view["legal"], chosen by the `level` bot in a worker.
 
-        `seed` seeds the bot's RNG for this decision; `budget` is its time per turn.
+        `seed` seeds the bot's RNG for this decision; `budget` is its time per turn; `key`
+        routes the decision (e.g. "ROOMCODE:2"). A worker that died is replaced, and the
+        error is raised for the caller to retry.
         """
+        index = self.worker_of(key)
+        executor = self._workers[index]
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._executor, choose_in_process, level, view, seed, budget
-        )
+        try:
+            return await loop.run_in_executor(
+                executor, choose_in_process, level, view, seed, budget
+            )
+        except BrokenProcessPool:
+            if not self._closed and self._workers[index] is executor:
+                executor.shutdown(wait=False, cancel_futures=True)
+                self._workers[index] = _worker()
+            raise
 
     def close(self) -> None:
         """Stop the workers; decisions still queued are dropped."""
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        self._closed = True
+        for executor in self._workers:
+            executor.shutdown(wait=True, cancel_futures=True)

@@ -16,11 +16,11 @@ from .room import (
     Seat,
     hash_token,
 )
-from .seating import add_bot, hand_host, join, kick, leave, start
+from .seating import add_bot, hand_host, join, kick, leave, stand_in, start
 
 __all__ = [
     "FINISHED", "INCOMPATIBLE", "PLAYING", "WAITING", "Close", "Connection", "Journal",
     "Listener", "NullJournal", "Room", "RoomError", "RoomManager", "RoomOptions", "Seat",
     "add_bot", "display", "hand_host", "hash_token", "join", "kick", "leave", "normalize",
-    "start",
+    "stand_in", "start",
 ]

@@ -35,8 +35,9 @@ WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 INCOMPATIBLE = "incompatible"
 
 # An async callback awaited after each committed game change: the start (no events) and
-# every accepted action (the engine's events). It runs outside the room lock; one that
-# wants to act (a bot) should schedule its own task rather than act inline.
+# every accepted action (the engine's events), and after a seat connects or disconnects
+# (a "presence" event). It runs outside the room lock; one that wants to act (a bot)
+# should schedule its own task rather than act inline.
 Listener = Callable[["Room", list[dict[str, Any]]], Awaitable[None]]
 
 
@@ -63,21 +64,33 @@ class Seat:
     token_hash: str | None = None  # sha256 of the seat token; the token itself is not kept
     bot: str | None = None  # a bot level name; the bots package plays this seat
     conn: Connection | None = None
+    # Room-clock time since which this player's seat has had no connection (None: a bot,
+    # an empty seat, or connected). Kept by Room.commit.
+    away_since: float | None = None
+    stand_in: str | None = None  # a bot level playing for the absent player, until they return
 
     @property
     def filled(self) -> bool:
         return self.token_hash is not None or self.bot is not None
 
+    @property
+    def played_by(self) -> str | None:
+        """The bot level that plays this seat now, if any."""
+        return self.bot or self.stand_in
+
     def vacate(self) -> None:
-        self.name = self.token_hash = self.bot = None
+        self.name = self.token_hash = self.bot = self.stand_in = None
 
     def info(self) -> dict[str, Any]:
-        return {
+        info = {
             "seat": self.index,
             "name": self.name,
             "connected": self.conn is not None or self.bot is not None,
             "bot": self.bot,
         }
+        if self.stand_in is not None:
+            info["stand_in"] = self.stand_in
+        return info
 
 
 def new_token() -> str:
@@ -200,6 +213,7 @@ class Room:
 
     def commit(self, events: list[dict[str, Any]], game_changed: bool = False) -> bool:
         """Publish the current state as a new version; False if nobody would see a change."""
+        self._mark_absences()
         info = self.info()
         shared: list[Op] = diff(self._info, info, "/room")
         by_seat: dict[int | None, list[Op]] = {}
@@ -237,6 +251,16 @@ class Room:
 
     # --- presence ------------------------------------------------------------------------
 
+    def _mark_absences(self) -> None:
+        """Note when each player's seat lost (or never had) its connection."""
+        now = None
+        for seat in self.seats:
+            if seat.conn is not None or seat.token_hash is None:
+                seat.away_since = None
+            elif seat.away_since is None:
+                now = self.clock() if now is None else now
+                seat.away_since = now
+
     async def attach(self, conn: Connection, token: str | None, resume: int | None) -> None:
         """Start sending to `conn` (a seat's if `token` is its seat token, else a spectator's):
         the missed patches if `resume` is recent enough, else a snapshot."""
@@ -254,10 +278,13 @@ class Room:
                 if old is not None:
                     old.attached = False
                     old.close("replaced")
-                self.seats[seat].conn = conn
+                # The player is back: a bot standing in stops before its next action.
+                self.seats[seat].conn, self.seats[seat].stand_in = conn, None
                 event = {"type": "presence", "seat": seat, "connected": True}
             self._catch_up(conn, resume)
             self.commit([event])
+        if seat is not None:
+            await self.notify([event])
 
     def _catch_up(self, conn: Connection, resume: int | None) -> None:
         if resume is not None and resume <= self.v:
@@ -269,6 +296,7 @@ class Room:
         conn.send(self.snapshot(conn.seat))
 
     async def detach(self, conn: Connection) -> None:
+        event = None
         async with self.lock:
             if not conn.attached:
                 return
@@ -278,7 +306,10 @@ class Room:
                 self.commit([{"type": "spectators", "count": len(self.spectators)}])
             elif self.seats[conn.seat].conn is conn:
                 self.seats[conn.seat].conn = None
-                self.commit([{"type": "presence", "seat": conn.seat, "connected": False}])
+                event = {"type": "presence", "seat": conn.seat, "connected": False}
+                self.commit([event])
+        if event is not None:
+            await self.notify([event])
 
     def close_all(self, reason: str, code: int = 1000) -> None:
         for conn in list(self.connections()):
@@ -301,8 +332,13 @@ class Room:
             apply(game, action, seat)
         return game
 
-    async def act(self, seat: int, action: dict[str, Any], v: int) -> int:
-        """Apply a seat's action; returns the new version. Raises RoomError, changing nothing."""
+    async def act(
+        self, seat: int, action: dict[str, Any], v: int, *, bot: str | None = None
+    ) -> int:
+        """Apply a seat's action; returns the new version. Raises RoomError, changing nothing.
+
+        `bot`: the level of the bot acting for the seat; refused as stale if that bot no
+        longer plays it (its player came back, or the seat was freed)."""
         async with self.lock:
             self.check_open()
             game = self.game
@@ -310,6 +346,8 @@ class Room:
                 raise RoomError("not_started", "the game has not started yet")
             if v < self.game_v or v > self.v:
                 raise RoomError("stale", f"the game changed since version {v}; now {self.v}")
+            if bot is not None and self.seats[seat].played_by != bot:
+                raise RoomError("stale", f"a {bot} bot no longer plays seat {seat}")
             try:
                 events = apply(game, action, seat)
             except RuleError as e:

@@ -139,3 +139,17 @@ async def start(room: Room, token: str) -> None:
         room.commit([{"type": "game_started"}], game_changed=True)
         await room.tell_journal("started")
     await room.notify([])
+
+
+async def stand_in(room: Room, seat: int, level: str) -> bool:
+    """Let a `level` bot play for the player of `seat`, who is away. False (and nothing
+    changes) unless the game is on and the seat is a player's, disconnected, with no bot
+    already standing in. Attaching the player again ends it (Room.attach)."""
+    async with room.lock:
+        target = room.seats[seat]
+        if (room.status != PLAYING or target.token_hash is None or target.conn is not None
+                or target.stand_in is not None):
+            return False
+        target.stand_in = level
+        room.commit([{"type": "stand_in", "seat": seat, "level": level}])
+        return True

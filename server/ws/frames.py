@@ -87,7 +87,10 @@ class SeatInfo(BaseModel):
     seat: int
     name: str | None
     connected: bool
-    bot: str | None
+    bot: str | None = Field(description="the bot level seated here, or null for a player")
+    stand_in: str | None = Field(
+        None, description="only while a player is away: the bot level playing for them"
+    )
 
 
 class RoomOptionsModel(BaseModel):

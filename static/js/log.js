@@ -42,6 +42,7 @@ export function sentence(ev, nameOf) {
     case "host_changed": return t("ev.host_changed", { name });
     case "bot_added": return t("ev.bot_added", { n: ev.seat + 1, level: t(`bot.${ev.level}`) });
     case "presence": return t(ev.connected ? "ev.connected" : "ev.disconnected", { name });
+    case "stand_in": return t("ev.stand_in", { name, bot: t("wait.bot", { level: t(`bot.${ev.level}`) }) });
     case "started": case "game_started": return t("ev.started");
     default: return null;
   }

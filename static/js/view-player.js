@@ -59,7 +59,8 @@ export function createPlayer(seat, handlers) {
       h("h3", { class: "pname" }),
       h("span", { class: "presence" }),
       h("span", { class: "acting" }),
-      h("span", { class: "pscore" })),
+      h("span", { class: "pscore" }),
+      h("span", { class: "standin" })),
     tabs,
     h("div", { class: "pb-row" }, cups,
       h("div", { class: "stats" }, stat("completed", "check"), stat("penalties", "cross"), stat("rush", "rush"))),
@@ -82,6 +83,10 @@ export function updatePlayer(panel, view, seat, acts, sel, nameOf, handlers) {
   attr(presence, "aria-label", info.connected || info.bot ? t("pb.online") : t("pb.offline"));
   attr(presence, "role", "img");
   text(panel.querySelector(".acting"), acting ? t("pb.acting") : "");
+  // A bot playing for a player who is away, until they come back.
+  text(panel.querySelector(".standin"), info.stand_in
+    ? t("pb.standIn", { bot: t("wait.bot", { level: t(`bot.${info.stand_in}`) }), name: nameOf(seat) })
+    : "");
   text(panel.querySelector(".pscore"), t("pb.score", { n: p.score.total }));
   toggle(panel, "is-acting", acting);
   toggle(panel, "is-me", mine);

@@ -147,6 +147,7 @@ export default {
   "pb.noOrders": "no orders",
   "pb.score": "{n} points",
   "pb.online": "online", "pb.offline": "offline",
+  "pb.standIn": "{bot} is playing for {name}",
   "pb.acting": "to act",
   "pb.specialty": "Specialty order",
   "pb.card": "{name}: {recipe}",
@@ -195,6 +196,7 @@ export default {
   "ev.kicked": "Seat {n} was freed by the host.",
   "ev.host_changed": "{name} is now the host.",
   "ev.bot_added": "A {level} bot sat in seat {n}.",
+  "ev.stand_in": "{name} is away: a {bot} plays for them until they are back.",
   "ev.started": "The game has started!",
   "ev.yourTurn": "It is your turn.",
 

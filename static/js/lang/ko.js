@@ -139,6 +139,7 @@ export default {
   "pb.noOrders": "주문 없음",
   "pb.score": "{n}점",
   "pb.online": "접속 중", "pb.offline": "접속 끊김",
+  "pb.standIn": "{bot}이(가) {name} 대신 플레이 중",
   "pb.acting": "차례",
   "pb.specialty": "스페셜티 주문",
   "pb.card": "{name}: {recipe}",
@@ -185,6 +186,7 @@ export default {
   "ev.kicked": "방장이 {n}번 자리를 비웠습니다.",
   "ev.host_changed": "{name}이(가) 이제 방장입니다.",
   "ev.bot_added": "{level} 봇이 {n}번 자리에 앉았습니다.",
+  "ev.stand_in": "{name}이(가) 자리를 비워 돌아올 때까지 {bot}이(가) 대신 플레이합니다.",
   "ev.started": "게임이 시작되었습니다!",
   "ev.yourTurn": "내 차례입니다.",
 

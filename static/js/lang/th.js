@@ -139,6 +139,7 @@ export default {
   "pb.noOrders": "ไม่มีออเดอร์",
   "pb.score": "{n} คะแนน",
   "pb.online": "ออนไลน์", "pb.offline": "ออฟไลน์",
+  "pb.standIn": "{bot} กำลังเล่นแทน {name}",
   "pb.acting": "ถึงตา",
   "pb.specialty": "ออเดอร์พิเศษ",
   "pb.card": "{name}: {recipe}",
@@ -185,6 +186,7 @@ export default {
   "ev.kicked": "เจ้าของโต๊ะให้ที่นั่ง {n} ว่าง",
   "ev.host_changed": "{name} เป็นเจ้าของโต๊ะแล้ว",
   "ev.bot_added": "บอตแบบ{level}นั่งที่นั่ง {n}",
+  "ev.stand_in": "{name} ไม่อยู่ {bot} จะเล่นแทนจนกว่าจะกลับมา",
   "ev.started": "เกมเริ่มแล้ว!",
   "ev.yourTurn": "ถึงตาของคุณแล้ว",
 

@@ -1,0 +1,81 @@
+"""A person alone with bots: open the lobby, create a 4-player table, seat three bots, start,
+and play (random legal clicks) to the final scoreboard while the server's bots play theirs."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import ROOT, _free_port
+from .test_full_games import play_randomly
+from .ui import button, screenshot
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Like the package's server, with quick bots: a short delay and thinking budget."""
+    port = _free_port()
+    db = tmp_path_factory.mktemp("bots-db") / "bots.db"
+    env = {
+        **os.environ, "HOST": "127.0.0.1", "PORT": str(port),
+        "DATABASE_URL": f"sqlite+aiosqlite:///{db}",
+        "JOURNAL_FALLBACK_PATH": str(db.with_suffix(".fallback.jsonl")),
+        "TEST_FIXED_SEED": "7", "LOG_LEVEL": "warning",
+        "BOT_DELAY": "0.02", "BOT_BUDGET": "0.05", "BOT_WORKERS": "1",
+    }
+    proc = subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited: {proc.stderr.read().decode()[-2000:]}")
+            try:
+                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("server did not start")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_a_person_plays_three_bots_to_the_final_scoreboard(new_page) -> None:  # noqa: ANN001
+    page = new_page(width=1280)
+    page.goto("/")
+    page.get_by_role("radio", name="4").check()
+    button(page, "Create table").click()
+    page.wait_for_url(re.compile(r"/r/"))
+    page.get_by_label("Your name").fill("Mina")
+    button(page, "Sit in seat 1").click()
+    expect(page.get_by_text("(you, host)")).to_be_visible()
+    for seat, level in ((2, "random"), (3, "greedy"), (4, "strong")):
+        page.get_by_label(f"Bot strength for seat {seat}").select_option(level)
+        button(page, f"Add a bot to seat {seat}").click()
+        expect(page.get_by_text(f"(bot ({level}))")).to_be_visible()
+    button(page, "Start the game").click()
+    # The bots' panels name them; nobody is away, so no bot plays for anyone.
+    expect(page.locator(".pboard .pname").filter(has_text="bot (strong)")).to_be_visible()
+    expect(page.locator(".pboard .standin:not(:empty)")).to_have_count(0)
+    clicks = play_randomly(page, seed=3)
+    assert clicks > 0
+    expect(page.get_by_role("heading", name="Final scores")).to_be_visible()
+    expect(page.get_by_role("table").get_by_role("row")).to_have_count(5)
+    screenshot(page, "final-bots-1280-en")
