@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -62,7 +62,9 @@ class SeatAction(HostOnly):
 
 class SeatBot(HostOnly):
     seat: int | None = Field(None, description="null: the first free seat")
-    level: str = Field(description='a bot level name such as "easy" ([a-z0-9_-]{1,32})')
+    level: Literal["random", "greedy", "strong"] = Field(
+        description="random (for tests), greedy (a heuristic) or strong (search)"
+    )
 
 
 REQUEST_MODELS = (CreateRoom, JoinRoom, LeaveRoom, HostOnly, SeatOnly, SeatAction, SeatBot)

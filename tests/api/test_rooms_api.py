@@ -88,9 +88,9 @@ def test_start_kick_host_and_bots(client):
     error(client.post(f"/api/rooms/{code}/bot", json={"token": host, "seat": 2, "level": "Bad!"}),
           422, "malformed")
     assert client.post(f"/api/rooms/{code}/bot",
-                       json={"token": host, "seat": 2, "level": "easy"}).is_success
+                       json={"token": host, "seat": 2, "level": "greedy"}).is_success
     seats = client.get(f"/api/rooms/{code}").json()["seats"]
-    assert seats[2] == {"seat": 2, "name": None, "connected": True, "bot": "easy"}
+    assert seats[2] == {"seat": 2, "name": None, "connected": True, "bot": "greedy"}
     assert client.post(f"/api/rooms/{code}/host",
                        json={"token": host, "seat": 1}).is_success
     error(client.post(f"/api/rooms/{code}/kick", json={"token": ana["seat_token"], "seat": 1}),
