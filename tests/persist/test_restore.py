@@ -34,7 +34,8 @@ def app_on(make_settings: Callable[..., Settings], db_url: str) -> Callable[[], 
 
     @contextlib.contextmanager
     def run() -> Iterator[TestClient]:
-        with TestClient(create_app(make_settings(DATABASE_URL=db_url))) as client:
+        # Bots off: this test plays the bot seat by hand.
+        with TestClient(create_app(make_settings(DATABASE_URL=db_url, BOT_WORKERS=0))) as client:
             yield client
 
     return run
