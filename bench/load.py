@@ -45,10 +45,10 @@ def free_port() -> int:
 # --- the server under test -------------------------------------------------------------
 
 
-def start_server(kind: str, port: int, data_dir: str) -> subprocess.Popen:
+def start_server(kind: str, port: int, data_dir: str, database_url: str | None) -> subprocess.Popen:
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="warning",
                WS_FLOOD_MESSAGES=str(10**9), ROOM_CREATE_RATE=str(10**9),
-               DATABASE_URL=f"sqlite+aiosqlite:///{data_dir}/bench.db",
+               DATABASE_URL=database_url or f"sqlite+aiosqlite:///{data_dir}/bench.db",
                JOURNAL_FALLBACK_PATH=f"{data_dir}/fallback.jsonl")
     cmd = [sys.executable, "-m", "server"] if kind == "game" else \
         [sys.executable, str(ROOT / "bench" / "baseline.py"), "--port", str(port)]
@@ -233,10 +233,11 @@ def client_process(args: tuple, out: mp.Queue) -> None:
 # --- one run ---------------------------------------------------------------------------
 
 
-def run(kind: str, rooms: int, pace: float, duration: float, procs: int) -> dict:
+def run(kind: str, rooms: int, pace: float, duration: float, procs: int,
+        database_url: str | None) -> dict:
     port = free_port()
     with tempfile.TemporaryDirectory() as data_dir:
-        server = start_server(kind, port, data_dir)
+        server = start_server(kind, port, data_dir, database_url)
         try:
             rss_idle = rss_mib(server.pid)
             queue: mp.Queue = mp.Queue()
@@ -295,16 +296,20 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--procs", type=int, default=3, help="client processes")
     parser.add_argument("--only", choices=["game", "baseline"])
+    parser.add_argument("--database-url", help="the game server's journal (default: a "
+                        "fresh SQLite file); e.g. postgresql+asyncpg://postgres@127.0.0.1/bench")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     kinds = [args.only] if args.only else ["baseline", "game"]
-    results = {k: run(k, args.rooms, args.pace, args.duration, args.procs) for k in kinds}
+    results = {k: run(k, args.rooms, args.pace, args.duration, args.procs, args.database_url)
+               for k in kinds}
     if args.json:
         print(json.dumps(results))
         return
     print(f"rooms={args.rooms} sockets={args.rooms * (SEATS + SPECTATORS)} "
           f"pace={'flat out' if not args.pace else f'{args.pace}/s/room'} "
-          f"measured={args.duration}s client_procs={args.procs}")
+          f"measured={args.duration}s client_procs={args.procs} "
+          f"journal={args.database_url or 'sqlite (fresh file)'}")
     keys = [k for k in next(iter(results.values())) if k not in ("server", "error_codes")]
     print(f"{'figure':<20}" + "".join(f"{k:>14}" for k in kinds)
           + ("      game/baseline" if len(kinds) == 2 else ""))
