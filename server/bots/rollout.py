@@ -42,13 +42,16 @@ def play_pour(game: Game) -> None:
     apply(game, {"type": "done_pouring"})
 
 
-def finish_turn(game: Game) -> None:
-    """Play the rest of the current turn greedily, up to and including end_turn."""
+def finish_turn(game: Game) -> float:
+    """Play the rest of the current turn greedily, up to and including end_turn; return
+    what greedy expected its move to serve (its `done` value, on orders.py's scale)."""
     seat, turn = game.current, game.turn
+    done = 0.0
     while game.phase != OVER and game.current == seat and game.turn == turn:
         phase = game.phase
         if phase == MOVE:
             best = greedy.best_endings(game, 1, ROLLOUT_RUSH)[0]
+            done += best.done
             play_move(game, best.meeple, best.ending.path)
         elif phase == POUR:
             play_pour(game)
@@ -56,3 +59,4 @@ def finish_turn(game: Game) -> None:
             apply(game, greedy.act(game))
         else:
             raise ValueError(f"rollouts start after setup, not in {phase!r}")
+    return done
