@@ -78,7 +78,8 @@ class Player:
     """A seat's socket, keeping its view from the snapshot and patches."""
 
     def __init__(self, url: str, token: str, v: int | None = None) -> None:
-        self.ws: ClientConnection = connect(url, open_timeout=5)
+        # Entered here and closed by close(): websockets wants connect() used as a context.
+        self.ws: ClientConnection = connect(url, open_timeout=5).__enter__()
         self.ws.send(json.dumps({"type": "hello", "token": token, "v": v}))
         self.view: dict[str, Any] | None = None
         self.v = -1

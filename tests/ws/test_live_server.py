@@ -13,7 +13,7 @@ from websockets.sync.client import connect
 
 class Client:
     def __init__(self, url: str, token: str | None) -> None:
-        self.ws = connect(url, open_timeout=5)
+        self.ws = connect(url, open_timeout=5).__enter__()  # closed by the test
         self.ws.send(json.dumps({"type": "hello", "token": token}))
         self.view: dict | None = None
         self.v = -1
