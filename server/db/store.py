@@ -183,12 +183,15 @@ async def append_actions(
                        "action": a.action, "created_at": a.created_at})
     if not values:
         return
+    # One single-row statement run over every row ("insertmanyvalues"): compiled once and
+    # cached, where a multi-row VALUES statement would be compiled anew for each batch size.
     stmt = (
-        _insert(session, JournalEntry).values(values)
+        _insert(session, JournalEntry)
         .on_conflict_do_nothing(index_elements=["room_id", "seq"])
         .returning(JournalEntry.room_id, JournalEntry.seq)
     )
-    inserted = {tuple(row) for row in await session.execute(stmt)}
+    connection = await session.connection()
+    inserted = {tuple(row) for row in await connection.execute(stmt, values)}
     # Rows not inserted were there already (or twice in this batch): they must be identical.
     skipped: list[dict[str, Any]] = []
     for v in values:
