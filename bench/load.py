@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from multiprocessing.synchronize import Event
 from pathlib import Path
 
 import httpx
@@ -171,8 +172,9 @@ class Room:
         except websockets.ConnectionClosed:
             pass
 
-    async def act(self, rng: random.Random) -> bool:
-        """One action by the seat to act; False when the game is over."""
+    async def act(self, rng: random.Random, window: tuple[float, float]) -> bool:
+        """One action by the seat to act (counted if it starts inside `window`); False when
+        the game is over."""
         game = self.views[0].get("game") or {}
         if game.get("phase") == "over":
             return False
@@ -187,46 +189,54 @@ class Room:
         frame = {"type": "act", "id": v, "v": v, "action": rng.choice(legal)}
         await self.sockets[seat].send(json.dumps(frame))
         await asyncio.wait_for(self.arrived.wait(), 30)
-        if self.target is not None and min(self.versions) >= self.target:
+        measured = window[0] <= start < window[1]
+        if measured and self.target is not None and min(self.versions) >= self.target:
             self.stats.latencies.append(time.perf_counter() - start)
             self.stats.actions += 1
         return True
 
 
 async def drive(kind: str, port: int, rooms: int, pace: float, warmup: float,
-                duration: float, seed: int) -> Stats:
+                duration: float, seed: int, ready: mp.Queue, go: Event) -> Stats:
+    """Open every room, report ready, wait for the go, then act until the window ends."""
     stats = Stats()
     rng = random.Random(seed)
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-        async def one_room(k: int) -> None:
-            await asyncio.sleep(k * 0.005)
-            code, tokens = await make_room(http, kind, rng)
-            room = Room(port, code, tokens, stats)
-            await room.open()
-            t_end = t_start + warmup + duration
+    opening = asyncio.Semaphore(20)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120) as http:
+
+        async def open_room() -> Room:
+            async with opening:
+                code, tokens = await make_room(http, kind, rng)
+                room = Room(port, code, tokens, stats)
+                await room.open()
+                return room
+
+        async def play(room: Room) -> None:
             spread = rng.random() / max(pace, 1)  # rooms do not all act in step
-            await asyncio.sleep(max(0.0, t_start - time.perf_counter()) + spread)
-            while time.perf_counter() < t_end:
+            await asyncio.sleep(spread)
+            while time.perf_counter() < window[1]:
                 began = time.perf_counter()
-                if not await room.act(rng):  # game over: a new room takes its place
+                if not await room.act(rng, window):  # game over: a new room takes its place
                     await room.close()
-                    code, tokens = await make_room(http, kind, rng)
-                    room = Room(port, code, tokens, stats)
-                    await room.open()
+                    room = await open_room()
                     continue
                 if pace:
                     await asyncio.sleep(max(0.0, 1 / pace - (time.perf_counter() - began)))
             await room.close()
 
-        t_start = time.perf_counter() + 2 + rooms * 0.006  # everyone connected by then
-        await asyncio.gather(*(one_room(k) for k in range(rooms)))
+        opened = await asyncio.gather(*(open_room() for _ in range(rooms)))
+        ready.put(len(opened))
+        while not go.is_set():
+            await asyncio.sleep(0.05)
+        begin = time.perf_counter() + warmup
+        window = (begin, begin + duration)
+        await asyncio.gather(*(play(room) for room in opened))
     return stats
 
 
-def client_process(args: tuple, out: mp.Queue) -> None:
-    kind, port, rooms, pace, warmup, duration, seed, start_at = args
-    time.sleep(max(0.0, start_at - time.time()))
-    stats = asyncio.run(drive(kind, port, rooms, pace, warmup, duration, seed))
+def client_process(args: tuple, out: mp.Queue, ready: mp.Queue, go: Event) -> None:
+    kind, port, rooms, pace, warmup, duration, seed = args
+    stats = asyncio.run(drive(kind, port, rooms, pace, warmup, duration, seed, ready, go))
     out.put(stats.__dict__)
 
 
@@ -241,19 +251,23 @@ def run(kind: str, rooms: int, pace: float, duration: float, procs: int,
         try:
             rss_idle = rss_mib(server.pid)
             queue: mp.Queue = mp.Queue()
+            ready: mp.Queue = mp.Queue()
+            go = mp.Event()
             share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
-            start_at = time.time() + 0.5
             warmup = 3.0
             workers = [
                 mp.Process(target=client_process,
-                           args=((kind, port, n, pace, warmup, duration, 1000 + i, start_at),
-                                 queue))
+                           args=((kind, port, n, pace, warmup, duration, 1000 + i),
+                                 queue, ready, go))
                 for i, n in enumerate(share) if n
             ]
             for w in workers:
                 w.start()
-            setup = 2 + max(share) * 0.006 + 0.5
-            time.sleep(setup + warmup)
+            for _ in workers:  # every room created and every socket open
+                ready.get(timeout=1200)
+            rss_idle_rooms = rss_mib(server.pid)
+            go.set()
+            time.sleep(warmup)
             cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
             time.sleep(duration)
             cpu1, t1 = cpu_seconds(server.pid), time.perf_counter()
@@ -274,11 +288,11 @@ def run(kind: str, rooms: int, pace: float, duration: float, procs: int,
     snaps = sum(r["snapshots"] for r in results)
     return {
         "server": kind,
-        "actions_per_s": total / (duration + 3.0),
+        "actions_per_s": total / duration,
         "p50_ms": pct(0.50), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
         "server_cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),
-        "cpu_ms_per_action": 1000 * (cpu1 - cpu0) / max(1, total * duration / (duration + 3)),
-        "rss_mib": rss, "rss_kib_per_room": 1024 * (rss - rss_idle) / rooms,
+        "cpu_ms_per_action": 1000 * (cpu1 - cpu0) / max(1, total),
+        "rss_mib": rss, "rss_kib_per_room": 1024 * (rss_idle_rooms - rss_idle) / rooms,
         "patch_bytes": sum(r["patch_bytes"] for r in results) / max(1, patches),
         "snapshot_bytes": sum(r["snapshot_bytes"] for r in results) / max(1, snaps),
         "errors": sum(r["errors"] for r in results),
