@@ -95,6 +95,8 @@ class BotDriver:
         if run is not None and run.task is not None and not run.task.done():
             run.nudge.set()
             return
+        if self.next_up(room) is None:  # a person is to act: no task for every action
+            return
         run = self._runs[room.code] = Run()
         run.task = asyncio.create_task(self._drive(room, run), name=f"bots:{room.code}")
 

@@ -25,13 +25,12 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from . import ops
 from .fallback import FallbackFile, is_unavailable, replay
 from .models import utcnow
 from .records import ActionRecord, FinishedGame, NewRoom, SeatRecord
-from .session import session_factory
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +62,6 @@ class Journal:
         write_timeout: float = 10.0,
         clock: Callable[[], datetime] = utcnow,
     ) -> None:
-        self._sessions = session_factory(engine)
         self._engine = engine
         self._file = FallbackFile(fallback_path)
         self._max_wait, self._max_batch = max_wait, max_batch
@@ -77,6 +75,10 @@ class Journal:
         self._db_back = False
         self._stopping = False
         self._degraded = False
+        # code -> id of the rooms known unfinished: this journal is the only writer of room
+        # statuses, so a batch of actions need not look its rooms up again.
+        self._open_rooms: dict[str, int] = {}
+        self._conn: AsyncConnection | None = None
 
     @property
     def degraded(self) -> bool:
@@ -113,6 +115,7 @@ class Journal:
                 await self._prober
         if self._degraded:
             await self._drain()
+        await self._close_connection()
 
     # --- what the rooms call ---------------------------------------------------------
 
@@ -211,8 +214,39 @@ class Journal:
                 item.resolve()
 
     async def _write(self, batch: Sequence[ops.Op], *, replaying: bool) -> None:
-        async with asyncio.timeout(self._write_timeout), self._sessions.begin() as session:
-            await ops.apply_ops(session, batch, replaying=replaying)
+        """One transaction on the writer's own connection, kept between batches (a pool
+        checkout would ping and reset it each time). It is dropped on any failure; one that
+        died while idle (a database restart) gets a second try on a fresh connection."""
+        kept = self._conn is not None
+        try:
+            await self._transaction(batch, replaying)
+        except Exception as exc:
+            if not (kept and getattr(exc, "connection_invalidated", False)):
+                raise
+            log.info("journal connection lost (%r); writing on a new one", exc)
+            await self._transaction(batch, replaying)
+
+    async def _transaction(self, batch: Sequence[ops.Op], replaying: bool) -> None:
+        try:
+            async with asyncio.timeout(self._write_timeout):
+                if self._conn is None:
+                    self._conn = await self._engine.connect()
+                async with self._conn.begin(), AsyncSession(bind=self._conn) as session:
+                    await ops.apply_ops(
+                        session, batch, replaying=replaying, open_rooms=self._open_rooms
+                    )
+                    await session.flush()
+        except BaseException:
+            # Ids cached inside a transaction that did not commit may name no room.
+            self._open_rooms.clear()
+            await self._close_connection()
+            raise
+
+    async def _close_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
 
     async def _to_file(self, batch: list[_Item]) -> None:
         try:

@@ -86,9 +86,13 @@ def room_abandoned(code: str, at: datetime) -> Op:
     return _normal({"op": "room_abandoned", "code": code, "at": at.isoformat()})
 
 
-async def apply_ops(session: AsyncSession, ops: Sequence[Op], *, replaying: bool) -> None:
+async def apply_ops(
+    session: AsyncSession, ops: Sequence[Op], *, replaying: bool,
+    open_rooms: dict[str, int] | None = None,
+) -> None:
     """Apply operations in order inside the caller's transaction; runs of actions are
-    inserted with one statement."""
+    inserted with one statement. `open_rooms` caches the ids of unfinished rooms across
+    calls (see store.append_actions); any other operation on a room drops it from there."""
     run: list[ActionRecord] = []
     for op in ops:
         if op["op"] == "action":
@@ -97,11 +101,13 @@ async def apply_ops(session: AsyncSession, ops: Sequence[Op], *, replaying: bool
             ))
             continue
         if run:
-            await store.append_actions(session, run, replaying=replaying)
+            await store.append_actions(session, run, replaying=replaying, open_rooms=open_rooms)
             run = []
+        if open_rooms is not None:
+            open_rooms.pop(op["code"], None)
         await _APPLY[op["op"]](session, op)
     if run:
-        await store.append_actions(session, run, replaying=replaying)
+        await store.append_actions(session, run, replaying=replaying, open_rooms=open_rooms)
 
 
 def _time(text: str) -> datetime:

@@ -156,30 +156,39 @@ async def abandon_room(session: AsyncSession, code: str, at: datetime) -> None:
 
 
 async def append_actions(
-    session: AsyncSession, actions: Sequence[ActionRecord], *, replaying: bool = False
+    session: AsyncSession, actions: Sequence[ActionRecord], *, replaying: bool = False,
+    open_rooms: dict[str, int] | None = None,
 ) -> None:
     """Insert journal rows; a row already there with the same content is skipped, one with
     different content raises JournalConflict. Actions for a room that is no longer
-    unfinished raise UnknownRoom, except when `replaying` (they are in `games` already)."""
+    unfinished raise UnknownRoom, except when `replaying` (they are in `games` already).
+
+    `open_rooms`: the ids of rooms the caller knows to be unfinished (its own writes are
+    the only ones that change a room's status), to skip looking them up; the rooms looked
+    up and found unfinished are added to it."""
     if not actions:
         return
-    codes = {a.room_code for a in actions}
-    rooms = {
-        row.code: row
+    known = open_rooms if open_rooms is not None else {}
+    missing = {a.room_code for a in actions if a.room_code not in known}
+    rooms: dict[str, tuple[int, str]] = {}
+    if missing:
         for row in await session.execute(
-            select(Room.code, Room.id, Room.status).where(Room.code.in_(codes))
-        )
-    }
+            select(Room.code, Room.id, Room.status).where(Room.code.in_(missing))
+        ):
+            rooms[row.code] = (row.id, row.status)
+            if row.status in UNFINISHED:
+                known[row.code] = row.id
     values = []
     for a in actions:
-        room = rooms.get(a.room_code)
-        if room is None:
-            raise UnknownRoom(a.room_code)
-        if room.status not in UNFINISHED:
+        room_id = known.get(a.room_code)
+        if room_id is None:
+            room = rooms.get(a.room_code)
+            if room is None:
+                raise UnknownRoom(a.room_code)
             if replaying:
                 continue
-            raise UnknownRoom(f"{a.room_code} is {room.status}")
-        values.append({"room_id": room.id, "seq": a.seq, "seat": a.seat,
+            raise UnknownRoom(f"{a.room_code} is {room[1]}")
+        values.append({"room_id": room_id, "seq": a.seq, "seat": a.seat,
                        "action": a.action, "created_at": a.created_at})
     if not values:
         return

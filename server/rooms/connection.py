@@ -7,8 +7,10 @@ never holds up a room, and frames reach each socket in the order the room made t
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass
+from typing import Any
+
+from .jsontext import dumps
 
 OUTBOX_LIMIT = 1000  # frames waiting for a socket that does not read; then it is dropped
 
@@ -34,13 +36,13 @@ class Connection:
             return
         self.outbox.put_nowait(text)
 
-    def send_json(self, frame: dict) -> None:
-        self.send(json.dumps(frame, separators=(",", ":")))
+    def send_json(self, frame: dict[str, Any]) -> None:
+        self.send(dumps(frame))
 
     def close(self, reason: str, code: int = 1000) -> None:
         """Say bye with a reason, then close; later frames are dropped."""
         if self.closing:
             return
-        self.outbox.put_nowait(json.dumps({"type": "bye", "reason": reason}))
+        self.outbox.put_nowait(dumps({"type": "bye", "reason": reason}))
         self.outbox.put_nowait(Close(code, reason))
         self.closing = True

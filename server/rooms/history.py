@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .diff import Op
+from .jsontext import dumps
 
 
 @dataclass(slots=True)
@@ -20,6 +21,36 @@ class Entry:
         own = self.by_seat.get(seat)
         ops = self.shared + own if own else self.shared
         return {"type": "patch", "v": self.v, "ops": ops, "events": self.events}
+
+
+class FrameTexts:
+    """An entry's patch frames as JSON text, each built at most once. Viewers with no ops of
+    their own share one text; the shared ops and the events are encoded once for all."""
+
+    __slots__ = ("entry", "_head", "_shared", "_tail", "_texts")
+
+    def __init__(self, entry: Entry) -> None:
+        self.entry = entry
+        self._texts: dict[object, str] = {}
+        self._head = self._shared = self._tail = ""
+
+    def text(self, seat: int | None) -> str:
+        entry = self.entry
+        own = entry.by_seat.get(seat)
+        kind: object = seat if own else "shared"
+        text = self._texts.get(kind)
+        if text is not None:
+            return text
+        if not self._head:
+            self._head = f'{{"type":"patch","v":{entry.v},"ops":['
+            self._shared = dumps(entry.shared)[1:-1]
+            self._tail = '],"events":' + dumps(entry.events) + "}"
+        ops = self._shared
+        if own:
+            own_text = dumps(own)[1:-1]
+            ops = f"{ops},{own_text}" if ops else own_text
+        text = self._texts[kind] = self._head + ops + self._tail
+        return text
 
 
 class History:

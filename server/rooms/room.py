@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Iterator
@@ -25,8 +24,9 @@ from .codes import display
 from .connection import Connection
 from .diff import Op, diff
 from .errors import RoomError
-from .history import Entry, History
+from .history import Entry, FrameTexts, History
 from .journal import Journal
+from .jsontext import dumps
 
 log = logging.getLogger(__name__)
 
@@ -105,10 +105,6 @@ def hash_token(token: str) -> str:
 def same_hash(given_hash: str, expected: str | None) -> bool:
     """Constant-time comparison of a given token's hash with a stored one."""
     return expected is not None and hmac.compare_digest(given_hash, expected)
-
-
-def dumps(frame: dict[str, Any]) -> str:
-    return json.dumps(frame, separators=(",", ":"))
 
 
 class Room:
@@ -239,14 +235,9 @@ class Room:
         self.touched_at = self.clock()
         entry = Entry(self.v, shared, by_seat, events)
         self.history.append(entry)
-        # Viewers with no ops of their own share one serialized frame.
-        texts: dict[object, str] = {}
+        texts = FrameTexts(entry)
         for conn in self.connections():
-            kind = conn.seat if conn.seat in by_seat else "shared"
-            text = texts.get(kind)
-            if text is None:
-                text = texts[kind] = dumps(entry.frame(conn.seat))
-            conn.send(text)
+            conn.send(texts.text(conn.seat))
         return True
 
     # --- presence ------------------------------------------------------------------------
@@ -291,7 +282,7 @@ class Room:
             entries = self.history.since(resume, self.v)
             if entries is not None:
                 for entry in entries:
-                    conn.send(dumps(entry.frame(conn.seat)))
+                    conn.send(FrameTexts(entry).text(conn.seat))
                 return
         conn.send(self.snapshot(conn.seat))
 

@@ -1,0 +1,17 @@
+"""Compact JSON text for frames, encoded with orjson (several times faster than json).
+
+Same JSON content as json.dumps(value, separators=(",", ":")); non-ASCII characters are
+written as UTF-8 rather than \\u escapes, and non-string keys become strings as with json.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+_OPTIONS = orjson.OPT_NON_STR_KEYS
+
+
+def dumps(value: Any) -> str:
+    return orjson.dumps(value, option=_OPTIONS).decode()
