@@ -35,6 +35,13 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = 4
 SPECTATORS = 4
+# A client keeps only these parts of its view (the whole view at the start of the game), so
+# the load generator stays light; the server still builds and sends every full patch.
+TRACKED = ("/game/phase", "/game/current", "/game/legal")
+
+
+def tracked(game: dict | None) -> dict | None:
+    return game and {k: game.get(k) for k in ("phase", "current", "legal")}
 
 
 def free_port() -> int:
@@ -141,12 +148,17 @@ class Room:
         if kind == "snapshot":
             self.stats.snapshot_bytes += len(raw)
             self.stats.snapshots += 1
-            self.views[i] = frame["view"]
+            self.views[i] = {"game": tracked(frame["view"]["game"])}
         elif kind == "patch":
             self.stats.patch_bytes += len(raw)
             self.stats.patches += 1
-            if i < SEATS:  # players keep their view to know their legal actions
-                jsonpatch.apply_patch(self.views[i], frame["ops"], in_place=True)
+            if i < SEATS:  # players track what they need to act: phase, current, legal
+                ops = [op for op in frame["ops"] if op["path"].startswith(TRACKED)]
+                for op in frame["ops"]:
+                    if op["path"] == "/game":  # the game starts: the whole view arrives
+                        self.views[i] = {"game": tracked(op["value"])}
+                if ops:
+                    jsonpatch.apply_patch(self.views[i], ops, in_place=True)
         elif kind == "ack":
             self.target = frame["v"]
         elif kind == "error":
@@ -178,7 +190,7 @@ class Room:
         game = self.views[0].get("game") or {}
         if game.get("phase") == "over":
             return False
-        seat = game.get("current", 0)
+        seat = game.get("current") or 0
         legal = (self.views[seat].get("game") or {}).get("legal") or []
         if not legal:
             return False
