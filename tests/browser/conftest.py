@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import httpx
 import pytest
+
+from tests.serving import served
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -35,52 +31,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(skip)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`python -m server` on a free port with a temporary database and a fixed seed."""
-    port = _free_port()
-    db = tmp_path_factory.mktemp("db") / "browser.db"
-    env = {
-        **os.environ,
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "DATABASE_URL": f"sqlite+aiosqlite:///{db}",
-        "JOURNAL_FALLBACK_PATH": str(db.with_suffix(".fallback.jsonl")),
-        "TEST_FIXED_SEED": "7",
-        "ROOM_CREATE_RATE": "1000",
-        "WS_FLOOD_MESSAGES": "100000",
-        "LOG_LEVEL": "warning",
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server"], cwd=ROOT, env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):  # wait until it answers (or died)
-            if proc.poll() is not None:
-                raise RuntimeError(f"server exited: {proc.stderr.read().decode()[-2000:]}")
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError("server did not start")
+    database = tmp_path_factory.mktemp("db") / "browser.db"
+    with served(database, TEST_FIXED_SEED="7", ROOM_CREATE_RATE="1000",
+                WS_FLOOD_MESSAGES="100000") as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 # Package scope: the sync API keeps an event loop running in this thread until it stops,

@@ -3,18 +3,14 @@ and play (random legal clicks) to the final scoreboard while the server's bots p
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ROOT, _free_port
+from tests.serving import served
+
 from .test_full_games import play_randomly
 from .ui import button, screenshot
 
@@ -24,37 +20,10 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Like the package's server, with quick bots: a short delay and thinking budget."""
-    port = _free_port()
-    db = tmp_path_factory.mktemp("bots-db") / "bots.db"
-    env = {
-        **os.environ, "HOST": "127.0.0.1", "PORT": str(port),
-        "DATABASE_URL": f"sqlite+aiosqlite:///{db}",
-        "JOURNAL_FALLBACK_PATH": str(db.with_suffix(".fallback.jsonl")),
-        "TEST_FIXED_SEED": "7", "LOG_LEVEL": "warning",
-        "BOT_DELAY": "0.02", "BOT_BUDGET": "0.05", "BOT_WORKERS": "1",
-    }
-    proc = subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            if proc.poll() is not None:
-                raise RuntimeError(f"server exited: {proc.stderr.read().decode()[-2000:]}")
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError("server did not start")
+    database = tmp_path_factory.mktemp("bots-db") / "bots.db"
+    with served(database, TEST_FIXED_SEED="7", BOT_DELAY="0.02", BOT_BUDGET="0.05",
+                BOT_WORKERS="1") as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def test_a_person_plays_three_bots_to_the_final_scoreboard(new_page) -> None:  # noqa: ANN001

@@ -3,66 +3,29 @@ table shows the meeples and scores the engine gives for that step."""
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from server.history import replay_game
 from server.rules import apply, view
+from tests.serving import served
 
 from .helpers import Played
 
-ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def base_url(db_url: str) -> Iterator[str]:
-    port = free_port()
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "LOG_LEVEL": "warning",
-           "DATABASE_URL": db_url,
-           "JOURNAL_FALLBACK_PATH": db_url.removeprefix("sqlite+aiosqlite:///") + ".fallback"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server"], cwd=ROOT, env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            if proc.poll() is not None:
-                pytest.fail(f"server exited: {proc.stderr.read().decode()[-2000:]}")
-            try:
-                if httpx.get(f"{url}/api/games", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                subprocess.run(["sleep", "0.1"], check=True)
-        else:
-            pytest.fail("the server did not start")
+    with served(Path(db_url.removeprefix("sqlite+aiosqlite:///"))) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture
