@@ -17,11 +17,6 @@ class Entry:
     by_seat: dict[int | None, list[Op]]  # ops for one viewer kind only (None: spectators)
     events: list[dict[str, Any]]
 
-    def frame(self, seat: int | None) -> dict[str, Any]:
-        own = self.by_seat.get(seat)
-        ops = self.shared + own if own else self.shared
-        return {"type": "patch", "v": self.v, "ops": ops, "events": self.events}
-
 
 class FrameTexts:
     """An entry's patch frames as JSON text, each built at most once. Viewers with no ops of

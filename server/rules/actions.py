@@ -25,7 +25,6 @@ SCHEMA: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "end_turn": ((), ()),  # R-END
     "undo": ((), ()),
 }
-ACTION_TYPES = tuple(SCHEMA)
 
 
 def _check_arg(kind: str, name: str, value: object) -> None:

@@ -38,7 +38,6 @@ SUPPLY_VECTOR: tuple[int, ...] = tuple(SUPPLY[name] for name in INGREDIENTS)
 RUSH_TOKENS = 15
 CUPS = 3
 CUP_CAPACITY = 4
-TABS = 4
 BASE_STEPS = 3
 UPGRADE_COST = 3
 UPGRADES: tuple[str, ...] = (
@@ -146,18 +145,3 @@ def _neighbours(diagonal: bool) -> tuple[tuple[int, ...], ...]:
 
 ORTHOGONAL_NEIGHBOURS = _neighbours(diagonal=False)
 ALL_NEIGHBOURS = _neighbours(diagonal=True)
-
-
-def _distance(a: int, b: int, diagonal: bool) -> int:
-    ra, ca = divmod(a, 4)
-    rb, cb = divmod(b, 4)
-    dr, dc = abs(ra - rb), abs(ca - cb)
-    return max(dr, dc) if diagonal else dr + dc
-
-
-ORTHOGONAL_DISTANCE = tuple(
-    tuple(_distance(a, b, False) for b in range(CELL_COUNT)) for a in range(CELL_COUNT)
-)
-DIAGONAL_DISTANCE = tuple(
-    tuple(_distance(a, b, True) for b in range(CELL_COUNT)) for a in range(CELL_COUNT)
-)

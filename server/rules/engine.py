@@ -45,10 +45,6 @@ _RULE_OF = {
     "pour": "R-POUR", "return": "R-POUR", "empty": "R-POUR", "done_pouring": "R-POUR",
     "serve": "R-PROC", "end_turn": "R-END",
 }
-_PHASE_RULE = {
-    PLACEMENT: "R-SETUP-3", STARTING_CUP: "R-SETUP-4", UPGRADE: "R-UPG", MOVE: "R-MOVE",
-    POUR: "R-POUR", PROCESS: "R-PROC",
-}
 
 
 def can_undo(game: Game) -> bool:
