@@ -61,6 +61,9 @@ class ClusterRoomManager(RoomManager):
             log.debug("lobby not published: %r", exc)
         return created
 
+    def health(self) -> dict[str, str]:
+        return {"redis": "ok" if self.ownership.redis_ok else "unreachable"}
+
     # --- the lobby ---------------------------------------------------------------------
 
     async def publish_lobby(self) -> None:

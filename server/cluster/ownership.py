@@ -75,7 +75,7 @@ class Ownership:
         self._claims: dict[str, asyncio.Future[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._handoffs: set[asyncio.Future[None]] = set()
-        self._orphans: set[str] = set()
+        self._orphans: tuple[set[str], set[str]] = (set(), set())  # the last two scans
 
     def fence(self, code: str) -> int | None:
         """The epoch to stamp on a journal write of room `code` (None: not ours)."""
@@ -125,6 +125,7 @@ class Ownership:
             if not await self._take_lease(code):
                 return
         except RedisError as exc:
+            self.redis_ok = False
             raise unavailable("the cluster's coordinator is unreachable; retry soon") from exc
         try:
             await self._load(code)
@@ -203,7 +204,8 @@ class Ownership:
         while True:
             await asyncio.sleep(self.ttl / 3)
             try:
-                lost = await self.leases.renew(list(self.manager.rooms))
+                # Claims under way hold leases too, before their rooms are registered.
+                lost = await self.leases.renew(sorted({*self.manager.rooms, *self._claims}))
                 await self.manager.publish_lobby()
             except RedisError as exc:
                 if self.redis_ok:
@@ -237,7 +239,7 @@ class Ownership:
 
     async def _adopt_orphans_forever(self) -> None:
         """Claim unfinished rooms that no instance holds (their owner died) and that stayed
-        so for two rounds, so that bots and stand-ins go on even when nobody reconnects."""
+        so for three rounds, so that bots and stand-ins go on even when nobody reconnects."""
         while True:
             await asyncio.sleep(self.ttl * random.uniform(0.8, 1.2))
             try:
@@ -252,7 +254,8 @@ class Ownership:
         codes = [c for c in codes if c not in self.manager.rooms]
         holders = await self.leases.holders(codes)
         orphans = {code for code, holder in zip(codes, holders, strict=True) if holder is None}
-        ready, self._orphans = orphans & self._orphans, orphans
+        ready = orphans & self._orphans[0] & self._orphans[1]
+        self._orphans = (self._orphans[1], orphans)
         for code in random.sample(sorted(ready), len(ready)):
             with contextlib.suppress(RoomError):
                 await self.ensure(code)

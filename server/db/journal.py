@@ -79,6 +79,7 @@ class Journal:
         self._db_back = False
         self._stopping = False
         self._degraded = False
+        self._failing = False  # without a fallback file: the last write found no database
         # code -> id of the rooms known unfinished: this journal is the only writer of room
         # statuses, so a batch of actions need not look its rooms up again.
         self._open_rooms: dict[str, int] = {}
@@ -86,8 +87,9 @@ class Journal:
 
     @property
     def degraded(self) -> bool:
-        """True while acknowledged writes sit in the fallback file instead of the database."""
-        return self._degraded
+        """True while acknowledged writes sit in the fallback file instead of the database
+        (or, with no fallback file, while writes are refused for want of a database)."""
+        return self._degraded or self._failing
 
     @property
     def fallback_path(self) -> os.PathLike[str] | None:
@@ -210,6 +212,7 @@ class Journal:
             await self._write([item.op for item in batch], replaying=False)
         except Exception as exc:
             if is_unavailable(exc) and self._file is None:
+                self._failing = True
                 for item in batch:  # nowhere else to keep them: refused, so not applied
                     item.resolve(exc)
             elif is_unavailable(exc):
@@ -221,6 +224,7 @@ class Journal:
             else:
                 batch[0].resolve(exc)
         else:
+            self._failing = False
             for item in batch:
                 item.resolve()
 
@@ -268,6 +272,7 @@ class Journal:
             for item in batch:
                 item.resolve(exc)
         else:
+            self._failing = False
             for item in batch:
                 item.resolve()
 

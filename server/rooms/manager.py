@@ -122,6 +122,10 @@ class RoomManager:
         """The lobby: `listing()` here; every instance's public rooms in cluster mode."""
         return self.listing()
 
+    def health(self) -> dict[str, str]:
+        """What /healthz adds about the parts this manager depends on."""
+        return {}
+
     def connection_count(self) -> int:
         return sum(1 for room in self.rooms.values() for _ in room.connections())
 

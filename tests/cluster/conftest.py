@@ -4,14 +4,17 @@ SIGSTOP or restart on the same port."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -20,6 +23,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
 from tests.db.conftest import PG_URL, reset_postgres
+from tests.db.proxy import TcpProxy
 from tests.persist.live import ROOT, Server, free_port
 
 
@@ -60,11 +64,16 @@ class Instance(Server):
         self.name = name
 
     def start(self) -> None:
+        self.spawn()
+        self.wait_ready()
+
+    def spawn(self) -> None:
         self.http = f"http://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server"], cwd=ROOT, env=self.env,
-        )
-        for _ in range(300):
+        self.proc = subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT, env=self.env)
+
+    def wait_ready(self) -> None:
+        assert self.proc is not None
+        for _ in range(600):
             if self.proc.poll() is not None:
                 raise RuntimeError(f"instance {self.name} exited with {self.proc.returncode}")
             try:
@@ -126,7 +135,7 @@ def redis_server() -> Iterator[RedisServer]:
 def cluster_env(redis_server: RedisServer) -> dict[str, str]:
     return {
         "DATABASE_URL": cluster_database_url(), "REDIS_URL": redis_server.url,
-        "LEASE_TTL": "1.5", "BOT_WORKERS": "0", "LOG_LEVEL": "warning", "TEST_FIXED_SEED": "5",
+        "LEASE_TTL": "1.5", "BOT_WORKERS": "0", "LOG_LEVEL": "info", "TEST_FIXED_SEED": "5",
     }
 
 
@@ -136,8 +145,41 @@ def instances(cluster_env: dict[str, str]) -> Iterator[list[Instance]]:
     started = [Instance(f"i{n}", cluster_env) for n in (1, 2)]
     try:
         for instance in started:
-            instance.start()
+            instance.spawn()
+        for instance in started:
+            instance.wait_ready()
         yield started
     finally:
         for instance in started:
             instance.stop()
+
+
+class ThreadedProxy:
+    """tests.db.proxy.TcpProxy on an event loop of its own thread, for servers in other
+    processes: `shut()` is the database going away, `open()` it coming back."""
+
+    def __init__(self, target_host: str, target_port: int) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.proxy = TcpProxy(target_host, target_port)
+        self.open()
+
+    @property
+    def port(self) -> int:
+        return self.proxy.port
+
+    def _run(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
+
+    def open(self) -> None:
+        self._run(self.proxy.open())
+
+    def shut(self) -> None:
+        self._run(self.proxy.shut())
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.shut()
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
