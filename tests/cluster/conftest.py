@@ -1,0 +1,59 @@
+"""The `cluster` fixture: real nginx, Redis, PostgreSQL and instances (tests/cluster/harness.py)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.exc import OperationalError
+
+from server.cluster.dev import ClusterError, nginx_binary
+
+from .harness import PG_SERVER, Cluster, _admin_url
+
+
+def _missing() -> str | None:
+    try:
+        nginx_binary()
+    except ClusterError as e:
+        return str(e)
+    if not shutil.which("redis-server"):
+        return "redis-server is not installed (Debian package redis-server)"
+    engine = create_engine(_admin_url(PG_SERVER))
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("select 1"))
+    except OperationalError as e:
+        return f"PostgreSQL not reachable for TEST_DATABASE_URL ({e.orig})"
+    finally:
+        engine.dispose()
+    return None
+
+
+@pytest.fixture(scope="session")
+def cluster_parts() -> None:
+    reason = _missing()
+    if reason:
+        pytest.skip(reason)
+
+
+@pytest.fixture
+def cluster(cluster_parts: None, tmp_path: Path) -> Iterator[Callable[..., Cluster]]:
+    """cluster(instances=2, **options) -> a started Cluster; all torn down after the test."""
+    made: list[Cluster] = []
+
+    def make(instances: int = 2, **options: Any) -> Cluster:
+        c = Cluster(tmp_path / f"cluster{len(made)}", instances, **options)
+        made.append(c)
+        c.start()
+        return c
+
+    try:
+        yield make
+    finally:
+        for c in made:
+            c.close()
