@@ -7,7 +7,7 @@ import os
 from logging.config import fileConfig
 
 from alembic import context
-from sqlalchemy import pool
+from sqlalchemy import pool, text
 from sqlalchemy.engine import Connection, make_url
 
 from server.db.models import Base
@@ -51,6 +51,9 @@ def run_offline() -> None:
 def do_run(connection: Connection) -> None:
     configure(connection=connection)
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            # Instances of a cluster start together: one migrates, the others wait for it.
+            connection.execute(text("SELECT pg_advisory_xact_lock(7226354)"))
         context.run_migrations()
 
 

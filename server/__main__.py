@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import gc
+import sys
 
 import uvicorn
 
+from server.cluster.settings import ClusterConfigError
 from server.config import Settings
 from server.main import create_app
 from server.rooms import RoomManager
@@ -19,13 +21,20 @@ class Server(uvicorn.Server):
         self.rooms = rooms
 
     async def shutdown(self, sockets: list | None = None) -> None:
+        # Stop listening first: sockets told to reconnect (or whose rooms are handed to
+        # another instance) must not come back here.
+        for server in self.servers:
+            server.close()
         await self.rooms.goodbye("restarting")
         await super().shutdown(sockets)
 
 
 def main() -> None:
     settings = Settings()
-    app = create_app(settings)
+    try:
+        app = create_app(settings)
+    except ClusterConfigError as exc:
+        sys.exit(f"coffee-rush: {exc}")
     # Every action leaves a whole view behind as garbage; with the default thresholds the
     # collector's full passes stall the event loop for hundreds of ms under load (p99).
     # Objects alive now never need scanning again, and young passes can run less often.

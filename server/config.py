@@ -5,6 +5,7 @@ Every setting is an upper-case environment variable of the same name, e.g. `PORT
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -48,6 +49,20 @@ class Settings(BaseSettings):
     # TAKEOVER_LEVEL plays for them until they come back.
     SEAT_GRACE: float = Field(60, ge=0)
     TAKEOVER_LEVEL: Literal["random", "greedy", "strong"] = "greedy"
+    # Cluster mode (several instances behind nginx) is on when REDIS_URL is set; it needs a
+    # PostgreSQL DATABASE_URL. INSTANCE_ID names this instance (default: host name and
+    # port); LEASE_TTL is how long a silent instance keeps its rooms before others claim them.
+    REDIS_URL: str | None = None
+    INSTANCE_ID: str = ""
+    LEASE_TTL: float = Field(3.0, ge=0.5)
+
+    @property
+    def cluster(self) -> bool:
+        return bool(self.REDIS_URL)
+
+    @property
+    def instance(self) -> str:
+        return self.INSTANCE_ID or f"{socket.gethostname()}-{self.PORT}"
 
     @field_validator("ALLOWED_ORIGINS", mode="before")
     @classmethod

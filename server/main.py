@@ -10,11 +10,15 @@ from collections.abc import AsyncIterator, Callable
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from redis.asyncio import Redis
 
 from server.api import install_error_handlers, pages_router, rooms_router
 from server.api.games import router as games_router
 from server.bots.driver import BotDriver
 from server.bots.pool import BotPool
+from server.cluster.manager import ClusterRoomManager
+from server.cluster.routing import OwnerRouting
+from server.cluster.settings import check_cluster_settings
 from server.config import Settings
 from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
@@ -32,11 +36,17 @@ def create_app(
     here (tests) replaces the database entirely."""
     settings = settings or Settings()
     logging.getLogger("server").setLevel(settings.LOG_LEVEL.upper())
-    manager = (
-        RoomManager(settings, journal) if clock is None
-        else RoomManager(settings, journal, clock=clock)
-    )
-    database = Database(settings) if journal is None else None
+    clocked = {} if clock is None else {"clock": clock}
+    cluster: ClusterRoomManager | None = None
+    manager: RoomManager
+    if settings.cluster:
+        check_cluster_settings(settings, journal)
+        cluster = ClusterRoomManager(settings, Redis.from_url(settings.REDIS_URL or ""), **clocked)
+        manager = cluster
+        database = Database(settings, fence=cluster.ownership.fence)
+    else:
+        manager = RoomManager(settings, journal, **clocked)
+        database = Database(settings) if journal is None else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -49,8 +59,11 @@ def create_app(
             try:
                 stored = await database.open()
                 app.state.db_sessions = database.sessions  # history and replays read here
-                manager.journal = RoomJournal(database.journal)
-                await restore_rooms(manager, manager.journal, stored)
+                room_journal = manager.journal = RoomJournal(database.journal)
+                if cluster is None:
+                    await restore_rooms(manager, room_journal, stored)
+                else:  # rooms are claimed when asked for, or when their owner is gone
+                    cluster.ownership.start(database, room_journal)
             except BaseException:
                 await database.close()
                 if bots is not None:
@@ -67,6 +80,8 @@ def create_app(
             await manager.goodbye("restarting")
             if database is not None:
                 await database.close()
+            if cluster is not None:
+                await cluster.redis.aclose()
 
     app = FastAPI(title="Coffee Rush Online", lifespan=lifespan, docs_url="/docs",
                   redoc_url=None, openapi_url="/api/openapi.json")
@@ -75,6 +90,8 @@ def create_app(
     app.state.database = database  # None when a journal was injected
     app.state.templates = Jinja2Templates(directory=str(settings.TEMPLATES_DIR))
     install_error_handlers(app)
+    if cluster is not None:
+        app.add_middleware(OwnerRouting, ownership=cluster.ownership)
     app.include_router(rooms_router)
     app.include_router(ws_router)
     app.include_router(pages_router)

@@ -25,7 +25,7 @@ def script_json(value: Any) -> Markup:
 async def lobby(request: Request) -> Response:
     manager: RoomManager = request.app.state.rooms
     return request.app.state.templates.TemplateResponse(
-        request, "lobby.html", {"rooms": manager.listing()}
+        request, "lobby.html", {"rooms": await manager.public_listing()}
     )
 
 

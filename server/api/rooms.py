@@ -33,6 +33,8 @@ async def healthz(request: Request) -> dict[str, Any]:
         status, db = "ok", "ok"
     return {
         "status": status,
+        "instance": request.app.state.settings.instance,
+        "mode": "cluster" if request.app.state.settings.cluster else "single",
         "database": db,
         "rooms": len(manager.rooms),
         "connections": manager.connection_count(),
@@ -53,7 +55,7 @@ async def create_room(body: CreateRoom, request: Request) -> JSONResponse:
 
 @router.get("/api/rooms")
 async def list_rooms(request: Request) -> dict[str, list[dict[str, Any]]]:
-    return rooms(request).listing()
+    return await rooms(request).public_listing()
 
 
 @router.get("/api/rooms/{code}")

@@ -54,8 +54,9 @@ class Journal:
     def __init__(
         self,
         engine: AsyncEngine,
-        fallback_path: str | os.PathLike[str],
+        fallback_path: str | os.PathLike[str] | None,
         *,
+        fence: Callable[[str], int | None] | None = None,
         max_wait: float = 0.003,
         max_batch: int = 128,
         retry_interval: float = 1.0,
@@ -63,7 +64,10 @@ class Journal:
         clock: Callable[[], datetime] = utcnow,
     ) -> None:
         self._engine = engine
-        self._file = FallbackFile(fallback_path)
+        # None: no fallback (cluster mode), a write the database cannot take is refused.
+        self._file = None if fallback_path is None else FallbackFile(fallback_path)
+        # Cluster mode: the owner epoch of a room, stamped on each of its writes.
+        self._fence = fence
         self._max_wait, self._max_batch = max_wait, max_batch
         self._retry_interval, self._write_timeout = retry_interval, write_timeout
         self._clock = clock
@@ -86,8 +90,8 @@ class Journal:
         return self._degraded
 
     @property
-    def fallback_path(self) -> os.PathLike[str]:
-        return self._file.path
+    def fallback_path(self) -> os.PathLike[str] | None:
+        return None if self._file is None else self._file.path
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -96,7 +100,7 @@ class Journal:
         the writer. Call before loading unfinished rooms, so they include those writes."""
         if self._writer is not None:
             raise RuntimeError("journal already started")
-        if self._file.pending():
+        if self._file is not None and self._file.pending():
             self._set_degraded(None)
             await self._drain()
         self._writer = asyncio.create_task(self._run(), name="journal-writer")
@@ -151,6 +155,10 @@ class Journal:
     async def _submit(self, op: ops.Op) -> None:
         if self._writer is None or self._stopping or self._writer.done():
             raise RuntimeError("the journal is not running")
+        if self._fence is not None:
+            epoch = self._fence(op["code"])
+            if epoch is not None:
+                op["epoch"] = epoch
         item = _Item(op, asyncio.get_running_loop().create_future())
         self._pending.append(item)
         if len(self._pending) >= self._max_batch:
@@ -201,7 +209,10 @@ class Journal:
         try:
             await self._write([item.op for item in batch], replaying=False)
         except Exception as exc:
-            if is_unavailable(exc):
+            if is_unavailable(exc) and self._file is None:
+                for item in batch:  # nowhere else to keep them: refused, so not applied
+                    item.resolve(exc)
+            elif is_unavailable(exc):
                 self._set_degraded(exc)
                 await self._to_file(batch)
             elif len(batch) > 1:  # one bad write must not sink the others in its batch

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     ForeignKey,
@@ -97,6 +98,9 @@ class Room(Base):
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
     host_seat: Mapped[int | None]  # the seat whose token also acts as the host's
+    # Cluster mode: the epoch of the instance that owns the room. Each claim raises it, and
+    # a journal write that carries an older epoch is refused (fencing).
+    owner_epoch: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
     seats: Mapped[list[RoomSeat]] = relationship(
         back_populates="room", order_by="RoomSeat.seat", lazy="raise",

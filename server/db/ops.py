@@ -93,6 +93,7 @@ async def apply_ops(
     """Apply operations in order inside the caller's transaction; runs of actions are
     inserted with one statement. `open_rooms` caches the ids of unfinished rooms across
     calls (see store.append_actions); any other operation on a room drops it from there."""
+    await _check_fences(session, ops)
     run: list[ActionRecord] = []
     for op in ops:
         if op["op"] == "action":
@@ -110,6 +111,15 @@ async def apply_ops(
         await store.append_actions(session, run, replaying=replaying, open_rooms=open_rooms)
 
 
+async def _check_fences(session: AsyncSession, ops: Sequence[Op]) -> None:
+    """Operations stamped with their owner's epoch (cluster mode) are written only while
+    that epoch is still the room's; a room created in this batch starts at its epoch."""
+    created = {op["code"] for op in ops if op["op"] == "room_created"}
+    epochs = {op["code"]: op["epoch"] for op in ops if "epoch" in op and op["code"] not in created}
+    if epochs:
+        await store.check_epochs(session, epochs)
+
+
 def _time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
@@ -119,7 +129,7 @@ async def _room_created(session: AsyncSession, op: Op) -> None:
         code=op["code"], options=op["options"], seed=op["seed"],
         rules_version=op["rules_version"], host_token_hash=op["host"],
         created_at=_time(op["at"]), seats=_seat_records(op["seats"]),
-    ))
+    ), owner_epoch=op.get("epoch", 0))
 
 
 async def _seats_changed(session: AsyncSession, op: Op) -> None:

@@ -11,6 +11,11 @@ class JournalConflict(Exception):
     """A write disagrees with what the database already holds for the same key."""
 
 
+class Fenced(JournalConflict):
+    """A write from an owner whose epoch is no longer the room's: another instance claimed
+    the room since, so this write must not happen (and must not be acknowledged)."""
+
+
 class UnknownRoom(LookupError):
     """No unfinished room has this code."""
 

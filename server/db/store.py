@@ -32,6 +32,7 @@ from .models import (
 )
 from .records import (
     ActionRecord,
+    Fenced,
     FinishedGame,
     GameDetail,
     GamePage,
@@ -76,7 +77,7 @@ async def _room(session: AsyncSession, code: str) -> tuple[int, str]:
 # --- rooms -------------------------------------------------------------------------------
 
 
-async def create_room(session: AsyncSession, room: NewRoom) -> None:
+async def create_room(session: AsyncSession, room: NewRoom, owner_epoch: int = 0) -> None:
     """Insert a waiting room and its seats. Creating it again with the same host is a no-op;
     a different host means the code is taken (JournalConflict)."""
     stmt = (
@@ -85,6 +86,7 @@ async def create_room(session: AsyncSession, room: NewRoom) -> None:
             code=room.code, options=room.options, seed=room.seed,
             rules_version=room.rules_version, status=WAITING,
             host_token_hash=room.host_token_hash, created_at=room.created_at,
+            owner_epoch=owner_epoch,
         )
         .on_conflict_do_nothing(index_elements=["code"])
         .returning(Room.id)
@@ -229,9 +231,17 @@ async def _check_same(session: AsyncSession, wanted: list[dict[str, Any]]) -> No
 
 async def load_unfinished_rooms(session: AsyncSession) -> list[UnfinishedRoom]:
     """Waiting and playing rooms with their seats and ordered actions, oldest room first."""
+    return await _load_rooms(session, Room.status.in_(UNFINISHED))
+
+
+async def load_unfinished_room(session: AsyncSession, code: str) -> UnfinishedRoom | None:
+    rooms = await _load_rooms(session, (Room.code == code) & Room.status.in_(UNFINISHED))
+    return rooms[0] if rooms else None
+
+
+async def _load_rooms(session: AsyncSession, where: Any) -> list[UnfinishedRoom]:
     rooms = (await session.scalars(
-        select(Room).where(Room.status.in_(UNFINISHED))
-        .options(selectinload(Room.seats)).order_by(Room.id)
+        select(Room).where(where).options(selectinload(Room.seats)).order_by(Room.id)
     )).all()
     actions: dict[int, list[tuple[int, int | None, dict[str, Any]]]] = {r.id: [] for r in rooms}
     rows = await session.execute(
@@ -251,6 +261,40 @@ async def load_unfinished_rooms(session: AsyncSession) -> list[UnfinishedRoom]:
         )
         for r in rooms
     ]
+
+
+async def unfinished_codes(session: AsyncSession) -> list[str]:
+    return list(await session.scalars(select(Room.code).where(Room.status.in_(UNFINISHED))))
+
+
+# --- ownership (cluster mode) --------------------------------------------------------------
+
+
+async def claim_room(session: AsyncSession, code: str) -> int | None:
+    """Raise an unfinished room's owner epoch; returns the new epoch, or None if there is no
+    such room. Writes of the previous owner fail from the moment this commits (see
+    check_epochs), and any of them that committed before is visible to the new owner."""
+    return await session.scalar(
+        update(Room)
+        .where(Room.code == code, Room.status.in_(UNFINISHED))
+        .values(owner_epoch=Room.owner_epoch + 1)
+        .returning(Room.owner_epoch)
+    )
+
+
+async def check_epochs(session: AsyncSession, epochs: dict[str, int]) -> None:
+    """Raise Fenced unless every room named still has the given owner epoch. The rows stay
+    share-locked until the caller's transaction ends, so no claim can slip in between this
+    check and the writes that follow it."""
+    rows = await session.execute(
+        select(Room.code, Room.owner_epoch).where(Room.code.in_(list(epochs))).with_for_update(
+            read=True
+        )
+    )
+    found = {row.code: row.owner_epoch for row in rows}
+    for code, epoch in epochs.items():
+        if code in found and found[code] != epoch:
+            raise Fenced(f"room {code} is owned under epoch {found[code]}, not {epoch}")
 
 
 # --- finished games ----------------------------------------------------------------------

@@ -13,6 +13,7 @@ restored, and a room created meanwhile might take the code of one of them.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -28,9 +29,14 @@ log = logging.getLogger(__name__)
 
 
 class Database:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(
+        self, settings: Settings, fence: Callable[[str], int | None] | None = None
+    ) -> None:
         self.url = settings.DATABASE_URL
-        self.fallback_path = Path(settings.JOURNAL_FALLBACK_PATH)
+        # Cluster mode keeps no local fallback: another instance may take a room over at any
+        # time, and only what is in the shared database can follow it there.
+        self.fallback_path = None if settings.cluster else Path(settings.JOURNAL_FALLBACK_PATH)
+        self.fence = fence
         self._engine: AsyncEngine | None = None
         self._sessions: async_sessionmaker[AsyncSession] | None = None
         self._journal: DbJournal | None = None
@@ -54,11 +60,12 @@ class Database:
     async def open(self) -> list[UnfinishedRoom]:
         """Migrate, start the journal (which first copies in a leftover fallback file) and
         return the rooms to restore."""
-        self.fallback_path.parent.mkdir(parents=True, exist_ok=True)
+        if self.fallback_path is not None:
+            self.fallback_path.parent.mkdir(parents=True, exist_ok=True)
         await upgrade_async(self.url)
         self._engine = make_engine(self.url)
         self._sessions = session_factory(self._engine)
-        self._journal = DbJournal(self._engine, self.fallback_path)
+        self._journal = DbJournal(self._engine, self.fallback_path, fence=self.fence)
         await self._journal.start()
         if self._journal.degraded:
             # The fallback file could not be copied in, so the database is missing writes.

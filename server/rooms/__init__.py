@@ -8,6 +8,7 @@ from .manager import RoomManager
 from .room import (
     FINISHED,
     INCOMPATIBLE,
+    MOVED,
     PLAYING,
     WAITING,
     Listener,
@@ -19,7 +20,7 @@ from .room import (
 from .seating import add_bot, hand_host, join, kick, leave, stand_in, start
 
 __all__ = [
-    "FINISHED", "INCOMPATIBLE", "PLAYING", "WAITING", "Close", "Connection", "Journal",
+    "FINISHED", "INCOMPATIBLE", "MOVED", "PLAYING", "WAITING", "Close", "Connection", "Journal",
     "Listener", "NullJournal", "Room", "RoomError", "RoomManager", "RoomOptions", "Seat",
     "add_bot", "display", "hand_host", "hash_token", "join", "kick", "leave", "normalize",
     "stand_in", "start",

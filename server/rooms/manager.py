@@ -52,10 +52,10 @@ class RoomManager:
 
     async def create(self, options: RoomOptions, client: str) -> tuple[Room, str]:
         """A new waiting room and its host token (returned here only: the room keeps a hash)."""
-        if not self.create_limit.hit(client):
+        if not await self.allow_create(client):
             raise RoomError("rate_limited", "too many rooms created; wait a minute", 429)
         code = new_code()
-        while code in self.rooms:  # 40 bits: a collision is rare but possible
+        while not await self.reserve(code):  # 40 bits: a collision is rare but possible
             code = new_code()
         host_token = new_token()
         room = self.build(code, options, self._seed(), hash_token(host_token))
@@ -87,6 +87,14 @@ class RoomManager:
             room.commit([{"type": "rematch", "code": new.display_code}])
         return new, host_token
 
+    async def allow_create(self, client: str) -> bool:
+        """Whether `client` may create another room now (counts this attempt)."""
+        return self.create_limit.hit(client)
+
+    async def reserve(self, code: str) -> bool:
+        """Whether a new room may take `code`."""
+        return code not in self.rooms
+
     def find(self, code: str) -> Room | None:
         canonical = normalize(code)
         return None if canonical is None else self.rooms.get(canonical)
@@ -109,6 +117,10 @@ class RoomManager:
             elif room.status == PLAYING:
                 live.append(room.info())
         return {"open": open_[:LISTING_LIMIT], "live": live[:LISTING_LIMIT]}
+
+    async def public_listing(self) -> dict[str, list[dict[str, Any]]]:
+        """The lobby: `listing()` here; every instance's public rooms in cluster mode."""
+        return self.listing()
 
     def connection_count(self) -> int:
         return sum(1 for room in self.rooms.values() for _ in room.connections())

@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 # A room restored from storage whose game was played under other rules: shown, not played.
 INCOMPATIBLE = "incompatible"
+# A room this instance handed over to another (cluster mode): its viewers reconnect there.
+MOVED = "moved"
 
 # An async callback awaited after each committed game change: the start (no events) and
 # every accepted action (the engine's events), and after a seat connects or disconnects
@@ -170,6 +172,8 @@ class Room:
         """Refuse anything but reading the info of a room that cannot be played here."""
         if self.status == INCOMPATIBLE:
             raise RoomError("incompatible", self.notice or "this game cannot continue", 409)
+        if self.status == MOVED:
+            raise RoomError("moved", "this table moved to another server; reconnect", 503)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The VIEW of a seat (None: a spectator) at the current version. Read-only."""

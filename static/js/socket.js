@@ -61,9 +61,11 @@ export class Socket {
         }
       }
       if (frame.type === "ack" || frame.type === "error") this.pending.delete(frame.id);
-      if (frame.type === "bye" && frame.reason !== "restarting") {
-        // A restarting server is reconnected to with backoff; any other goodbye is final
-        // unless the page decides otherwise (e.g. reconnect as a spectator after a kick).
+      if (frame.type === "bye" && frame.reason === "moved") this.tries = 0;
+      if (frame.type === "bye" && frame.reason !== "restarting" && frame.reason !== "moved") {
+        // A restarting server, or a table that moved to another server of a cluster, is
+        // reconnected to (the first try soon); any other goodbye is final unless the page
+        // decides otherwise (e.g. reconnect as a spectator after a kick).
         this.stopped = true;
         this.onStatus("gone", frame.reason);
       }

@@ -127,9 +127,12 @@ def test_only_public_rooms_are_listed(client):
 
 def test_healthz(client):
     create(client)
-    assert client.get("/healthz").json() == {
-        "status": "ok", "database": "ok", "rooms": 1, "connections": 0, "rules_version": 1,
+    health = client.get("/healthz").json()
+    assert health == {
+        "status": "ok", "instance": health["instance"], "mode": "single", "database": "ok",
+        "rooms": 1, "connections": 0, "rules_version": 1,
     }
+    assert health["instance"].endswith("-8000")  # host name and port unless INSTANCE_ID
 
 
 @pytest.fixture

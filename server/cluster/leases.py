@@ -1,0 +1,76 @@
+"""Room ownership leases in Redis: one key per room, holding the owner's instance id.
+
+A lease is taken with SET NX PX, renewed and released only by its holder (compare-and-set
+scripts). A lease alone never makes a write safe — a frozen holder may wake after it
+expired — so every journal write is also fenced by the room's epoch in PostgreSQL. The
+lease says who *should* own a room; the epoch decides whose writes count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from redis.asyncio import Redis
+
+PREFIX = "crush:"
+
+# Renew every lease this instance holds; take back a missing one (Redis restarted empty:
+# the epoch in PostgreSQL still fences us if someone else claimed the room meanwhile).
+# Returns the keys held by someone else now.
+_RENEW = """
+local lost = {}
+for _, key in ipairs(KEYS) do
+  local holder = redis.call('GET', key)
+  if holder == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+  elseif not holder then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+  else
+    table.insert(lost, key)
+  end
+end
+return lost
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def lease_key(code: str) -> str:
+    return f"{PREFIX}lease:{code}"
+
+
+class Leases:
+    def __init__(self, redis: Redis, instance: str, ttl: float) -> None:
+        self.redis = redis
+        self.instance = instance
+        self.ttl_ms = int(ttl * 1000)
+        self._renew = redis.register_script(_RENEW)
+        self._release = redis.register_script(_RELEASE)
+
+    async def acquire(self, code: str) -> bool:
+        return bool(await self.redis.set(lease_key(code), self.instance, nx=True, px=self.ttl_ms))
+
+    async def holder(self, code: str) -> str | None:
+        value = await self.redis.get(lease_key(code))
+        return None if value is None else value.decode()
+
+    async def holders(self, codes: Sequence[str]) -> list[str | None]:
+        if not codes:
+            return []
+        values = await self.redis.mget([lease_key(c) for c in codes])
+        return [None if v is None else v.decode() for v in values]
+
+    async def renew(self, codes: Sequence[str]) -> set[str]:
+        """Renew the leases of `codes`; returns the codes now held by another instance."""
+        if not codes:
+            return set()
+        lost = await self._renew(keys=[lease_key(c) for c in codes],
+                                 args=[self.instance, self.ttl_ms])
+        prefix = len(lease_key(""))
+        return {key.decode()[prefix:] for key in lost}
+
+    async def release(self, code: str) -> None:
+        await self._release(keys=[lease_key(code)], args=[self.instance])

@@ -1,0 +1,111 @@
+"""The room registry in cluster mode: the rooms this instance owns, plus what the cluster
+shares through Redis — fresh codes (a lease per room), the creation limit per address,
+and the lobby (each instance publishes its public rooms; every instance lists them all).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import orjson
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from server.config import Settings
+from server.rooms import Room, RoomManager, RoomOptions
+from server.rooms.manager import LISTING_LIMIT
+
+from .leases import PREFIX
+from .ownership import Ownership, unavailable
+
+log = logging.getLogger(__name__)
+
+LOBBY = f"{PREFIX}lobby:"
+INSTANCES = f"{PREFIX}instances"
+
+
+class ClusterRoomManager(RoomManager):
+    def __init__(self, settings: Settings, redis: Redis, **kwargs: Any) -> None:
+        super().__init__(settings, **kwargs)
+        self.redis = redis
+        self.instance = settings.instance
+        self.ownership = Ownership(self, redis, self.instance, settings.LEASE_TTL)
+
+    async def allow_create(self, client: str) -> bool:
+        """At most ROOM_CREATE_RATE rooms per address per minute, counted cluster-wide."""
+        key = f"{PREFIX}create:{client}:{int(time.time() // 60)}"
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                count, _ = await pipe.incr(key).expire(key, 120).execute()
+        except RedisError as exc:
+            raise unavailable("rooms cannot be created right now; retry soon") from exc
+        return int(count) <= self.settings.ROOM_CREATE_RATE
+
+    async def reserve(self, code: str) -> bool:
+        try:
+            taken = not await self.ownership.leases.acquire(code)
+        except RedisError as exc:
+            raise unavailable("rooms cannot be created right now; retry soon") from exc
+        if taken:
+            return False
+        self.ownership.new_room(code)
+        return True
+
+    async def create(self, options: RoomOptions, client: str) -> tuple[Room, str]:
+        created = await super().create(options, client)
+        try:
+            await self.publish_lobby()
+        except RedisError as exc:
+            log.debug("lobby not published: %r", exc)
+        return created
+
+    # --- the lobby ---------------------------------------------------------------------
+
+    async def publish_lobby(self) -> None:
+        """Our public rooms, for every instance's lobby; gone with us if we stop renewing."""
+        now_wall, now = time.time(), self.clock()
+        entries = {
+            kind: [
+                {**info, "_since": now_wall - (now - self.rooms[_code(info)].created_at)}
+                for info in infos if _code(info) in self.rooms
+            ]
+            for kind, infos in self.listing().items()
+        }
+        ttl_ms = int(self.settings.LEASE_TTL * 1000)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            await (pipe.set(LOBBY + self.instance, orjson.dumps(entries), px=ttl_ms)
+                   .sadd(INSTANCES, self.instance).execute())
+
+    async def public_listing(self) -> dict[str, list[dict[str, Any]]]:
+        try:
+            instances = sorted(m.decode() for m in await self.redis.smembers(INSTANCES))
+            blobs = await self.redis.mget([LOBBY + i for i in instances]) if instances else []
+        except RedisError as exc:
+            log.debug("lobby unreadable (%r); listing this instance only", exc)
+            return self.listing()
+        merged: dict[str, list[dict[str, Any]]] = {"open": [], "live": []}
+        for blob in blobs:
+            if blob is None:
+                continue
+            for kind, infos in orjson.loads(blob).items():
+                merged.setdefault(kind, []).extend(infos)
+        for kind, infos in merged.items():
+            infos.sort(key=lambda info: info.pop("_since"), reverse=True)
+            merged[kind] = infos[:LISTING_LIMIT]
+        return merged
+
+    async def goodbye(self, reason: str = "restarting", grace: float = 2.0) -> None:
+        """Shutting down: hand every room to another instance instead of closing it."""
+        try:
+            await self.ownership.stop()
+        except RedisError as exc:
+            log.warning("rooms not handed over (%r); others claim them when leases expire", exc)
+        await super().goodbye(reason, grace)
+
+
+def _code(info: dict[str, Any]) -> str:
+    return str(info["code"]).replace("-", "")
+
+

@@ -1,0 +1,258 @@
+"""Which rooms this instance owns, and how rooms move in and out of it.
+
+Claim (a request for a room arrives here, or the room has no owner): take the Redis lease
+(asking the holder to hand over, if there is one), then raise the room's epoch in
+PostgreSQL and read its journal in the same transaction, and rebuild it. From the commit
+of that transaction on, the previous owner's writes are refused, and all it wrote before
+is in what we read: nothing acknowledged is lost, and nothing is acknowledged twice.
+
+Release (another instance asks for the room, or this one shuts down): under the room lock,
+so no write is in flight, mark the room moved, tell its sockets to reconnect (bye "moved")
+and give the lease back. Drop (the lease was lost, e.g. after a freeze): the same without
+touching the lease, which is someone else's now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from server.db import store
+from server.persist import RoomJournal, restore_rooms
+from server.rooms import MOVED, RoomError
+
+from .leases import PREFIX, Leases
+
+if TYPE_CHECKING:
+    from server.persist import Database
+
+    from .manager import ClusterRoomManager
+
+log = logging.getLogger(__name__)
+
+# A room stays at least this long where it was claimed before it moves again, so two
+# instances that both receive requests for it (while the proxy's view changes) do not
+# bounce it back and forth.
+MIN_HOLD = 1.0
+
+
+def handoff_channel(instance: str) -> str:
+    return f"{PREFIX}handoff:{instance}"
+
+
+def unavailable(message: str) -> RoomError:
+    return RoomError("unavailable", message, 503)
+
+
+class Ownership:
+    def __init__(
+        self,
+        manager: ClusterRoomManager,
+        redis: Redis,
+        instance: str,
+        lease_ttl: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.manager = manager
+        self.redis = redis
+        self.instance = instance
+        self.ttl = lease_ttl
+        self.clock = clock
+        self.leases = Leases(redis, instance, lease_ttl)
+        self.epochs: dict[str, int] = {}  # room code -> our epoch, for every room we own
+        self.claimed_at: dict[str, float] = {}
+        self.redis_ok = True
+        self.database: Database | None = None
+        self.journal: RoomJournal | None = None
+        self._claims: dict[str, asyncio.Future[None]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._handoffs: set[asyncio.Future[None]] = set()
+        self._orphans: set[str] = set()
+
+    def fence(self, code: str) -> int | None:
+        """The epoch to stamp on a journal write of room `code` (None: not ours)."""
+        return self.epochs.get(code)
+
+    # --- lifecycle -------------------------------------------------------------------
+
+    def start(self, database: Database, journal: RoomJournal) -> None:
+        self.database, self.journal = database, journal
+        self._tasks = [
+            asyncio.create_task(self._renew_forever(), name="cluster-renew"),
+            asyncio.create_task(self._listen_for_handoffs(), name="cluster-handoffs"),
+            asyncio.create_task(self._adopt_orphans_forever(), name="cluster-orphans"),
+        ]
+
+    async def stop(self) -> None:
+        """Hand every room over (their sockets reconnect to another instance), then stop."""
+        for code in list(self.manager.rooms):
+            with contextlib.suppress(Exception):
+                await self.release(code, hold=False)
+        tasks = [*self._tasks, *self._handoffs]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._tasks = []
+
+    # --- rooms coming in -------------------------------------------------------------
+
+    def new_room(self, code: str) -> None:
+        """A room created here under a fresh lease: epoch 1 is written with its creation."""
+        self.epochs[code] = 1
+        self.claimed_at[code] = self.clock()
+
+    async def ensure(self, code: str) -> None:
+        """Make this instance the owner of room `code` if it exists (one claim at a time per
+        code). Raises RoomError (503) when that cannot be done now."""
+        if code in self.manager.rooms:
+            return
+        claim = self._claims.get(code)
+        if claim is None:
+            claim = self._claims[code] = asyncio.ensure_future(self._claim(code))
+            claim.add_done_callback(lambda _: self._claims.pop(code, None))
+        await asyncio.shield(claim)
+
+    async def _claim(self, code: str) -> None:
+        try:
+            if not await self._take_lease(code):
+                return
+        except RedisError as exc:
+            raise unavailable("the cluster's coordinator is unreachable; retry soon") from exc
+        try:
+            await self._load(code)
+        except BaseException as exc:
+            self.epochs.pop(code, None)
+            with contextlib.suppress(RedisError):
+                await self.leases.release(code)
+            if isinstance(exc, RoomError | asyncio.CancelledError):
+                raise
+            log.warning("claim of room %s failed: %r", code, exc)
+            raise unavailable("this table cannot be loaded right now; retry soon") from exc
+        if code not in self.manager.rooms:  # no such room: nothing to own
+            with contextlib.suppress(RedisError):
+                await self.leases.release(code)
+
+    async def _take_lease(self, code: str) -> bool:
+        """Wait for the lease of `code`, asking its holder to let go. False: it is ours
+        already and the room is here (someone else's claim finished first)."""
+        deadline = self.clock() + self.ttl + 2 * MIN_HOLD
+        asked = None
+        while not await self.leases.acquire(code):
+            holder = await self.leases.holder(code)
+            if holder == self.instance:
+                return code not in self.manager.rooms
+            if holder is not None and holder != asked:
+                await self.redis.publish(handoff_channel(holder), code)
+                asked = holder
+            if self.clock() > deadline:
+                raise RoomError("busy", "this table is moving between servers; retry soon", 503)
+            await asyncio.sleep(0.05)
+        return True
+
+    async def _load(self, code: str) -> None:
+        """Raise the epoch and read the journal in one transaction, then rebuild the room."""
+        assert self.database is not None and self.journal is not None
+        async with self.database.sessions() as session, session.begin():
+            epoch = await store.claim_room(session, code)
+            stored = None if epoch is None else await store.load_unfinished_room(session, code)
+        if epoch is None or stored is None:
+            return
+        self.epochs[code] = epoch
+        self.claimed_at[code] = self.clock()
+        await restore_rooms(self.manager, self.journal, [stored])
+        log.info("claimed room %s (epoch %d)", code, epoch)
+
+    # --- rooms going out -------------------------------------------------------------
+
+    async def release(self, code: str, *, hold: bool = True) -> None:
+        """Hand room `code` over: its sockets reconnect (through the proxy) to the next owner."""
+        if hold:
+            wait = self.claimed_at.get(code, 0.0) + MIN_HOLD - self.clock()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        await self.drop(code)
+        await self.leases.release(code)
+        log.info("handed room %s over", code)
+
+    async def drop(self, code: str) -> None:
+        """Stop serving room `code` here. Under its lock, so no journal write is in flight."""
+        room = self.manager.rooms.get(code)
+        if room is not None:
+            async with room.lock:
+                if self.manager.rooms.get(code) is room:
+                    del self.manager.rooms[code]
+                room.status = MOVED
+                room.close_all("moved", 1012)
+        self.epochs.pop(code, None)
+        self.claimed_at.pop(code, None)
+        if self.journal is not None:
+            self.journal.started_at.pop(code, None)
+
+    # --- background duties -----------------------------------------------------------
+
+    async def _renew_forever(self) -> None:
+        """Renew our leases (and publish our part of the lobby); drop the rooms we lost."""
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                lost = await self.leases.renew(list(self.manager.rooms))
+                await self.manager.publish_lobby()
+            except RedisError as exc:
+                if self.redis_ok:
+                    log.warning("redis unreachable (%r): rooms here play on, none move", exc)
+                self.redis_ok = False
+                continue
+            if not self.redis_ok:
+                log.warning("redis reachable again")
+            self.redis_ok = True
+            for code in lost:
+                log.warning("lease of room %s taken by another instance; dropping it", code)
+                await self.drop(code)
+
+    async def _listen_for_handoffs(self) -> None:
+        """Another instance received a request for one of our rooms: hand it over."""
+        while True:
+            try:
+                async with self.redis.pubsub() as pubsub:
+                    await pubsub.subscribe(handoff_channel(self.instance))
+                    async for message in pubsub.listen():
+                        if message["type"] != "message":
+                            continue
+                        code = message["data"].decode()
+                        if code in self.manager.rooms:
+                            handoff = asyncio.ensure_future(self.release(code))
+                            self._handoffs.add(handoff)
+                            handoff.add_done_callback(self._handoffs.discard)
+            except RedisError as exc:
+                log.debug("handoff channel lost (%r); resubscribing", exc)
+                await asyncio.sleep(self.ttl / 3)
+
+    async def _adopt_orphans_forever(self) -> None:
+        """Claim unfinished rooms that no instance holds (their owner died) and that stayed
+        so for two rounds, so that bots and stand-ins go on even when nobody reconnects."""
+        while True:
+            await asyncio.sleep(self.ttl * random.uniform(0.8, 1.2))
+            try:
+                await self._adopt_orphans()
+            except Exception as exc:
+                log.debug("orphan scan failed: %r", exc)
+
+    async def _adopt_orphans(self) -> None:
+        assert self.database is not None
+        async with self.database.sessions() as session:
+            codes = await store.unfinished_codes(session)
+        codes = [c for c in codes if c not in self.manager.rooms]
+        holders = await self.leases.holders(codes)
+        orphans = {code for code, holder in zip(codes, holders, strict=True) if holder is None}
+        ready, self._orphans = orphans & self._orphans, orphans
+        for code in random.sample(sorted(ready), len(ready)):
+            with contextlib.suppress(RoomError):
+                await self.ensure(code)
