@@ -16,6 +16,7 @@ COPY templates ./templates
 COPY static ./static
 COPY migrations ./migrations
 COPY alembic.ini ./
+COPY deploy ./deploy
 RUN pip install --no-cache-dir .
 
 USER app

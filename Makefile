@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench clean
+.PHONY: install run cluster test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,8 +17,15 @@ install: $(STAMP)
 run: install
 	$(PY) -m server
 
+# N instances on 127.0.0.1:8001... behind nginx on http://127.0.0.1:8080 (Redis + PostgreSQL).
+N ?= 2
+cluster: install
+	scripts/ensure-nginx.sh
+	$(PY) -m server.cluster.dev --instances $(N)
+
 test: install
 	scripts/ensure-browser.sh
+	scripts/ensure-nginx.sh
 	$(PY) -m ruff check .
 	$(PY) -m pytest
 

@@ -261,35 +261,46 @@ def run(kind: str, rooms: int, pace: float, duration: float, procs: int,
     with tempfile.TemporaryDirectory() as data_dir:
         server = start_server(kind, port, data_dir, database_url)
         try:
-            rss_idle = rss_mib(server.pid)
-            queue: mp.Queue = mp.Queue()
-            ready: mp.Queue = mp.Queue()
-            go = mp.Event()
-            share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
-            warmup = 3.0
-            workers = [
-                mp.Process(target=client_process,
-                           args=((kind, port, n, pace, warmup, duration, 1000 + i),
-                                 queue, ready, go))
-                for i, n in enumerate(share) if n
-            ]
-            for w in workers:
-                w.start()
-            for _ in workers:  # every room created and every socket open
-                ready.get(timeout=1200)
-            rss_idle_rooms = rss_mib(server.pid)
-            go.set()
-            time.sleep(warmup)
-            cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
-            time.sleep(duration)
-            cpu1, t1 = cpu_seconds(server.pid), time.perf_counter()
-            rss = rss_mib(server.pid)
-            results = [queue.get(timeout=duration + 300) for _ in workers]
-            for w in workers:
-                w.join()
+            return {"server": kind,
+                    **measure(kind, port, [server.pid], rooms, pace, duration, procs)}
         finally:
             server.terminate()
             server.wait(timeout=30)
+
+
+def measure(kind: str, port: int, pids: list[int], rooms: int, pace: float, duration: float,
+            procs: int) -> dict:
+    """The load against the server(s) reached on `port`; CPU and memory are summed over the
+    processes `pids` (several instances behind a proxy, for bench/cluster.py)."""
+    rss_idle = sum(rss_mib(p) for p in pids)
+    queue: mp.Queue = mp.Queue()
+    ready: mp.Queue = mp.Queue()
+    go = mp.Event()
+    share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
+    warmup = 3.0
+    workers = [
+        mp.Process(target=client_process,
+                   args=((kind, port, n, pace, warmup, duration, 1000 + i), queue, ready, go))
+        for i, n in enumerate(share) if n
+    ]
+    for w in workers:
+        w.start()
+    try:
+        for _ in workers:  # every room created and every socket open
+            ready.get(timeout=1200)
+        rss_idle_rooms = sum(rss_mib(p) for p in pids)
+        go.set()
+        time.sleep(warmup)
+        cpu0, t0 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
+        time.sleep(duration)
+        cpu1, t1 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
+        rss = sum(rss_mib(p) for p in pids)
+        results = [queue.get(timeout=duration + 300) for _ in workers]
+    finally:
+        for w in workers:
+            w.join(timeout=60)
+            if w.is_alive():
+                w.kill()
     lat = sorted(x for r in results for x in r["latencies"])
     total = sum(r["actions"] for r in results)
 
@@ -299,7 +310,6 @@ def run(kind: str, rooms: int, pace: float, duration: float, procs: int,
     patches = sum(r["patches"] for r in results)
     snaps = sum(r["snapshots"] for r in results)
     return {
-        "server": kind,
         "actions_per_s": total / duration,
         "p50_ms": pct(0.50), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
         "server_cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import yaml
 
+from server.cluster.dev import main
 from server.config import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,3 +78,59 @@ def test_defaults_serve_on_localhost_8000_with_sqlite() -> None:
     s = Settings(_env_file=None)
     assert (s.HOST, s.PORT) == ("127.0.0.1", 8000)
     assert s.DATABASE_URL.startswith("sqlite")
+
+
+# --- the cluster profile ---------------------------------------------------------------------
+
+CLUSTER = {"nginx", "nginx-config", "app1", "app2", "redis", "cluster-db"}
+UVICORN_OWN = {"FORWARDED_ALLOW_IPS"}  # read by uvicorn itself, not by our Settings
+
+
+def compose() -> dict[str, Any]:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def test_plain_compose_up_still_starts_only_the_app_and_its_database() -> None:
+    services = compose()["services"]
+    always = {name for name, s in services.items() if not s.get("profiles")}
+    assert always == {"app", "db"}
+    assert {name for name, s in services.items() if s.get("profiles") == ["cluster"]} == CLUSTER
+
+
+def test_cluster_instances_share_redis_and_postgres_under_their_own_names() -> None:
+    services = compose()["services"]
+    envs = [services[name]["environment"] for name in ("app1", "app2")]
+    assert [e["INSTANCE_ID"] for e in envs] == ["app1", "app2"]
+    for env in envs:
+        assert set(env) - UVICORN_OWN <= set(Settings.model_fields)
+        assert env["REDIS_URL"] == "redis://redis:6379/0"
+        assert env["DATABASE_URL"].startswith("postgresql+asyncpg://")
+        assert "@cluster-db:5432/" in env["DATABASE_URL"]
+        assert env["PORT"] == d_expose()
+    assert envs[0]["DATABASE_URL"] == envs[1]["DATABASE_URL"]
+    assert services["app1"]["volumes"] != services["app2"]["volumes"]  # a fallback file each
+    assert "ports" not in services["app1"] and "ports" not in services["app2"]
+
+
+def test_cluster_nginx_runs_the_repo_config_rendered_for_the_instances(tmp_path: Path) -> None:
+    services = compose()["services"]
+    command = services["nginx-config"]["command"]
+    assert command[:4] == ["python", "-m", "server.cluster.dev", "render"]
+    args = command[4:]
+    servers = [args[i + 1] for i, a in enumerate(args) if a == "--server"]
+    assert servers == [f"{name}:{d_expose()}" for name in ("app1", "app2")]
+    out = args[args.index("--out") + 1]
+    port = args[args.index("--port") + 1]
+    nginx = services["nginx"]
+    assert nginx["command"][-1] == out and "-c" in nginx["command"]
+    assert nginx["ports"] == [f"{port}:{port}"]
+    volume = str(Path(out).parent)
+    assert any(v.split(":")[1] == volume for v in nginx["volumes"])
+    assert any(v.split(":")[1] == volume for v in services["nginx-config"]["volumes"])
+    assert nginx["depends_on"]["nginx-config"]["condition"] == "service_completed_successfully"
+    assert "COPY deploy ./deploy" in (ROOT / "Dockerfile").read_text()
+    rendered = tmp_path / "nginx.conf"
+    main(["render", *args[: args.index("--out")], "--out", str(rendered)])
+    text = rendered.read_text()
+    assert f"listen {port};" in text
+    assert all(text.count(f"server {s} ") == 2 for s in servers)

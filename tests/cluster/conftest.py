@@ -1,6 +1,7 @@
 """Real parts for the cluster tests: a redis-server of the test's own, a PostgreSQL database
 of its own, and `python -m server` instances in cluster mode that a test can SIGKILL,
-SIGSTOP or restart on the same port."""
+SIGSTOP or restart on the same port; and the `cluster` fixture (tests/cluster/harness.py):
+those plus nginx from deploy/nginx.conf in front."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,9 +24,12 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
+from server.cluster.dev import ClusterError, nginx_binary
 from tests.db.conftest import PG_URL, reset_postgres
 from tests.db.proxy import TcpProxy
 from tests.persist.live import ROOT, Server, free_port
+
+from .harness import PG_SERVER, Cluster, _admin_url
 
 
 class RedisServer:
@@ -183,3 +188,49 @@ class ThreadedProxy:
             self.shut()
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
+
+
+# --- the harness: nginx + Redis + instances + a fresh database -------------------------------
+
+
+def _missing() -> str | None:
+    try:
+        nginx_binary()
+    except ClusterError as e:
+        return str(e)
+    if not shutil.which("redis-server"):
+        return "redis-server is not installed (Debian package redis-server)"
+    engine = create_engine(_admin_url(PG_SERVER))
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("select 1"))
+    except OperationalError as e:
+        return f"PostgreSQL not reachable for TEST_DATABASE_URL ({e.orig})"
+    finally:
+        engine.dispose()
+    return None
+
+
+@pytest.fixture(scope="session")
+def cluster_parts() -> None:
+    reason = _missing()
+    if reason:
+        pytest.skip(reason)
+
+
+@pytest.fixture
+def cluster(cluster_parts: None, tmp_path: Path) -> Iterator[Callable[..., Cluster]]:
+    """cluster(instances=2, **options) -> a started Cluster; all torn down after the test."""
+    made: list[Cluster] = []
+
+    def make(instances: int = 2, **options: Any) -> Cluster:
+        c = Cluster(tmp_path / f"cluster{len(made)}", instances, **options)
+        made.append(c)
+        c.start()
+        return c
+
+    try:
+        yield make
+    finally:
+        for c in made:
+            c.close()

@@ -1,0 +1,388 @@
+"""Cluster benchmark: one instance against two behind nginx, then failover under load.
+
+    .venv/bin/python bench/cluster.py                              # 100 rooms, 20 kills
+    .venv/bin/python bench/cluster.py --rooms 1000 --duration 60 --json
+    .venv/bin/python bench/cluster.py --smoke                      # a few seconds (tests)
+
+Everything is real and on loopback (tests/cluster/harness.py): its own redis-server, nginx
+from deploy/nginx.conf, `python -m server` instances, a fresh PostgreSQL database (on the
+server of TEST_DATABASE_URL), dropped at the end.
+
+1. Load (bench/load.py's clients: rooms of 4 players + 4 spectators, `--pace` actions per
+   second per room): `single` is one instance in single-process mode on PostgreSQL, reached
+   directly; `cluster2` is two instances in cluster mode behind nginx. Actions/s, ack
+   latency (action sent -> patch on all 8 sockets), instance CPU per action from /proc.
+2. Failover: `--failover-rooms` rooms play through nginx at one action per second; `--kills`
+   times the instance owning most rooms is SIGKILLed and started again. Per room it owned:
+   seconds from the kill to the room's first acknowledged action (on the new owner). At
+   the end every acknowledged action is looked up in the database (the journal, or the
+   saved game): `lost_actions` acked but not stored, `duplicated_actions` stored that no
+   client sent (or twice); `unacked_applied` counts actions whose connection died before
+   the ack but that the server had stored (allowed: durable before the ack).
+
+`--json` prints one JSON object as the last line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import difflib
+import json
+import random
+import signal
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+from load import Room, Stats, cpu_seconds, make_room, measure
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from server.rules.actions import SCHEMA  # noqa: E402
+from tests.cluster.harness import TEST_SETTINGS, Cluster  # noqa: E402
+
+Action = tuple[int, dict[str, Any]]
+
+
+def settings(lease_ttl: float) -> dict[str, str]:
+    return {**TEST_SETTINGS, "ROOM_CREATE_RATE": str(10**9), "WS_FLOOD_MESSAGES": str(10**9),
+            "LEASE_TTL": str(lease_ttl)}
+
+
+def pct(values: list[float], p: float) -> float | None:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p * len(values)))] if values else None
+
+
+# --- 1. load -------------------------------------------------------------------------------
+
+
+def load(config: str, workdir: Path, args: argparse.Namespace) -> dict[str, Any]:
+    cluster = config != "single"
+    count = int(config.removeprefix("cluster")) if cluster else 1
+    with Cluster(workdir / config, count, redis=cluster, settings=settings(args.lease_ttl)) as c:
+        port = c.proxy_port if cluster else next(iter(c.instances.values())).port
+        pids = [i.pid for i in c.instances.values()]
+        assert c.nginx is not None
+        nginx0 = cpu_seconds(c.nginx.pid)
+        out = measure("game", port, pids, args.rooms, args.pace, args.duration, args.procs)
+        nginx_cpu = cpu_seconds(c.nginx.pid) - nginx0
+    total = out["actions_per_s"] * args.duration
+    return {"config": config, "instances": count, **out,
+            "nginx_cpu_ms_per_action": 1000 * nginx_cpu / max(1, total) if cluster else 0.0}
+
+
+# --- 2. failover ---------------------------------------------------------------------------
+
+
+class Table(Room):
+    """bench/load.py's room (8 sockets, one action at a time) that remembers every action
+    acknowledged, notices when its instance goes away and reconnects through the proxy."""
+
+    def __init__(self, port: int, code: str, tokens: list[str | None], stats: Stats) -> None:
+        super().__init__(port, code, tokens, stats)
+        self.acked: list[tuple[int, dict[str, Any], float]] = []  # seat, action, when
+        self.unacked: list[Action] = []  # sent; the connection died before the ack
+        self.pending: Action | None = None
+        self.upstream = ""  # the instance its sockets are on (nginx's X-Upstream)
+        self.lost = asyncio.Event()
+        self.byes: Counter[str] = Counter()
+        self.reconnects = 0
+        self.readers: list[asyncio.Task[None]] = []
+        self.failed: str | None = None
+
+    async def open(self, timeout: float = 60.0) -> None:
+        """(Re)connect every socket, resuming from the version it last applied."""
+        deadline = time.monotonic() + timeout
+        while True:
+            sockets: list[Any] = []
+            try:
+                for i, token in enumerate(self.tokens):
+                    ws = await websockets.connect(self.url, max_size=None, compression=None,
+                                                  open_timeout=10)
+                    sockets.append(ws)
+                    v = self.versions[i] if self.versions[i] >= 0 else None
+                    await ws.send(json.dumps({"type": "hello", "token": token, "v": v}))
+                break
+            except (OSError, TimeoutError, websockets.WebSocketException) as e:
+                await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{self.url}: no connection within {timeout} s: {e}") from e
+                await asyncio.sleep(0.2)
+        self.sockets = sockets
+        self.upstream = (sockets[0].response.headers.get("X-Upstream") or "").split(",")[-1]
+        self.lost.clear()
+        self.readers = [asyncio.create_task(self._read(i)) for i in range(len(sockets))]
+
+    async def reconnect(self) -> None:
+        self.reconnects += 1
+        await self.close()
+        await self.open()
+
+    async def close(self) -> None:
+        for task in self.readers:
+            task.cancel()
+        await asyncio.gather(*(ws.close() for ws in self.sockets), return_exceptions=True)
+
+    async def _read(self, i: int) -> None:
+        await super()._read(i)
+        self.lost.set()  # closed by the server (or it died): not after a cancel
+
+    def _on_frame(self, i: int, raw: str) -> None:
+        if '"ack"' in raw or '"bye"' in raw:
+            frame = json.loads(raw)
+            if frame["type"] == "ack" and self.pending is not None:
+                self.acked.append((*self.pending, time.monotonic()))
+                self.pending = None
+            elif frame["type"] == "bye":
+                self.byes[frame.get("reason", "?")] += 1
+        super()._on_frame(i, raw)
+
+    async def step(self, rng: random.Random) -> str:
+        """One action: "ok", "refused", "lost" (connection gone), "over" or "idle"."""
+        settle = time.monotonic() + 10
+        while min(self.versions) != max(self.versions) and not self.lost.is_set():
+            if time.monotonic() > settle:
+                return "lost"  # a socket stopped receiving: start over
+            await asyncio.sleep(0.01)
+        if self.lost.is_set():
+            return "lost"
+        game = self.views[0].get("game") or {}
+        if game.get("phase") == "over":
+            return "over"
+        seat = game.get("current") or 0
+        legal = (self.views[seat].get("game") or {}).get("legal") or []
+        if not legal:
+            return "idle"
+        action = rng.choice(legal)
+        v = self.versions[seat]
+        self.target = None
+        self.arrived.clear()
+        self.pending = (seat, action)
+        try:
+            await self.sockets[seat].send(json.dumps(
+                {"type": "act", "id": v, "v": v, "action": action}))
+            waits = [asyncio.create_task(self.arrived.wait()),
+                     asyncio.create_task(self.lost.wait())]
+            await asyncio.wait(waits, timeout=30, return_when=asyncio.FIRST_COMPLETED)
+            for w in waits:
+                w.cancel()
+        except websockets.ConnectionClosed:
+            pass
+        if self.pending is None:
+            return "ok"
+        sent, self.pending = self.pending, None
+        if self.lost.is_set() or not self.arrived.is_set():
+            self.unacked.append(sent)
+            return "lost"
+        return "refused"  # an error frame: nothing changed
+
+
+async def new_table(http: httpx.AsyncClient, port: int, stats: Stats,
+                    rng: random.Random) -> Table:
+    code, tokens = await make_room(http, "game", rng)
+    table = Table(port, code, tokens, stats)
+    await table.open()
+    return table
+
+
+async def failover(c: Cluster, args: argparse.Namespace) -> dict[str, Any]:
+    stats = Stats()
+    rng = random.Random(args.seed)
+    tables: list[Table] = []
+    stop = asyncio.Event()
+    port = c.proxy_port
+    async with httpx.AsyncClient(base_url=c.proxy_url, timeout=60) as http:
+
+        async def play(table: Table) -> None:
+            while not stop.is_set():
+                began = time.monotonic()
+                outcome = await table.step(rng)
+                if outcome == "lost":
+                    try:
+                        await table.reconnect()
+                    except TimeoutError as e:
+                        table.failed = str(e)
+                        return
+                    continue
+                if outcome == "over":  # a finished game: another table takes its place
+                    await table.close()
+                    table = await new_table(http, port, stats, rng)
+                    tables.append(table)
+                    continue
+                await asyncio.sleep(max(0.0, 1 / args.pace - (time.monotonic() - began)))
+            await table.close()
+
+        first = [await new_table(http, port, stats, rng) for _ in range(args.failover_rooms)]
+        tables.extend(first)
+        players = [asyncio.create_task(play(t)) for t in first]
+        samples: list[float] = []
+        unrecovered = 0
+        await asyncio.sleep(args.settle)
+        for k in range(args.kills):
+            owners = Counter(t.upstream for t in tables if not t.failed and t.upstream)
+            victim = c.by_addr(owners.most_common(1)[0][0]) if owners else c.instances["i1"]
+            hit = [t for t in tables if t.upstream == victim.addr and not t.failed]
+            before = {id(t): len(t.acked) for t in hit}
+            killed = time.monotonic()
+            await asyncio.to_thread(c.kill, victim.name, signal.SIGKILL)
+            await asyncio.to_thread(c.restart, victim.name)
+            deadline = killed + args.failover_timeout
+            waiting = list(hit)
+            while waiting and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+                for t in list(waiting):
+                    if len(t.acked) > before[id(t)] or t.failed:
+                        waiting.remove(t)
+            back = [t.acked[before[id(t)]][2] - killed for t in hit
+                    if len(t.acked) > before[id(t)]]
+            samples.extend(back)
+            unrecovered += len(hit) - len(back)
+            if not args.json:
+                print(f"kill {k + 1}/{args.kills}: {victim.name} owned {len(hit)} rooms; "
+                      f"{len(back)} acted again, the last after {max(back, default=0):.2f} s",
+                      flush=True)
+            await asyncio.sleep(args.settle)
+        stop.set()
+        await asyncio.wait(players, timeout=60)
+        for p in players:
+            p.cancel()
+    check = verify(c.database_url, tables)
+    return {
+        "kills": args.kills, "failover_rooms": args.failover_rooms,
+        "failover_samples": len(samples), "failover_unrecovered": unrecovered,
+        "failover_p50_s": pct(samples, 0.50), "failover_p95_s": pct(samples, 0.95),
+        "failover_max_s": max(samples, default=None),
+        "acked_actions": sum(len(t.acked) for t in tables), **check,
+        "reconnects": sum(t.reconnects for t in tables),
+        "byes": dict(sum((t.byes for t in tables), Counter())),
+        "failover_errors": stats.error_codes,
+        "tables_failed": [t.failed for t in tables if t.failed],
+    }
+
+
+def key(seat: int | None, action: dict[str, Any]) -> tuple[Any, ...]:
+    """An action without its informational fields (a step's gain, rush), as stored."""
+    required = SCHEMA.get(action.get("type", ""), ((), ()))[0]
+    return (seat, action.get("type"), *(json.dumps(action.get(f)) for f in required))
+
+
+def verify(database_url: str, tables: list[Table]) -> dict[str, int]:
+    """Every acknowledged action against what the database holds for its room."""
+    engine = create_engine(make_url(database_url).set(drivername="postgresql+psycopg"))
+    stored: dict[str, list[tuple[Any, ...]]] = {}
+    try:
+        with engine.connect() as conn:
+            for code, seat, action in conn.execute(text(
+                    "select r.code, j.seat, j.action from journal j "
+                    "join rooms r on r.id = j.room_id order by r.code, j.seq")):
+                stored.setdefault(code, []).append(key(seat, action))
+            for code, actions in conn.execute(text("select room_code, actions from games")):
+                stored[code] = [key(seat, action) for seat, action in actions]
+    finally:
+        engine.dispose()
+    lost = duplicated = applied = 0
+    for t in tables:
+        acked = [key(seat, action) for seat, action, _ in t.acked]
+        journal = stored.get(t.url.rsplit("/", 1)[1].replace("-", ""), [])
+        blocks = difflib.SequenceMatcher(None, acked, journal, autojunk=False)
+        matched = sum(b.size for b in blocks.get_matching_blocks())
+        lost += len(acked) - matched
+        extras = len(journal) - matched
+        sent = Counter(key(seat, action) for seat, action in t.unacked)
+        explained = 0
+        matched_j = {j for b in blocks.get_matching_blocks() for j in range(b.b, b.b + b.size)}
+        for j, k in enumerate(journal):
+            if j not in matched_j and sent[k] > 0:
+                sent[k] -= 1
+                explained += 1
+        applied += explained
+        duplicated += extras - explained
+        if len(acked) > matched or extras > explained:
+            at = next((i for i, (a, b) in enumerate(zip(acked, journal, strict=False)) if a != b),
+                      min(len(acked), len(journal)))
+            print(f"{t.url}: acked {len(acked)}, stored {len(journal)}, matched {matched}; "
+                  f"from #{at}: acked {acked[at:at + 3]}, stored {journal[at:at + 3]}",
+                  file=sys.stderr)
+    return {"lost_actions": lost, "duplicated_actions": duplicated, "unacked_applied": applied}
+
+
+# --- the run -------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", type=int, default=100, help="rooms in the load part")
+    parser.add_argument("--pace", type=float, default=1.0, help="actions per second per room")
+    parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    parser.add_argument("--procs", type=int, default=2, help="load client processes")
+    parser.add_argument("--configs", default="single,cluster2",
+                        help="load runs: single, cluster1, cluster2, ... (comma-separated)")
+    parser.add_argument("--kills", type=int, help="default 20 (2 with --smoke); 0: no failover")
+    parser.add_argument("--failover-rooms", type=int, default=20)
+    parser.add_argument("--failover-timeout", type=float, default=30.0)
+    parser.add_argument("--settle", type=float, default=2.0, help="seconds of play between kills")
+    parser.add_argument("--lease-ttl", type=float, default=3.0)
+    parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument("--smoke", action="store_true",
+                        help="tiny: 2 rooms for 2 s, 2 kills over 2 rooms")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if args.smoke:
+        args.rooms, args.duration, args.procs = 2, 2.0, 1
+        args.failover_rooms, args.settle = 2, 1.0
+    if args.kills is None:
+        args.kills = 2 if args.smoke else 20
+    configs = [c for c in args.configs.split(",") if c]
+    with tempfile.TemporaryDirectory(prefix="bench-cluster-") as tmp:
+        workdir = Path(tmp)
+        loads = {config: load(config, workdir, args) for config in configs}
+        if not args.json:
+            print_loads(args, loads)
+        fail: dict[str, Any] = {"lost_actions": None, "duplicated_actions": None,
+                                "failover_p50_s": None, "failover_p95_s": None}
+        if args.kills:
+            with Cluster(workdir / "failover", 2, settings=settings(args.lease_ttl)) as c:
+                fail = asyncio.run(failover(c, args))
+    result = {"load": loads, **fail}
+    single, clustered = loads.get("single"), loads.get("cluster2")
+    if single and clustered:
+        result["cluster_cpu_ratio"] = (clustered["cpu_ms_per_action"]
+                                       / max(1e-9, single["cpu_ms_per_action"]))
+    if args.json:
+        print(json.dumps(result))
+        return
+    for name in ("acked_actions", "lost_actions", "duplicated_actions", "unacked_applied",
+                 "failover_samples", "failover_unrecovered", "failover_p50_s",
+                 "failover_p95_s", "failover_max_s", "reconnects", "byes", "failover_errors",
+                 "cluster_cpu_ratio"):
+        value = result.get(name)
+        print(f"{name:<22}{value:.3f}" if isinstance(value, float) else f"{name:<22}{value}")
+
+
+def print_loads(args: argparse.Namespace, loads: dict[str, dict[str, Any]]) -> None:
+    print(f"load: rooms={args.rooms} pace={args.pace}/s/room measured={args.duration}s "
+          f"client_procs={args.procs} journal=postgresql")
+    names = list(loads)
+    print(f"{'figure':<24}" + "".join(f"{n:>12}" for n in names))
+    for k in ("actions_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_pct",
+              "cpu_ms_per_action", "nginx_cpu_ms_per_action", "rss_mib", "errors"):
+        print(f"{k:<24}" + "".join(f"{loads[n][k]:>12.2f}" for n in names))
+    for n in names:
+        if loads[n]["error_codes"]:
+            print(f"error codes ({n}): {loads[n]['error_codes']}")
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        main()

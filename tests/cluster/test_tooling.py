@@ -1,0 +1,107 @@
+"""The cluster's tooling on real nginx: the repo's config is valid, a room's URLs always reach
+one instance whatever way its code is written, other URLs spread, and a dead instance is
+skipped at once."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+from websockets.sync.client import connect
+
+from server.cluster.dev import check_nginx_config, render_nginx, write_nginx_config
+from server.rooms.codes import ALPHABET, display
+
+from .harness import Cluster, Instance
+
+
+def codes(n: int, seed: int = 10) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(ALPHABET) for _ in range(8)) for _ in range(n)]
+
+
+def room_urls(code: str) -> list[str]:
+    """Every room-scoped URL of one room, in both written forms of its code."""
+    return [f"{p}{c}{tail}" for c in (code, display(code))
+            for p, tail in (("/r/", ""), ("/api/rooms/", ""), ("/api/rooms/", "/join"),
+                            ("/ws/", ""))]
+
+
+def test_the_rendered_config_passes_nginx_t(tmp_path: Path) -> None:
+    servers = ["127.0.0.1:9001", "127.0.0.1:9002", "127.0.0.1:9003"]
+    conf = write_nginx_config(servers, 9080, tmp_path / "nginx")
+    text = conf.read_text()
+    assert "@" not in text.replace("$", "")  # no placeholder left
+    for s in servers:  # each instance in both upstreams
+        assert text.count(f"server {s} max_fails=1 fail_timeout=2s;") == 2
+    checked = check_nginx_config(conf)
+    assert checked.returncode == 0, checked.stderr
+    assert "syntax is ok" in checked.stderr
+
+
+def test_compose_style_render_uses_service_names() -> None:
+    text = render_nginx(["app1:8000", "app2:8000"], 80, "/tmp")
+    assert "listen 80;" in text and "pid /tmp/nginx.pid;" in text
+    assert text.count("server app1:8000 ") == 2 and text.count("server app2:8000 ") == 2
+
+
+def test_a_room_always_reaches_the_same_instance_and_other_urls_spread(
+    cluster: Callable[..., Cluster],
+) -> None:
+    c = cluster(3)
+    seen: dict[str, Instance] = {}
+    for code in codes(30):
+        for _ in range(2):
+            for url in room_urls(code):
+                inst, _ = c.route(url, "POST" if url.endswith("/join") else "GET")
+                assert seen.setdefault(code, inst) is inst, (url, inst.name, seen[code].name)
+    assert len({i.name for i in seen.values()}) > 1  # codes spread over the instances
+    spread = {c.route(path)[0].name for path in ["/healthz", "/", "/api/rooms"] * 3}
+    assert spread == set(c.instances)  # round robin for everything else
+
+
+def test_a_websocket_upgrades_through_the_proxy_to_the_rooms_instance(
+    cluster: Callable[..., Cluster],
+) -> None:
+    c = cluster(2)
+    for _ in range(40):  # make rooms directly until one lives where nginx routes its code
+        target = random.choice(list(c.instances.values()))
+        created = httpx.post(f"{target.url}/api/rooms", json={"players": 2}, timeout=10).json()
+        routed, info = c.route(f"/api/rooms/{created['code']}")
+        if routed is target:
+            break
+    else:
+        raise AssertionError("no room code hashed to the instance that made it")
+    assert info.status_code == 200 and info.json()["code"] == created["code"]
+    with connect(c.proxy_ws(created["code"]), open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": None}))
+        frame = json.loads(ws.recv(timeout=10))
+        assert frame["type"] == "snapshot", frame
+        assert frame["view"]["room"]["code"] == created["code"]
+
+
+def test_a_dead_instance_is_skipped_and_taken_back_once_it_returns(
+    cluster: Callable[..., Cluster],
+) -> None:
+    c = cluster(2)
+    victim, survivor = c.instances["i1"], c.instances["i2"]
+    on_victim = [code for code in codes(40) if c.route(f"/r/{code}")[0] is victim][:5]
+    assert on_victim
+    c.kill("i1", signal.SIGKILL)
+    for code in on_victim:
+        for url in room_urls(code)[:2]:
+            inst, r = c.route(url)
+            assert inst is survivor and r.status_code != 502, (url, r.status_code)
+    for _ in range(4):
+        inst, r = c.route("/healthz")
+        assert (inst, r.status_code) == (survivor, 200)
+    c.restart("i1")
+    deadline = time.monotonic() + 15  # nginx retries a failed server after fail_timeout (2 s)
+    while c.route(f"/r/{on_victim[0]}")[0] is not victim:
+        assert time.monotonic() < deadline, "the restarted instance never got its rooms back"
+        time.sleep(0.3)
