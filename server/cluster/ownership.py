@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 # instances that both receive requests for it (while the proxy's view changes) do not
 # bounce it back and forth.
 MIN_HOLD = 1.0
+REASK = 0.5  # seconds between two handoff requests to the same holder
 
 
 def handoff_channel(instance: str) -> str:
@@ -74,7 +75,7 @@ class Ownership:
         self.journal: RoomJournal | None = None
         self._claims: dict[str, asyncio.Future[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
-        self._handoffs: set[asyncio.Future[None]] = set()
+        self._handoffs: dict[str, asyncio.Future[None]] = {}  # releases under way, by code
         self._orphans: tuple[set[str], set[str]] = (set(), set())  # the last two scans
 
     def fence(self, code: str) -> int | None:
@@ -96,7 +97,7 @@ class Ownership:
         for code in list(self.manager.rooms):
             with contextlib.suppress(Exception):
                 await self.release(code, hold=False)
-        tasks = [*self._tasks, *self._handoffs]
+        tasks = [*self._tasks, *self._handoffs.values()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -145,14 +146,17 @@ class Ownership:
         """Wait for the lease of `code`, asking its holder to let go. False: it is ours
         already and the room is here (someone else's claim finished first)."""
         deadline = self.clock() + self.ttl + 2 * MIN_HOLD
-        asked = None
+        asked: tuple[str, float] | None = None
         while not await self.leases.acquire(code):
             holder = await self.leases.holder(code)
             if holder == self.instance:
                 return code not in self.manager.rooms
-            if holder is not None and holder != asked:
+            # Ask the holder to let go, and ask again now and then: a request published while
+            # it was resubscribing (after a Redis restart) is lost.
+            if holder is not None and (asked is None or asked[0] != holder
+                                       or self.clock() - asked[1] > REASK):
                 await self.redis.publish(handoff_channel(holder), code)
-                asked = holder
+                asked = (holder, self.clock())
             if self.clock() > deadline:
                 raise RoomError("busy", "this table is moving between servers; retry soon", 503)
             await asyncio.sleep(0.05)
@@ -229,10 +233,10 @@ class Ownership:
                         if message["type"] != "message":
                             continue
                         code = message["data"].decode()
-                        if code in self.manager.rooms:
+                        if code in self.manager.rooms and code not in self._handoffs:
                             handoff = asyncio.ensure_future(self.release(code))
-                            self._handoffs.add(handoff)
-                            handoff.add_done_callback(self._handoffs.discard)
+                            self._handoffs[code] = handoff
+                            handoff.add_done_callback(lambda _, c=code: self._handoffs.pop(c))
             except RedisError as exc:
                 log.debug("handoff channel lost (%r); resubscribing", exc)
                 await asyncio.sleep(self.ttl / 3)
