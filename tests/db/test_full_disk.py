@@ -16,10 +16,10 @@ from server.db.fallback import FallbackFile
 from server.db.journal import Journal
 from server.db.session import make_engine
 
-from .conftest import Clock
+from .conftest import Clock, Outage
 from .disk import fill, small_disk
 from .helpers import new_room
-from .test_fallback import Outage, eventually, outage, seqs  # noqa: F401 (fixture)
+from .test_fallback import eventually, seqs
 
 
 def big_step(seq: int) -> dict:
