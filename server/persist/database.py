@@ -31,6 +31,7 @@ class Database:
     def __init__(self, settings: Settings) -> None:
         self.url = settings.DATABASE_URL
         self.fallback_path = Path(settings.JOURNAL_FALLBACK_PATH)
+        self.timeout = settings.DB_TIMEOUT
         self._engine: AsyncEngine | None = None
         self._sessions: async_sessionmaker[AsyncSession] | None = None
         self._journal: DbJournal | None = None
@@ -56,9 +57,11 @@ class Database:
         return the rooms to restore."""
         self.fallback_path.parent.mkdir(parents=True, exist_ok=True)
         await upgrade_async(self.url)
-        self._engine = make_engine(self.url)
+        self._engine = make_engine(
+            self.url, connect_timeout=self.timeout, statement_timeout=self.timeout
+        )
         self._sessions = session_factory(self._engine)
-        self._journal = DbJournal(self._engine, self.fallback_path)
+        self._journal = DbJournal(self._engine, self.fallback_path, write_timeout=self.timeout)
         await self._journal.start()
         if self._journal.degraded:
             # The fallback file could not be copied in, so the database is missing writes.
