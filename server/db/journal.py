@@ -27,9 +27,9 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
@@ -40,6 +40,8 @@ from .models import utcnow
 from .records import ActionRecord, FinishedGame, NewRoom, SeatRecord
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 # A write that locks what the journal writes, and changes nothing: on SQLite it needs the
 # write lock another process may hold, so it tells whether a write would go through.
@@ -239,25 +241,32 @@ class Journal:
             await self._transaction(batch, replaying)
 
     async def _transaction(self, batch: Sequence[ops.Op], replaying: bool) -> None:
-        try:
-            async with asyncio.timeout(self._write_timeout):
-                if self._conn is None:
-                    self._conn = await self._engine.connect()
-                async with self._conn.begin(), AsyncSession(bind=self._conn) as session:
+        conn, self._conn = self._conn, None  # given back only once the batch is committed
+
+        async def work() -> AsyncConnection:
+            c = conn if conn is not None else await self._engine.connect()
+            try:
+                async with c.begin(), AsyncSession(bind=c) as session:
                     await ops.apply_ops(
                         session, batch, replaying=replaying, open_rooms=self._open_rooms
                     )
                     await session.flush()
+            except BaseException:
+                await _close(c)
+                raise
+            return c
+
+        try:
+            self._conn = await _within(self._write_timeout, work())
         except BaseException:
             # Ids cached inside a transaction that did not commit may name no room.
             self._open_rooms.clear()
-            await self._close_connection()
             raise
 
     async def _close_connection(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:
-            await _close(conn, self._write_timeout)
+            await _close(conn)
 
     async def _to_file(self, batch: list[_Item]) -> None:
         try:
@@ -313,7 +322,7 @@ class Journal:
 
     async def _write_apart(self, batch: Sequence[ops.Op]) -> None:
         """One bounded transaction on a connection of its own (the copier's)."""
-        async with asyncio.timeout(self._write_timeout):
+        async def work() -> None:
             conn = await self._engine.connect()
             try:
                 async with conn.begin(), AsyncSession(bind=conn) as session:
@@ -323,7 +332,9 @@ class Journal:
                         await session.execute(WRITE_PROBE)
                     await session.flush()
             finally:
-                await _close(conn, self._write_timeout)
+                await _close(conn)
+
+        await _within(self._write_timeout, work())
 
     async def _take_over(self) -> None:
         """The writer, between batches: copy what was appended since the copier's last look
@@ -361,10 +372,37 @@ class Journal:
         log.warning("database available: %d operations replayed from %s", copied, self._file.path)
 
 
-async def _close(conn: AsyncConnection, timeout: float) -> None:
+async def _within(timeout: float, work: Coroutine[Any, Any, T]) -> T:
+    """`work`'s result, or TimeoutError after `timeout` seconds. Unlike asyncio.timeout, the
+    deadline holds even when cancelling takes long (a driver rolling back over a network
+    that stopped answering): the cancelled work finishes its clean-up in the background."""
+    task = asyncio.ensure_future(work)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=timeout)
+    except BaseException:
+        task.cancel()
+        raise
+    if task in done:
+        return task.result()
+    task.cancel()
+    task.add_done_callback(_forget)
+    raise TimeoutError(f"the database did not answer within {timeout}s")
+
+
+def _forget(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("abandoned database write ended with %r", task.exception())
+
+
+# How long closing a connection may take before it is dropped instead (a peer that does
+# not answer any more, e.g. a network partition, would never acknowledge the goodbye).
+CLOSE_TIMEOUT = 0.25
+
+
+async def _close(conn: AsyncConnection) -> None:
     """Close a connection; one whose peer is unreachable is dropped instead of waited on."""
     try:
-        async with asyncio.timeout(timeout):
+        async with asyncio.timeout(CLOSE_TIMEOUT):
             await conn.close()
     except Exception:
         with contextlib.suppress(Exception):
