@@ -32,6 +32,14 @@ end
 return lost
 """
 
+# Take a lease from a holder known to be gone (see Ownership._gone), and only from it.
+_STEAL = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) and 1 or 0
+end
+return 0
+"""
+
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -49,6 +57,7 @@ class Leases:
         self.ttl_ms = int(ttl * 1000)
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
+        self._steal = redis.register_script(_STEAL)
 
     async def acquire(self, code: str) -> bool:
         return bool(await self.redis.set(lease_key(code), self.instance, nx=True, px=self.ttl_ms))
@@ -71,6 +80,11 @@ class Leases:
                                  args=[self.instance, self.ttl_ms])
         prefix = len(lease_key(""))
         return {key.decode()[prefix:] for key in lost}
+
+    async def steal(self, code: str, holder: str) -> bool:
+        """Take the lease of `code` if `holder` still has it."""
+        return bool(await self._steal(keys=[lease_key(code)],
+                                      args=[holder, self.instance, self.ttl_ms]))
 
     async def release(self, code: str) -> None:
         await self._release(keys=[lease_key(code)], args=[self.instance])

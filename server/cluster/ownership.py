@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 # bounce it back and forth.
 MIN_HOLD = 1.0
 REASK = 0.5  # seconds between two handoff requests to the same holder
+GONE_CHECK = 0.2  # an instance silent this long on its handoff channel is taken for dead
 
 
 def handoff_channel(instance: str) -> str:
@@ -77,6 +78,7 @@ class Ownership:
         self._tasks: list[asyncio.Task[None]] = []
         self._handoffs: dict[str, asyncio.Future[None]] = {}  # releases under way, by code
         self._orphans: tuple[set[str], set[str]] = (set(), set())  # the last two scans
+        self._silent: dict[str, float] = {}  # instance -> since when nobody hears its channel
 
     def fence(self, code: str) -> int | None:
         """The epoch to stamp on a journal write of room `code` (None: not ours)."""
@@ -153,6 +155,9 @@ class Ownership:
                 return code not in self.manager.rooms
             # Ask the holder to let go, and ask again now and then: a request published while
             # it was resubscribing (after a Redis restart) is lost.
+            if holder is not None and await self._gone(holder) \
+                    and await self.leases.steal(code, holder):
+                return True
             if holder is not None and (asked is None or asked[0] != holder
                                        or self.clock() - asked[1] > REASK):
                 await self.redis.publish(handoff_channel(holder), code)
@@ -174,6 +179,17 @@ class Ownership:
         self.claimed_at[code] = self.clock()
         await restore_rooms(self.manager, self.journal, [stored])
         log.info("claimed room %s (epoch %d)", code, epoch)
+
+    async def _gone(self, instance: str) -> bool:
+        """Whether `instance` is dead rather than slow: its subscription to its handoff
+        channel is gone (Redis sees a killed process's connection close at once), twice,
+        GONE_CHECK apart. A frozen instance keeps its connection: its leases run out."""
+        listening = await self.redis.pubsub_numsub(handoff_channel(instance))
+        if listening and listening[0][1] > 0:
+            self._silent.pop(instance, None)
+            return False
+        since = self._silent.setdefault(instance, self.clock())
+        return self.clock() - since >= GONE_CHECK
 
     # --- rooms going out -------------------------------------------------------------
 
@@ -238,8 +254,9 @@ class Ownership:
                             self._handoffs[code] = handoff
                             handoff.add_done_callback(lambda _, c=code: self._handoffs.pop(c))
             except RedisError as exc:
+                # Back soon: others take an instance missing from its channel for dead.
                 log.debug("handoff channel lost (%r); resubscribing", exc)
-                await asyncio.sleep(self.ttl / 3)
+                await asyncio.sleep(GONE_CHECK / 2)
 
     async def _adopt_orphans_forever(self) -> None:
         """Claim unfinished rooms that no instance holds (their owner died) and that stayed
@@ -260,6 +277,9 @@ class Ownership:
         orphans = {code for code, holder in zip(codes, holders, strict=True) if holder is None}
         ready = orphans & self._orphans[0] & self._orphans[1]
         self._orphans = (self._orphans[1], orphans)
+        for holder in {h for h in holders if h is not None and h != self.instance}:
+            if await self._gone(holder):  # died holding leases: no need to wait them out
+                ready |= {c for c, h in zip(codes, holders, strict=True) if h == holder}
         for code in random.sample(sorted(ready), len(ready)):
             with contextlib.suppress(RoomError):
                 await self.ensure(code)
