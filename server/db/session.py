@@ -41,6 +41,8 @@ def make_engine(
         path.parent.mkdir(parents=True, exist_ok=True)
     if u.get_backend_name() == "sqlite":
         kwargs.setdefault("connect_args", {"timeout": connect_timeout})
+        if "poolclass" not in kwargs and path is not None:
+            kwargs.setdefault("pool_timeout", connect_timeout)
     elif u.get_driver_name() == "asyncpg":
         args: dict[str, Any] = {"timeout": connect_timeout}
         if statement_timeout is not None:

@@ -28,7 +28,7 @@ from .helpers import new_room
 from .proxy import TcpProxy
 from .test_fallback import eventually, seqs, step
 
-HANG_GUARD = 60.0  # only keeps a broken build from hanging; never a measured bound
+HANG_GUARD = 120.0  # only keeps a broken build from hanging; never a measured bound
 
 
 class WritesInFlight:
@@ -60,18 +60,21 @@ class WritesInFlight:
 
 
 async def acked_while_copy_back_is_stuck(
-    journal: Journal, engine: AsyncEngine, code: str, seqs_: range
+    journal: Journal, watch: WritesInFlight, code: str, seqs_: range
 ) -> None:
     """Once a copy-back attempt is waiting on the database, later writes are acknowledged
-    (from the fallback file) before that attempt ends: nothing waits for it."""
-    watch = WritesInFlight(engine)
+    (from the fallback file) before that attempt ends: nothing waits for it. An attempt may
+    end on its own while a write is being acknowledged (a loaded machine), so it is enough
+    that most writes overlap one; where the writer waits for copy-back, none can."""
+    overlapped = 0
     async with asyncio.timeout(HANG_GUARD):
         for seq in seqs_:
-            while watch.now == 0:  # a copy-back attempt is on its way to the database
+            while watch.now <= 0:  # a copy-back attempt is on its way to the database
                 await asyncio.sleep(0.005)
             attempt = watch.started
             await journal.record(code, seq, 0, step(seq))
-            assert watch.now > 0 and watch.started == attempt, "the write waited on copy-back"
+            overlapped += watch.now > 0 and watch.started == attempt
+    assert overlapped > len(seqs_) // 2, "the writes waited on copy-back"
 
 
 # --- SQLite: another process holds the write lock -------------------------------------
@@ -120,9 +123,10 @@ async def test_a_sqlite_lock_held_by_another_process_is_an_outage(
 ) -> None:
     fallback = tmp_path / "fallback.jsonl"
     # A long busy timeout, so that a stuck copy-back attempt is easy to catch in the act.
-    engine = make_engine(sqlite_url, connect_timeout=3)
+    engine = make_engine(sqlite_url, connect_timeout=5)
+    watch = WritesInFlight(engine)
     journal = Journal(engine, fallback, retry_interval=0.01, retry_max=0.05,
-                      write_timeout=3, clock=clock)
+                      write_timeout=5, clock=clock)
     await journal.start()
     locker = None
     try:
@@ -132,13 +136,13 @@ async def test_a_sqlite_lock_held_by_another_process_is_an_outage(
         async with asyncio.timeout(HANG_GUARD):
             await journal.record("LOCKED01", 2, 0, step(2))  # waits the busy timeout once
         assert journal.degraded and len(FallbackFile(fallback).read()) == 1
-        await acked_while_copy_back_is_stuck(journal, engine, "LOCKED01", range(3, 6))
-        assert journal.degraded and len(FallbackFile(fallback).read()) == 4
+        await acked_while_copy_back_is_stuck(journal, watch, "LOCKED01", range(3, 8))
+        assert journal.degraded and len(FallbackFile(fallback).read()) == 6
         locker.release()
         await eventually(lambda: not journal.degraded)
-        await journal.record("LOCKED01", 6, 0, step(6))
+        await journal.record("LOCKED01", 8, 0, step(8))
         assert not FallbackFile(fallback).pending()
-        assert await seqs(engine, "LOCKED01") == [1, 2, 3, 4, 5, 6]
+        assert await seqs(engine, "LOCKED01") == [1, 2, 3, 4, 5, 6, 7, 8]
     finally:
         if locker is not None:
             locker.kill()
@@ -273,6 +277,7 @@ async def test_a_postgresql_lock_held_by_another_session_is_an_outage(
     await upgrade_async(PG_URL)
     fallback = tmp_path / "fallback.jsonl"
     engine = make_engine(PG_URL, connect_timeout=3, statement_timeout=3)
+    watch = WritesInFlight(engine)
     journal = Journal(engine, fallback, retry_interval=0.01, retry_max=0.05,
                       write_timeout=6, clock=clock)
     other = create_engine(make_url(PG_URL).set(drivername="postgresql+psycopg"))
@@ -287,7 +292,7 @@ async def test_a_postgresql_lock_held_by_another_session_is_an_outage(
         async with asyncio.timeout(HANG_GUARD):
             await journal.record("PGLOCK01", 2, 0, step(2))  # the lock timeout, once
         assert journal.degraded and len(FallbackFile(fallback).read()) == 1
-        await acked_while_copy_back_is_stuck(journal, engine, "PGLOCK01", range(3, 6))
+        await acked_while_copy_back_is_stuck(journal, watch, "PGLOCK01", range(3, 6))
         holder.rollback()
         holder.close()
         holder = None

@@ -7,7 +7,6 @@ The fallback file lives on a real 64 KiB tmpfs (root only; skipped elsewhere).""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -121,7 +120,3 @@ def test_nothing_is_confirmed_that_a_full_disk_could_not_keep(
             if ballast is not None and ballast.exists():
                 os.unlink(ballast)
             server.stop()
-
-
-def _lines(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines()]
