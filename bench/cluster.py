@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import copy
 import difflib
 import json
 import random
@@ -99,6 +100,7 @@ class Table(Room):
         self.reconnects = 0
         self.readers: list[asyncio.Task[None]] = []
         self.failed: str | None = None
+        self.heard = [True] * len(self.tokens)  # a frame arrived since the last hello
 
     async def open(self, timeout: float = 60.0) -> None:
         """(Re)connect every socket, resuming from the version it last applied."""
@@ -121,6 +123,7 @@ class Table(Room):
         self.sockets = sockets
         self.upstream = (sockets[0].response.headers.get("X-Upstream") or "").split(",")[-1]
         self.lost.clear()
+        self.heard = [False] * len(sockets)
         self.readers = [asyncio.create_task(self._read(i)) for i in range(len(sockets))]
 
     async def reconnect(self) -> None:
@@ -138,6 +141,7 @@ class Table(Room):
         self.lost.set()  # closed by the server (or it died): not after a cancel
 
     def _on_frame(self, i: int, raw: str) -> None:
+        self.heard[i] = True
         if '"ack"' in raw or '"bye"' in raw:
             frame = json.loads(raw)
             if frame["type"] == "ack" and self.pending is not None:
@@ -149,8 +153,12 @@ class Table(Room):
 
     async def step(self, rng: random.Random) -> str:
         """One action: "ok", "refused", "lost" (connection gone), "over" or "idle"."""
+        # Until every socket has its view after a (re)connect and all show one version; a
+        # socket that resumed already current hears nothing, hence the bound.
         settle = time.monotonic() + 10
-        while min(self.versions) != max(self.versions) and not self.lost.is_set():
+        heard = time.monotonic() + 2
+        while (min(self.versions) != max(self.versions)
+               or not all(self.heard) and time.monotonic() < heard) and not self.lost.is_set():
             if time.monotonic() > settle:
                 return "lost"  # a socket stopped receiving: start over
             await asyncio.sleep(0.01)
@@ -163,7 +171,8 @@ class Table(Room):
         legal = (self.views[seat].get("game") or {}).get("legal") or []
         if not legal:
             return "idle"
-        action = rng.choice(legal)
+        # A copy: later patches edit the view's legal list (and so its dicts) in place.
+        action = copy.deepcopy(rng.choice(legal))
         v = self.versions[seat]
         self.target = None
         self.arrived.clear()
@@ -218,6 +227,9 @@ async def failover(c: Cluster, args: argparse.Namespace) -> dict[str, Any]:
                     await table.close()
                     table = await new_table(http, port, stats, rng)
                     tables.append(table)
+                    continue
+                if outcome == "refused":  # e.g. stale: the view was behind; choose again
+                    await asyncio.sleep(0.05)
                     continue
                 await asyncio.sleep(max(0.0, 1 / args.pace - (time.monotonic() - began)))
             await table.close()
