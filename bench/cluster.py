@@ -64,6 +64,10 @@ def pct(values: list[float], p: float) -> float | None:
     return values[min(len(values) - 1, int(p * len(values)))] if values else None
 
 
+def children(pid: int) -> list[int]:
+    return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
 # --- 1. load -------------------------------------------------------------------------------
 
 
@@ -74,12 +78,16 @@ def load(config: str, workdir: Path, args: argparse.Namespace) -> dict[str, Any]
         port = c.proxy_port if cluster else next(iter(c.instances.values())).port
         pids = [i.pid for i in c.instances.values()]
         assert c.nginx is not None
-        nginx0 = cpu_seconds(c.nginx.pid)
+        nginx = [c.nginx.pid, *children(c.nginx.pid)]  # the workers do the proxying
+        redis = [c.redis_proc.pid] if c.redis_proc else []
+        before = [sum(cpu_seconds(p) for p in group) for group in (nginx, redis)]
         out = measure("game", port, pids, args.rooms, args.pace, args.duration, args.procs)
-        nginx_cpu = cpu_seconds(c.nginx.pid) - nginx0
-    total = out["actions_per_s"] * args.duration
+        after = [sum(cpu_seconds(p) for p in group) for group in (nginx, redis)]
+    per_action = [1000 * (b - a) / max(1, out["actions_per_s"] * args.duration)
+                  for a, b in zip(before, after, strict=True)]
     return {"config": config, "instances": count, **out,
-            "nginx_cpu_ms_per_action": 1000 * nginx_cpu / max(1, total) if cluster else 0.0}
+            "nginx_cpu_ms_per_action": per_action[0] if cluster else 0.0,
+            "redis_cpu_ms_per_action": per_action[1]}
 
 
 # --- 2. failover ---------------------------------------------------------------------------
@@ -388,7 +396,8 @@ def print_loads(args: argparse.Namespace, loads: dict[str, dict[str, Any]]) -> N
     names = list(loads)
     print(f"{'figure':<24}" + "".join(f"{n:>12}" for n in names))
     for k in ("actions_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_pct",
-              "cpu_ms_per_action", "nginx_cpu_ms_per_action", "rss_mib", "errors"):
+              "cpu_ms_per_action", "nginx_cpu_ms_per_action", "redis_cpu_ms_per_action",
+              "rss_mib", "errors"):
         print(f"{k:<24}" + "".join(f"{loads[n][k]:>12.2f}" for n in names))
     for n in names:
         if loads[n]["error_codes"]:
