@@ -86,6 +86,10 @@ def load(config: str, workdir: Path, args: argparse.Namespace) -> dict[str, Any]
     per_action = [1000 * (b - a) / max(1, out["actions_per_s"] * args.duration)
                   for a, b in zip(before, after, strict=True)]
     return {"config": config, "instances": count, **out,
+            # What one core could carry at this CPU cost per action: how the figures scale
+            # with cores (instances), once the load generator is not on the same machine.
+            "actions_per_core_s": 1000 / out["cpu_ms_per_action"] if out["cpu_ms_per_action"]
+            else None,
             "nginx_cpu_ms_per_action": per_action[0] if cluster else 0.0,
             "redis_cpu_ms_per_action": per_action[1]}
 
@@ -396,9 +400,9 @@ def print_loads(args: argparse.Namespace, loads: dict[str, dict[str, Any]]) -> N
     names = list(loads)
     print(f"{'figure':<24}" + "".join(f"{n:>12}" for n in names))
     for k in ("actions_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_pct",
-              "cpu_ms_per_action", "nginx_cpu_ms_per_action", "redis_cpu_ms_per_action",
-              "rss_mib", "errors"):
-        print(f"{k:<24}" + "".join(f"{loads[n][k]:>12.2f}" for n in names))
+              "cpu_ms_per_action", "actions_per_core_s", "nginx_cpu_ms_per_action",
+              "redis_cpu_ms_per_action", "rss_mib", "errors"):
+        print(f"{k:<24}" + "".join(f"{loads[n][k] or 0:>12.2f}" for n in names))
     for n in names:
         if loads[n]["error_codes"]:
             print(f"error codes ({n}): {loads[n]['error_codes']}")
