@@ -315,10 +315,29 @@ def key(seat: int | None, action: dict[str, Any]) -> tuple[Any, ...]:
     return (seat, action.get("type"), *(json.dumps(action.get(f)) for f in required))
 
 
+Key = tuple[Any, ...]
+
+
+def compare(acked: list[Key], unacked: list[Key], stored: list[Key]) -> tuple[int, int, int]:
+    """(lost, duplicated, unacked_applied) for one room: acknowledged actions missing from
+    what is stored; stored actions that are neither acknowledged nor one of the actions
+    whose ack never came (those are `unacked_applied`: stored before the connection died)."""
+    blocks = difflib.SequenceMatcher(None, acked, stored, autojunk=False).get_matching_blocks()
+    matched = {j for b in blocks for j in range(b.b, b.b + b.size)}
+    maybe = Counter(unacked)
+    applied = 0
+    for j, k in enumerate(stored):
+        if j not in matched and maybe[k] > 0:
+            maybe[k] -= 1
+            applied += 1
+    lost = len(acked) - len(matched)
+    return lost, len(stored) - len(matched) - applied, applied
+
+
 def verify(database_url: str, tables: list[Table]) -> dict[str, int]:
     """Every acknowledged action against what the database holds for its room."""
     engine = create_engine(make_url(database_url).set(drivername="postgresql+psycopg"))
-    stored: dict[str, list[tuple[Any, ...]]] = {}
+    stored: dict[str, list[Key]] = {}
     try:
         with engine.connect() as conn:
             for code, seat, action in conn.execute(text(
@@ -329,30 +348,19 @@ def verify(database_url: str, tables: list[Table]) -> dict[str, int]:
                 stored[code] = [key(seat, action) for seat, action in actions]
     finally:
         engine.dispose()
-    lost = duplicated = applied = 0
+    total = Counter[str]()
     for t in tables:
         acked = [key(seat, action) for seat, action, _ in t.acked]
         journal = stored.get(t.url.rsplit("/", 1)[1].replace("-", ""), [])
-        blocks = difflib.SequenceMatcher(None, acked, journal, autojunk=False)
-        matched = sum(b.size for b in blocks.get_matching_blocks())
-        lost += len(acked) - matched
-        extras = len(journal) - matched
-        sent = Counter(key(seat, action) for seat, action in t.unacked)
-        explained = 0
-        matched_j = {j for b in blocks.get_matching_blocks() for j in range(b.b, b.b + b.size)}
-        for j, k in enumerate(journal):
-            if j not in matched_j and sent[k] > 0:
-                sent[k] -= 1
-                explained += 1
-        applied += explained
-        duplicated += extras - explained
-        if len(acked) > matched or extras > explained:
+        lost, duplicated, applied = compare(acked, [key(*a) for a in t.unacked], journal)
+        total.update(lost_actions=lost, duplicated_actions=duplicated, unacked_applied=applied)
+        if lost or duplicated:
             at = next((i for i, (a, b) in enumerate(zip(acked, journal, strict=False)) if a != b),
                       min(len(acked), len(journal)))
-            print(f"{t.url}: acked {len(acked)}, stored {len(journal)}, matched {matched}; "
-                  f"from #{at}: acked {acked[at:at + 3]}, stored {journal[at:at + 3]}",
-                  file=sys.stderr)
-    return {"lost_actions": lost, "duplicated_actions": duplicated, "unacked_applied": applied}
+            print(f"{t.url}: acked {len(acked)}, stored {len(journal)}, lost {lost}, "
+                  f"duplicated {duplicated}; from #{at}: acked {acked[at:at + 3]}, "
+                  f"stored {journal[at:at + 3]}", file=sys.stderr)
+    return {k: total[k] for k in ("lost_actions", "duplicated_actions", "unacked_applied")}
 
 
 # --- the run -------------------------------------------------------------------------------
