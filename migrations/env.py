@@ -49,12 +49,25 @@ def run_offline() -> None:
 
 
 def do_run(connection: Connection) -> None:
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        # A batch migration rebuilds a table (copy, drop, rename): with foreign keys
+        # enforced, dropping the old table would cascade-delete every row pointing at it.
+        # The pragma only works outside a transaction, hence before Alembic opens one.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()
     configure(connection=connection)
     with context.begin_transaction():
         if connection.dialect.name == "postgresql":
             # Instances of a cluster start together: one migrates, the others wait for it.
             connection.execute(text("SELECT pg_advisory_xact_lock(7226354)"))
         context.run_migrations()
+        if sqlite:
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise RuntimeError(f"migration left rows without a parent: {broken[:5]}")
+    if sqlite:
+        connection.exec_driver_sql("PRAGMA foreign_keys=ON")
 
 
 async def run_online() -> None:

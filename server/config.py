@@ -24,6 +24,9 @@ class Settings(BaseSettings):
     # Where accepted actions are appended (fsynced) while the database is unreachable; they
     # are copied in once it is back. One server process per file.
     JOURNAL_FALLBACK_PATH: Path = Path("./data/journal-fallback.jsonl")
+    # Seconds a write may wait on the database (connecting, a lock another process holds,
+    # a statement, the commit) before it goes to the fallback file instead.
+    DB_TIMEOUT: float = Field(2.0, gt=0)
     # Browser origins allowed to open a websocket, comma-separated ("*" allows any).
     # Same-origin pages and clients that send no Origin (bots, scripts) are always allowed.
     ALLOWED_ORIGINS: Annotated[list[str], NoDecode] = []

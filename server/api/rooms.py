@@ -22,7 +22,8 @@ def rooms(request: Request) -> RoomManager:
 
 @router.get("/healthz")
 async def healthz(request: Request) -> dict[str, Any]:
-    """Degraded (still 200: play goes on) while journal writes go to the fallback file."""
+    """Degraded (still 200: play goes on) while journal writes go to the fallback file, or
+    (cluster mode) while Redis is unreachable. `rooms`: the rooms this instance owns."""
     manager = rooms(request)
     database = request.app.state.database
     if database is None:
@@ -31,7 +32,7 @@ async def healthz(request: Request) -> dict[str, Any]:
         status, db = "degraded", "unreachable"
     else:
         status, db = "ok", "ok"
-    return {
+    health = {
         "status": status,
         "instance": request.app.state.settings.instance,
         "mode": "cluster" if request.app.state.settings.cluster else "single",
@@ -39,7 +40,11 @@ async def healthz(request: Request) -> dict[str, Any]:
         "rooms": len(manager.rooms),
         "connections": manager.connection_count(),
         "rules_version": RULES_VERSION,
+        **manager.health(),
     }
+    if "unreachable" in health.values():
+        health["status"] = "degraded"
+    return health
 
 
 @router.post("/api/rooms", status_code=201)

@@ -5,8 +5,10 @@ and the lobby (each instance publishes its public rooms; every instance lists th
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
@@ -53,13 +55,23 @@ class ClusterRoomManager(RoomManager):
         self.ownership.new_room(code)
         return True
 
-    async def create(self, options: RoomOptions, client: str) -> tuple[Room, str]:
-        created = await super().create(options, client)
+    async def unreserve(self, code: str) -> None:
+        self.ownership.epochs.pop(code, None)
+        with contextlib.suppress(RedisError):
+            await self.ownership.leases.release(code)
+
+    async def create(
+        self, options: RoomOptions, client: str, bots: Sequence[str | None] = ()
+    ) -> tuple[Room, str]:
+        created = await super().create(options, client, bots)
         try:
             await self.publish_lobby()
         except RedisError as exc:
             log.debug("lobby not published: %r", exc)
         return created
+
+    def health(self) -> dict[str, str]:
+        return {"redis": "ok" if self.ownership.redis_ok else "unreachable"}
 
     # --- the lobby ---------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 # instances that both receive requests for it (while the proxy's view changes) do not
 # bounce it back and forth.
 MIN_HOLD = 1.0
+REASK = 0.5  # seconds between two handoff requests to the same holder
 
 
 def handoff_channel(instance: str) -> str:
@@ -74,8 +75,8 @@ class Ownership:
         self.journal: RoomJournal | None = None
         self._claims: dict[str, asyncio.Future[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
-        self._handoffs: set[asyncio.Future[None]] = set()
-        self._orphans: set[str] = set()
+        self._handoffs: dict[str, asyncio.Future[None]] = {}  # releases under way, by code
+        self._orphans: tuple[set[str], set[str]] = (set(), set())  # the last two scans
 
     def fence(self, code: str) -> int | None:
         """The epoch to stamp on a journal write of room `code` (None: not ours)."""
@@ -96,7 +97,7 @@ class Ownership:
         for code in list(self.manager.rooms):
             with contextlib.suppress(Exception):
                 await self.release(code, hold=False)
-        tasks = [*self._tasks, *self._handoffs]
+        tasks = [*self._tasks, *self._handoffs.values()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -125,6 +126,7 @@ class Ownership:
             if not await self._take_lease(code):
                 return
         except RedisError as exc:
+            self.redis_ok = False
             raise unavailable("the cluster's coordinator is unreachable; retry soon") from exc
         try:
             await self._load(code)
@@ -144,14 +146,17 @@ class Ownership:
         """Wait for the lease of `code`, asking its holder to let go. False: it is ours
         already and the room is here (someone else's claim finished first)."""
         deadline = self.clock() + self.ttl + 2 * MIN_HOLD
-        asked = None
+        asked: tuple[str, float] | None = None
         while not await self.leases.acquire(code):
             holder = await self.leases.holder(code)
             if holder == self.instance:
                 return code not in self.manager.rooms
-            if holder is not None and holder != asked:
+            # Ask the holder to let go, and ask again now and then: a request published while
+            # it was resubscribing (after a Redis restart) is lost.
+            if holder is not None and (asked is None or asked[0] != holder
+                                       or self.clock() - asked[1] > REASK):
                 await self.redis.publish(handoff_channel(holder), code)
-                asked = holder
+                asked = (holder, self.clock())
             if self.clock() > deadline:
                 raise RoomError("busy", "this table is moving between servers; retry soon", 503)
             await asyncio.sleep(0.05)
@@ -203,7 +208,8 @@ class Ownership:
         while True:
             await asyncio.sleep(self.ttl / 3)
             try:
-                lost = await self.leases.renew(list(self.manager.rooms))
+                # Claims under way hold leases too, before their rooms are registered.
+                lost = await self.leases.renew(sorted({*self.manager.rooms, *self._claims}))
                 await self.manager.publish_lobby()
             except RedisError as exc:
                 if self.redis_ok:
@@ -227,17 +233,17 @@ class Ownership:
                         if message["type"] != "message":
                             continue
                         code = message["data"].decode()
-                        if code in self.manager.rooms:
+                        if code in self.manager.rooms and code not in self._handoffs:
                             handoff = asyncio.ensure_future(self.release(code))
-                            self._handoffs.add(handoff)
-                            handoff.add_done_callback(self._handoffs.discard)
+                            self._handoffs[code] = handoff
+                            handoff.add_done_callback(lambda _, c=code: self._handoffs.pop(c))
             except RedisError as exc:
                 log.debug("handoff channel lost (%r); resubscribing", exc)
                 await asyncio.sleep(self.ttl / 3)
 
     async def _adopt_orphans_forever(self) -> None:
         """Claim unfinished rooms that no instance holds (their owner died) and that stayed
-        so for two rounds, so that bots and stand-ins go on even when nobody reconnects."""
+        so for three rounds, so that bots and stand-ins go on even when nobody reconnects."""
         while True:
             await asyncio.sleep(self.ttl * random.uniform(0.8, 1.2))
             try:
@@ -252,7 +258,8 @@ class Ownership:
         codes = [c for c in codes if c not in self.manager.rooms]
         holders = await self.leases.holders(codes)
         orphans = {code for code, holder in zip(codes, holders, strict=True) if holder is None}
-        ready, self._orphans = orphans & self._orphans, orphans
+        ready = orphans & self._orphans[0] & self._orphans[1]
+        self._orphans = (self._orphans[1], orphans)
         for code in random.sample(sorted(ready), len(ready)):
             with contextlib.suppress(RoomError):
                 await self.ensure(code)

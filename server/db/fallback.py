@@ -2,44 +2,39 @@
 
 One JSON line per operation, appended and fsync'ed before the operation is acknowledged,
 copied into the database in order once it is back (idempotently: a line already copied is
-skipped by the unique keys), then truncated. Only one task (the journal's writer) may touch
-the file, so nothing can be appended between a replay's read and its truncate.
+skipped by the unique keys), then truncated. Only the journal appends and clears the file;
+its background copy-back reads only the bytes already acknowledged.
 One process per file: two servers must not share a fallback path.
+
+An append is all-or-nothing: one that fails (a full disk) is cut off again before the
+error is raised, and an append never starts after a torn line (a crash mid-append), so an
+acknowledged line is never glued onto a line that was not.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
-from sqlalchemy.exc import DataError, IntegrityError, ProgrammingError
-
+from .errors import is_unavailable
 from .ops import Op, decode
-from .records import JournalConflict, UnknownRoom
 
 log = logging.getLogger(__name__)
 
-# Errors that are the operation's own fault: retrying it later would fail the same way.
-# Anything else (connection refused or reset, timeouts, a locked SQLite file, ...) is
-# taken to mean "the database is unavailable" and the operation goes to the file.
-OP_ERRORS = (
-    JournalConflict, UnknownRoom, IntegrityError, DataError, ProgrammingError,
-    ValueError, KeyError, TypeError,
-)
-
-
-def is_unavailable(exc: BaseException) -> bool:
-    return isinstance(exc, Exception) and not isinstance(exc, OP_ERRORS)
+__all__ = ["FallbackFile", "copy_lines", "is_unavailable", "replay"]
 
 
 class FallbackFile:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.rejected_path = self.path.with_name(self.path.name + ".rejected")
+        # Bytes known to hold only complete, acknowledged lines (None: not looked yet).
+        self._end: int | None = None
 
     def pending(self) -> bool:
         try:
@@ -47,9 +42,20 @@ class FallbackFile:
         except FileNotFoundError:
             return False
 
+    @property
+    def end(self) -> int:
+        """How many bytes of the file are acknowledged lines."""
+        if self._end is None:
+            try:
+                self._end = self.path.stat().st_size
+            except FileNotFoundError:
+                self._end = 0
+        return self._end
+
     def append(self, lines: Sequence[str]) -> None:
-        """Append lines durably: when this returns they survive a crash or power loss."""
-        _append_durably(self.path, lines)
+        """Append lines durably: when this returns they survive a crash or power loss.
+        If it raises, the file is as it was before."""
+        self._end = _append_durably(self.path, lines)
 
     def read(self) -> list[str]:
         """The complete lines. A torn last line (a crash mid-append, so never acknowledged)
@@ -65,11 +71,21 @@ class FallbackFile:
             with open(self.path, "r+b") as f:
                 f.truncate(end)
                 os.fsync(f.fileno())
-        return [line for line in data[:end].decode().split("\n") if line]
+        self._end = end
+        return _lines(data[:end])
+
+    def read_range(self, start: int, end: int) -> list[str]:
+        """The lines between two acknowledged offsets (no torn line can lie between them)."""
+        if end <= start:
+            return []
+        with open(self.path, "rb") as f:
+            f.seek(start)
+            return _lines(f.read(end - start))
 
     def clear(self) -> None:
         """Empty the file once every line is in the database. A crash before this point
         only means the lines are replayed again, which changes nothing."""
+        self._end = 0
         if not self.path.exists():
             return
         with open(self.path, "r+b") as f:
@@ -85,31 +101,72 @@ class FallbackFile:
         )
 
 
-def _append_durably(path: Path, lines: Sequence[str]) -> None:
+def _lines(data: bytes) -> list[str]:
+    return [line for line in data.decode().split("\n") if line]
+
+
+def _append_durably(path: Path, lines: Sequence[str]) -> int:
+    """Append, fsync, and return the new size; on any failure cut the file back first."""
+    data = "".join(line + "\n" for line in lines).encode()
     new = not path.exists()
     if new:
         path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "ab") as f:
-        f.write("".join(line + "\n" for line in lines).encode())
-        f.flush()
-        os.fsync(f.fileno())
-    if new:  # the directory entry of a new file must be durable too
-        fd = os.open(path.parent, os.O_RDONLY)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        start = _good_end(fd)
         try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
             os.fsync(fd)
+        except BaseException:
+            with contextlib.suppress(OSError):  # shrinking needs no space
+                os.ftruncate(fd, start)
+                os.fsync(fd)
+            raise
+        end = start + len(data)
+    finally:
+        os.close(fd)
+    if new:  # the directory entry of a new file must be durable too
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
         finally:
-            os.close(fd)
+            os.close(dir_fd)
+    return end
+
+
+def _good_end(fd: int) -> int:
+    """The file's size, after cutting off a torn last line if there is one (left by a
+    crash mid-append, or by a failed append that could not be cut back)."""
+    size = os.fstat(fd).st_size
+    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        return size
+    end, block = size, 4096
+    while end > 0:
+        start = max(0, end - block)
+        found = os.pread(fd, end - start, start).rfind(b"\n")
+        if found >= 0:
+            end = start + found + 1
+            break
+        end = start
+    log.warning("fallback file: cutting off a torn last line (%d bytes, never acknowledged)",
+                size - end)
+    os.ftruncate(fd, end)
+    os.fsync(fd)
+    return end
 
 
 Write = Callable[[Sequence[Op]], Awaitable[None]]
 
 
-async def replay(file: FallbackFile, write: Write, *, chunk: int = 500) -> int:
-    """Copy the file into the database in order, in transactions of `chunk` operations, then
-    empty it; returns how many operations were copied. If the database fails, the error is
-    raised and the file is left whole (a later replay repeats the copied part harmlessly).
-    Operations the database refuses for good are set aside in the `.rejected` file."""
-    lines = await asyncio.to_thread(file.read)
+async def copy_lines(
+    file: FallbackFile, lines: Sequence[str], write: Write, *, chunk: int = 500
+) -> int:
+    """Copy lines into the database in order, in transactions of `chunk` operations;
+    returns how many were copied. If the database is unavailable the error is raised (a
+    later copy repeats the copied part harmlessly). Lines the database refuses for good,
+    or that do not decode, are set aside in the `.rejected` file."""
     ops: list[tuple[str, Op]] = []
     for line in lines:
         try:
@@ -130,5 +187,13 @@ async def replay(file: FallbackFile, write: Write, *, chunk: int = 500) -> int:
                     if is_unavailable(one):
                         raise
                     await asyncio.to_thread(file.reject, line, one)
-    await asyncio.to_thread(file.clear)
     return len(ops)
+
+
+async def replay(file: FallbackFile, write: Write, *, chunk: int = 500) -> int:
+    """Copy the whole file into the database, then empty it; returns how many operations
+    were copied. If the database fails, the error is raised and the file is left whole."""
+    lines = await asyncio.to_thread(file.read)
+    copied = await copy_lines(file, lines, write, chunk=chunk)
+    await asyncio.to_thread(file.clear)
+    return copied

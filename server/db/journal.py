@@ -9,9 +9,16 @@
 Every write (room created, seats, start, action, finish, abandon) goes through one queue
 and one writer task, so they reach the database in the order they were handed over.
 Writes that arrive while the writer is busy or within `max_wait` seconds share one
-transaction. While the database is unreachable, batches are appended (and fsync'ed) to
-the fallback file instead and `degraded` is True; a prober notices when the database is
-back and the writer copies the file in, in order, before anything newer.
+transaction.
+
+No write waits on the database longer than `write_timeout` (a deadline on the whole
+transaction, besides the engine's own lock, statement and connect timeouts). A write that
+fails because the database is unavailable (errors.is_unavailable) goes to the fallback
+file instead (appended and fsync'ed) and `degraded` is True; from then on writes go
+straight to the file, without waiting on the database again. A background task copies the
+file into the database, retrying with backoff while new writes keep going to the file;
+once it has caught up, the writer copies the last few lines itself, empties the file and
+writes to the database again.
 """
 
 from __future__ import annotations
@@ -20,19 +27,25 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from . import ops
-from .fallback import FallbackFile, is_unavailable, replay
+from .fallback import FallbackFile, copy_lines, is_unavailable, replay
 from .models import utcnow
 from .records import ActionRecord, FinishedGame, NewRoom, SeatRecord
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# A write that locks what the journal writes, and changes nothing: on SQLite it needs the
+# write lock another process may hold, so it tells whether a write would go through.
+WRITE_PROBE = text("UPDATE rooms SET status = status WHERE 1 = 0")
 
 
 class _Item:
@@ -60,7 +73,8 @@ class Journal:
         max_wait: float = 0.003,
         max_batch: int = 128,
         retry_interval: float = 1.0,
-        write_timeout: float = 10.0,
+        retry_max: float = 30.0,
+        write_timeout: float = 2.0,
         clock: Callable[[], datetime] = utcnow,
     ) -> None:
         self._engine = engine
@@ -69,16 +83,19 @@ class Journal:
         # Cluster mode: the owner epoch of a room, stamped on each of its writes.
         self._fence = fence
         self._max_wait, self._max_batch = max_wait, max_batch
-        self._retry_interval, self._write_timeout = retry_interval, write_timeout
+        self._retry_interval, self._retry_max = retry_interval, retry_max
+        self._write_timeout = write_timeout
         self._clock = clock
         self._pending: list[_Item] = []
         self._wake = asyncio.Event()
         self._full = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
-        self._prober: asyncio.Task[None] | None = None
-        self._db_back = False
+        self._copier: asyncio.Task[None] | None = None
+        self._copied = 0  # bytes of the fallback file already copied into the database
+        self._caught_up = False  # the copier reached the end: the writer may take over
         self._stopping = False
         self._degraded = False
+        self._failing = False  # without a fallback file: the last write found no database
         # code -> id of the rooms known unfinished: this journal is the only writer of room
         # statuses, so a batch of actions need not look its rooms up again.
         self._open_rooms: dict[str, int] = {}
@@ -86,8 +103,9 @@ class Journal:
 
     @property
     def degraded(self) -> bool:
-        """True while acknowledged writes sit in the fallback file instead of the database."""
-        return self._degraded
+        """True while acknowledged writes sit in the fallback file instead of the database
+        (or, with no fallback file, while writes are refused for want of a database)."""
+        return self._degraded or self._failing
 
     @property
     def fallback_path(self) -> os.PathLike[str] | None:
@@ -101,8 +119,8 @@ class Journal:
         if self._writer is not None:
             raise RuntimeError("journal already started")
         if self._file is not None and self._file.pending():
-            self._set_degraded(None)
-            await self._drain()
+            self._degraded = True
+            await self._drain_all()
         self._writer = asyncio.create_task(self._run(), name="journal-writer")
 
     async def stop(self) -> None:
@@ -113,12 +131,12 @@ class Journal:
         self._wake.set()
         self._full.set()
         await asyncio.wait([self._writer])  # a crashed writer was logged already
-        if self._prober is not None:
-            self._prober.cancel()
+        if self._copier is not None:
+            self._copier.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._prober
+                await self._copier
         if self._degraded:
-            await self._drain()
+            await self._drain_all()
         await self._close_connection()
 
     # --- what the rooms call ---------------------------------------------------------
@@ -173,10 +191,8 @@ class Journal:
             while True:
                 await self._wake.wait()
                 self._wake.clear()
-                if self._db_back:
-                    self._db_back = False
-                    if self._degraded:
-                        await self._drain()
+                if self._caught_up:
+                    await self._take_over()
                 while self._pending:
                     await self._gather()
                     batch = self._pending[:self._max_batch]
@@ -210,6 +226,7 @@ class Journal:
             await self._write([item.op for item in batch], replaying=False)
         except Exception as exc:
             if is_unavailable(exc) and self._file is None:
+                self._failing = True
                 for item in batch:  # nowhere else to keep them: refused, so not applied
                     item.resolve(exc)
             elif is_unavailable(exc):
@@ -221,6 +238,7 @@ class Journal:
             else:
                 batch[0].resolve(exc)
         else:
+            self._failing = False
             for item in batch:
                 item.resolve()
 
@@ -238,26 +256,32 @@ class Journal:
             await self._transaction(batch, replaying)
 
     async def _transaction(self, batch: Sequence[ops.Op], replaying: bool) -> None:
-        try:
-            async with asyncio.timeout(self._write_timeout):
-                if self._conn is None:
-                    self._conn = await self._engine.connect()
-                async with self._conn.begin(), AsyncSession(bind=self._conn) as session:
+        conn, self._conn = self._conn, None  # given back only once the batch is committed
+
+        async def work() -> AsyncConnection:
+            c = conn if conn is not None else await self._engine.connect()
+            try:
+                async with c.begin(), AsyncSession(bind=c) as session:
                     await ops.apply_ops(
                         session, batch, replaying=replaying, open_rooms=self._open_rooms
                     )
                     await session.flush()
+            except BaseException:
+                await _close(c)
+                raise
+            return c
+
+        try:
+            self._conn = await _within(self._write_timeout, work())
         except BaseException:
             # Ids cached inside a transaction that did not commit may name no room.
             self._open_rooms.clear()
-            await self._close_connection()
             raise
 
     async def _close_connection(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:
-            with contextlib.suppress(Exception):
-                await conn.close()
+            await _close(conn)
 
     async def _to_file(self, batch: list[_Item]) -> None:
         try:
@@ -276,10 +300,80 @@ class Journal:
     def _set_degraded(self, exc: BaseException | None) -> None:
         if not self._degraded:
             self._degraded = True
+            self._copied = 0
             log.warning("database unavailable (%r): journaling to %s", exc, self._file.path)
-        self._start_prober()
+        self._start_copier()
 
-    async def _drain(self) -> None:
+    def _start_copier(self) -> None:
+        if not self._stopping and (self._copier is None or self._copier.done()):
+            self._caught_up = False
+            self._copier = asyncio.create_task(self._copy_back(), name="journal-copy-back")
+
+    async def _copy_back(self) -> None:
+        """In the background, while the writer keeps appending: copy the acknowledged lines
+        into the database, retrying with backoff; once caught up, wake the writer."""
+        delay = self._retry_interval
+        while True:
+            await asyncio.sleep(delay)
+            end = self._file.end
+            try:
+                lines = await asyncio.to_thread(self._file.read_range, self._copied, end)
+                if lines:
+                    await copy_lines(self._file, lines, self._write_apart)
+                else:  # nothing to copy: check that a write would go through
+                    await self._write_apart([])
+            except Exception as exc:
+                if not is_unavailable(exc):
+                    log.exception("copy-back failed; retrying")
+                log.info("database still unavailable (%r); retry in %.1fs", exc, delay)
+                delay = min(max(delay, 0.05) * 2, self._retry_max)
+                continue
+            self._copied = end
+            if self._copied >= self._file.end:
+                self._caught_up = True
+                self._wake.set()
+                return
+            delay = 0  # more was appended meanwhile: go on at once
+
+    async def _write_apart(self, batch: Sequence[ops.Op]) -> None:
+        """One bounded transaction on a connection of its own (the copier's)."""
+        async def work() -> None:
+            conn = await self._engine.connect()
+            try:
+                async with conn.begin(), AsyncSession(bind=conn) as session:
+                    if batch:
+                        await ops.apply_ops(session, batch, replaying=True)
+                    else:
+                        await session.execute(WRITE_PROBE)
+                    await session.flush()
+            finally:
+                await _close(conn)
+
+        await _within(self._write_timeout, work())
+
+    async def _take_over(self) -> None:
+        """The writer, between batches: copy what was appended since the copier's last look
+        (a few lines at most), empty the file and write to the database again."""
+        self._caught_up = False
+        self._open_rooms.clear()
+
+        async def write(batch: Sequence[ops.Op]) -> None:
+            await self._write(batch, replaying=True)
+
+        try:
+            end = self._file.end
+            lines = await asyncio.to_thread(self._file.read_range, self._copied, end)
+            await copy_lines(self._file, lines, write)
+            await asyncio.to_thread(self._file.clear)
+        except Exception as exc:
+            log.info("database unavailable again (%r); fallback kept", exc)
+            self._start_copier()
+            return
+        self._copied, self._degraded = 0, False
+        log.warning("database available: fallback file %s copied in", self._file.path)
+
+    async def _drain_all(self) -> None:
+        """Copy the whole file in now (start-up, shutdown); on failure stay degraded."""
         async def write(batch: Sequence[ops.Op]) -> None:
             await self._write(batch, replaying=True)
 
@@ -287,27 +381,44 @@ class Journal:
             copied = await replay(self._file, write)
         except Exception as exc:
             log.info("database still unavailable (%r); fallback kept", exc)
-            self._start_prober()
+            self._set_degraded(exc)
             return
-        if self._prober is not None:
-            self._prober.cancel()
-        self._degraded = False
+        self._copied, self._degraded = 0, False
         log.warning("database available: %d operations replayed from %s", copied, self._file.path)
 
-    def _start_prober(self) -> None:
-        if not self._stopping and (self._prober is None or self._prober.done()):
-            self._prober = asyncio.create_task(self._probe(), name="journal-prober")
 
-    async def _probe(self) -> None:
-        """Poll the database cheaply; when it answers, hand the copy-back to the writer."""
-        while True:
-            await asyncio.sleep(self._retry_interval)
-            try:
-                async with asyncio.timeout(self._write_timeout), self._engine.connect() as c:
-                    await c.execute(text("SELECT 1"))
-            except Exception as exc:
-                log.debug("database probe failed: %r", exc)
-                continue
-            self._db_back = True
-            self._wake.set()
-            return
+async def _within(timeout: float, work: Coroutine[Any, Any, T]) -> T:
+    """`work`'s result, or TimeoutError after `timeout` seconds. Unlike asyncio.timeout, the
+    deadline holds even when cancelling takes long (a driver rolling back over a network
+    that stopped answering): the cancelled work finishes its clean-up in the background."""
+    task = asyncio.ensure_future(work)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=timeout)
+    except BaseException:
+        task.cancel()
+        raise
+    if task in done:
+        return task.result()
+    task.cancel()
+    task.add_done_callback(_forget)
+    raise TimeoutError(f"the database did not answer within {timeout}s")
+
+
+def _forget(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("abandoned database write ended with %r", task.exception())
+
+
+# How long closing a connection may take before it is dropped instead (a peer that does
+# not answer any more, e.g. a network partition, would never acknowledge the goodbye).
+CLOSE_TIMEOUT = 0.25
+
+
+async def _close(conn: AsyncConnection) -> None:
+    """Close a connection; one whose peer is unreachable is dropped instead of waited on."""
+    try:
+        async with asyncio.timeout(CLOSE_TIMEOUT):
+            await conn.close()
+    except Exception:
+        with contextlib.suppress(Exception):
+            await conn.invalidate()

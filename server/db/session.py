@@ -23,12 +23,17 @@ def sqlite_path(url: str | URL) -> Path | None:
     return Path(u.database)
 
 
-def make_engine(url: str | URL, *, connect_timeout: float = 5.0, **kwargs: Any) -> AsyncEngine:
+def make_engine(
+    url: str | URL, *, connect_timeout: float = 5.0, statement_timeout: float | None = None,
+    **kwargs: Any,
+) -> AsyncEngine:
     """An async engine. SQLite: WAL, foreign keys on, parent directory created.
 
     `connect_timeout` bounds how long a write can hang on an unreachable database
-    (asyncpg's connect timeout; SQLite's busy timeout on a locked file), which is what
-    lets the journal notice an outage and fall back to its local file.
+    (asyncpg's connect timeout; SQLite's busy timeout on a file another process has
+    locked), which is what lets the journal notice an outage and fall back to its local
+    file. `statement_timeout` (PostgreSQL) bounds each statement and each lock wait on
+    the server; the journal's own deadline covers a network that stops answering.
     """
     u = make_url(url)
     path = sqlite_path(u)
@@ -37,11 +42,16 @@ def make_engine(url: str | URL, *, connect_timeout: float = 5.0, **kwargs: Any) 
     if u.get_backend_name() == "sqlite":
         kwargs.setdefault("connect_args", {"timeout": connect_timeout})
     elif u.get_driver_name() == "asyncpg":
-        kwargs.setdefault("connect_args", {"timeout": connect_timeout})
+        args: dict[str, Any] = {"timeout": connect_timeout}
+        if statement_timeout is not None:
+            ms = str(max(1, round(statement_timeout * 1000)))
+            args["server_settings"] = {"statement_timeout": ms, "lock_timeout": ms}
+        kwargs.setdefault("connect_args", args)
         if "poolclass" not in kwargs:
             kwargs.setdefault("pool_size", 5)
             kwargs.setdefault("max_overflow", 10)
             kwargs.setdefault("pool_recycle", 1800)
+            kwargs.setdefault("pool_timeout", connect_timeout)
     kwargs.setdefault("pool_pre_ping", True)
     engine = create_async_engine(u, **kwargs)
     if u.get_backend_name() == "sqlite":

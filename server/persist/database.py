@@ -37,6 +37,7 @@ class Database:
         # time, and only what is in the shared database can follow it there.
         self.fallback_path = None if settings.cluster else Path(settings.JOURNAL_FALLBACK_PATH)
         self.fence = fence
+        self.timeout = settings.DB_TIMEOUT
         self._engine: AsyncEngine | None = None
         self._sessions: async_sessionmaker[AsyncSession] | None = None
         self._journal: DbJournal | None = None
@@ -63,9 +64,13 @@ class Database:
         if self.fallback_path is not None:
             self.fallback_path.parent.mkdir(parents=True, exist_ok=True)
         await upgrade_async(self.url)
-        self._engine = make_engine(self.url)
+        self._engine = make_engine(
+            self.url, connect_timeout=self.timeout, statement_timeout=self.timeout
+        )
         self._sessions = session_factory(self._engine)
-        self._journal = DbJournal(self._engine, self.fallback_path, fence=self.fence)
+        self._journal = DbJournal(
+            self._engine, self.fallback_path, fence=self.fence, write_timeout=self.timeout
+        )
         await self._journal.start()
         if self._journal.degraded:
             # The fallback file could not be copied in, so the database is missing writes.

@@ -54,9 +54,10 @@ class RoomJournal:
         await self.db.seats_changed(room.code, seat_records(room), room.host_seat)
 
     async def started(self, room: Room) -> None:
-        at = self.started_at[room.code] = self.clock()
+        at = self.clock()
         await self.db.room_started(room.code, options=room.options.to_dict(), seed=room.seed,
                                    at=at)
+        self.started_at[room.code] = at
 
     async def record(self, room: Room, seq: int, action: dict[str, Any], seat: int) -> None:
         await self.db.record(room.code, seq, seat, action)

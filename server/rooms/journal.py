@@ -5,7 +5,10 @@ coroutines. The room awaits them under its lock, so the journal sees changes in 
 they happened. `record` is awaited after the engine accepts an action and before the ack
 and patches are sent; if it raises, the action is rolled back and the client gets error
 "unavailable". `seq` is the game's version after the action (1 for the first; an undo
-counts as one). An exception from any other hook is logged and does not undo the change.
+counts as one). `room_created`, `seats_changed` and `started` are awaited the same way
+before anyone hears: if they raise, the change is undone and the caller gets
+"unavailable" (HTTP 503). An exception from `finished` or `abandoned` is logged: the game
+is over, or the room expired, either way.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from server.config import Settings
@@ -50,8 +50,12 @@ class RoomManager:
             listeners=self.listeners,
         )
 
-    async def create(self, options: RoomOptions, client: str) -> tuple[Room, str]:
-        """A new waiting room and its host token (returned here only: the room keeps a hash)."""
+    async def create(
+        self, options: RoomOptions, client: str, bots: Sequence[str | None] = ()
+    ) -> tuple[Room, str]:
+        """A new waiting room and its host token (returned here only: the room keeps a hash),
+        with `bots` (a level or None per seat) seated. It exists once it is durable: if the
+        journal cannot take it, RoomError `unavailable` and there is no room."""
         if not await self.allow_create(client):
             raise RoomError("rate_limited", "too many rooms created; wait a minute", 429)
         code = new_code()
@@ -59,8 +63,17 @@ class RoomManager:
             code = new_code()
         host_token = new_token()
         room = self.build(code, options, self._seed(), hash_token(host_token))
-        self.rooms[code] = room
-        await room.tell_journal("room_created")
+        for seat, level in zip(room.seats, bots, strict=False):
+            seat.bot = level
+        if any(bots):
+            room.commit([])
+        self.rooms[code] = room  # taken while the journal writes: no other room gets it
+        try:
+            await room.save("room_created")
+        except RoomError:
+            del self.rooms[code]
+            await self.unreserve(code)
+            raise
         return room, host_token
 
     async def rematch(self, room: Room, token: str, client: str) -> tuple[Room, str | None]:
@@ -76,13 +89,9 @@ class RoomManager:
                 raise forbidden("only a player of this table can ask for a rematch")
             if room.rematch is not None:
                 return self.get(room.rematch), None
-            new, host_token = await self.create(room.options, client)
-            async with new.lock:
-                for seat in room.seats:
-                    new.seats[seat.index].bot = seat.bot
-                if any(seat.bot for seat in room.seats):
-                    new.commit([])
-                    await new.tell_journal("seats_changed")
+            new, host_token = await self.create(
+                room.options, client, bots=[seat.bot for seat in room.seats]
+            )
             room.rematch = new.display_code
             room.commit([{"type": "rematch", "code": new.display_code}])
         return new, host_token
@@ -94,6 +103,9 @@ class RoomManager:
     async def reserve(self, code: str) -> bool:
         """Whether a new room may take `code`."""
         return code not in self.rooms
+
+    async def unreserve(self, code: str) -> None:
+        """The room reserved under `code` was not created after all."""
 
     def find(self, code: str) -> Room | None:
         canonical = normalize(code)
@@ -121,6 +133,10 @@ class RoomManager:
     async def public_listing(self) -> dict[str, list[dict[str, Any]]]:
         """The lobby: `listing()` here; every instance's public rooms in cluster mode."""
         return self.listing()
+
+    def health(self) -> dict[str, str]:
+        """What /healthz adds about the parts this manager depends on."""
+        return {}
 
     def connection_count(self) -> int:
         return sum(1 for room in self.rooms.values() for _ in room.connections())

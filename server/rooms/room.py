@@ -366,7 +366,18 @@ class Room:
         await self.notify(events)
         return version
 
+    async def save(self, hook: str) -> None:
+        """Tell the journal and wait until the change is durable; if it cannot be made
+        durable, raise RoomError `unavailable` (the caller undoes the change first)."""
+        try:
+            await getattr(self.journal, hook)(self)
+        except Exception:
+            log.exception("journal %s failed for room %s", hook, self.code)
+            raise RoomError("unavailable", "the change could not be saved; try again",
+                            503) from None
+
     async def tell_journal(self, hook: str) -> None:
+        """Tell the journal of a change that stands either way (a game over, an expiry)."""
         try:
             await getattr(self.journal, hook)(self)
         except Exception:

@@ -1,7 +1,10 @@
 """Who sits where: join, leave, kick, hand over the host role, seat a bot, start the game.
 
-Each function takes the room lock, checks, changes, commits one version and tells the
-journal (still under the lock, so the journal sees the changes in the order they happened).
+Each function takes the room lock, checks, changes, waits for the journal to make the
+change durable (still under the lock, so the journal sees the changes in the order they
+happened), and only then commits one version and answers. If the journal cannot take it,
+the change is undone and the caller gets RoomError `unavailable`: nothing is confirmed
+that a restart would lose.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .connection import Connection
 from .errors import RoomError, forbidden
 from .room import FINISHED, PLAYING, WAITING, Room, hash_token, new_token
 
@@ -27,6 +31,24 @@ def clean_name(name: str) -> str:
 def _check_seat(room: Room, seat: int) -> None:
     if not 0 <= seat < len(room.seats):
         raise RoomError("malformed", f"seat must be 0..{len(room.seats) - 1}", 422)
+
+
+Seating = tuple[list[tuple[str | None, str | None, str | None, str | None]], int | None]
+
+
+def _seating(room: Room) -> Seating:
+    return [(s.name, s.token_hash, s.bot, s.stand_in) for s in room.seats], room.host_seat
+
+
+async def _save_seats(room: Room, before: Seating) -> None:
+    """Make the seat change durable, or put the seats back as they were and refuse."""
+    try:
+        await room.save("seats_changed")
+    except RoomError:
+        seats, room.host_seat = before
+        for seat, (name, token_hash, bot, stand_in) in zip(room.seats, seats, strict=True):
+            seat.name, seat.token_hash, seat.bot, seat.stand_in = name, token_hash, bot, stand_in
+        raise
 
 
 def _free_seat(room: Room, seat: int | None) -> int:
@@ -49,12 +71,13 @@ async def join(room: Room, name: str, seat: int | None) -> tuple[int, str]:
     name = clean_name(name)
     async with room.lock:
         index = _free_seat(room, seat)
+        before = _seating(room)
         target, token = room.seats[index], new_token()
         target.name, target.token_hash = name, hash_token(token)
         if room.host_seat is None:
             room.host_seat = index
+        await _save_seats(room, before)
         room.commit([{"type": "seat_joined", "seat": index, "name": name}])
-        await room.tell_journal("seats_changed")
         return index, token
 
 
@@ -65,21 +88,27 @@ async def leave(room: Room, token: str) -> None:
             raise forbidden("this is not a seat token of this room")
         if room.status != WAITING:
             raise RoomError("not_waiting", "players can leave only before the game starts")
-        _vacate(room, index, "left")
+        before = _seating(room)
+        _vacate(room, index)
+        await _save_seats(room, before)
+        _disconnect(room, index, "left")
         room.commit([{"type": "seat_left", "seat": index}])
-        await room.tell_journal("seats_changed")
 
 
-def _vacate(room: Room, index: int, reason: str) -> None:
-    seat = room.seats[index]
-    if seat.conn is not None:
-        seat.conn.attached = False
-        seat.conn.close(reason)
-        seat.conn = None
-    seat.vacate()
+def _vacate(room: Room, index: int) -> None:
+    room.seats[index].vacate()
     if room.host_seat == index:
         humans = [s.index for s in room.seats if s.token_hash is not None]
         room.host_seat = humans[0] if humans else None
+
+
+def _disconnect(room: Room, index: int, reason: str) -> None:
+    """Close the socket of a seat whose vacating is durable."""
+    conn: Connection | None = room.seats[index].conn
+    if conn is not None:
+        conn.attached = False
+        conn.close(reason)
+        room.seats[index].conn = None
 
 
 async def kick(room: Room, token: str, seat: int) -> None:
@@ -93,9 +122,11 @@ async def kick(room: Room, token: str, seat: int) -> None:
             raise RoomError("game_over", "this game is over")
         if not room.seats[seat].filled:
             raise RoomError("malformed", f"seat {seat} is empty", 422)
-        _vacate(room, seat, "kicked")
+        before = _seating(room)
+        _vacate(room, seat)
+        await _save_seats(room, before)
+        _disconnect(room, seat, "kicked")
         room.commit([{"type": "seat_kicked", "seat": seat}])
-        await room.tell_journal("seats_changed")
 
 
 async def hand_host(room: Room, token: str, seat: int) -> None:
@@ -106,9 +137,10 @@ async def hand_host(room: Room, token: str, seat: int) -> None:
         _check_seat(room, seat)
         if room.seats[seat].token_hash is None:
             raise RoomError("malformed", "the host must be a seated player", 422)
+        before = _seating(room)
         room.host_seat = seat
+        await _save_seats(room, before)
         room.commit([{"type": "host_changed", "seat": seat}])
-        await room.tell_journal("seats_changed")
 
 
 async def add_bot(room: Room, token: str, seat: int, level: str) -> None:
@@ -120,9 +152,10 @@ async def add_bot(room: Room, token: str, seat: int, level: str) -> None:
         if not room.is_host(token):
             raise forbidden("only the host can seat a bot")
         index = _free_seat(room, seat)
+        before = _seating(room)
         room.seats[index].bot = level
+        await _save_seats(room, before)
         room.commit([{"type": "bot_added", "seat": index, "level": level}])
-        await room.tell_journal("seats_changed")
 
 
 async def start(room: Room, token: str) -> None:
@@ -134,10 +167,13 @@ async def start(room: Room, token: str) -> None:
             raise RoomError("not_waiting", "the game has already started")
         if not all(s.filled for s in room.seats):
             raise RoomError("seats_empty", "every seat must be taken first")
-        room.game = room.new_game()
-        room.status = PLAYING
+        room.game, room.status = room.new_game(), PLAYING
+        try:
+            await room.save("started")
+        except RoomError:
+            room.game, room.status = None, WAITING
+            raise
         room.commit([{"type": "game_started"}], game_changed=True)
-        await room.tell_journal("started")
     await room.notify([])
 
 

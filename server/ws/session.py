@@ -55,6 +55,8 @@ class Session:
             await self.room.attach(self.conn, frame.token, frame.v)
         except RoomError as e:
             self.error(e.code, e.message)
+            if e.code == "moved":  # handed to another instance meanwhile: go there
+                self.conn.close("moved", 1012)
             return
         self.greeted = True
 

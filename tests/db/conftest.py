@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
@@ -15,7 +16,9 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server.db.migrate import upgrade
-from server.db.session import make_engine
+from server.db.session import make_engine, sqlite_path
+
+from .proxy import TcpProxy
 
 PG_URL = os.environ.get(
     "TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/coffee_rush_test"
@@ -71,3 +74,63 @@ class Clock:
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
+
+
+# --- outages -----------------------------------------------------------------------------
+
+
+class Outage:
+    """Takes the database away from the journal and gives it back."""
+
+    url: str
+
+    async def cut(self) -> None: ...
+
+    async def restore(self) -> None: ...
+
+
+class PostgresOutage(Outage):
+    def __init__(self, url: str) -> None:
+        u = make_url(url)
+        self.proxy = TcpProxy(u.host or "127.0.0.1", u.port or 5432)
+        self._url = u
+
+    async def open(self) -> None:
+        await self.proxy.open()
+        self.url = self._url.set(port=self.proxy.port).render_as_string(hide_password=False)
+
+    async def cut(self) -> None:
+        await self.proxy.shut()
+
+    async def restore(self) -> None:
+        await self.proxy.open()
+
+
+class SqliteOutage(Outage):
+    """Another process holds the write lock: every write fails with "database is locked"."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.path = sqlite_path(url)
+        self.lock: sqlite3.Connection | None = None
+
+    async def cut(self) -> None:
+        self.lock = sqlite3.connect(self.path, isolation_level=None)
+        self.lock.execute("BEGIN EXCLUSIVE")
+
+    async def restore(self) -> None:
+        assert self.lock is not None
+        self.lock.execute("COMMIT")
+        self.lock.close()
+
+
+@pytest_asyncio.fixture
+async def outage(migrated_url: str) -> AsyncIterator[Outage]:
+    if make_url(migrated_url).get_backend_name() == "sqlite":
+        yield SqliteOutage(migrated_url)
+        return
+    pg = PostgresOutage(migrated_url)
+    await pg.open()
+    yield pg
+    if pg.proxy._server is not None:
+        await pg.proxy.shut()

@@ -1,4 +1,5 @@
-"""A TCP proxy a test can shut and reopen: a database that goes away and comes back."""
+"""A TCP proxy a test can shut and reopen (a database that goes away and comes back), or
+freeze and thaw (a network partition: connections stay open, nothing gets through)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,15 @@ class TcpProxy:
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._flowing = asyncio.Event()
+        self._flowing.set()
+
+    def freeze(self) -> None:
+        """Stop forwarding in both directions; connections and new ones hang, unanswered."""
+        self._flowing.clear()
+
+    def thaw(self) -> None:
+        self._flowing.set()
 
     async def open(self) -> None:
         self._server = await asyncio.start_server(self._serve, "127.0.0.1", self.port)
@@ -31,6 +41,7 @@ class TcpProxy:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await self._flowing.wait()
         try:
             up_reader, up_writer = await asyncio.open_connection(*self.target)
         except OSError:
@@ -44,10 +55,10 @@ class TcpProxy:
         self._tasks.difference_update(pipes)
         self._writers -= {writer, up_writer}
 
-    @staticmethod
-    async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while data := await reader.read(65536):
+                await self._flowing.wait()
                 writer.write(data)
                 await writer.drain()
         finally:

@@ -8,27 +8,23 @@ import json
 import os
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 from sqlalchemy import select
-from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server.db import store
 from server.db.fallback import FallbackFile
 from server.db.journal import Journal
 from server.db.models import JournalEntry
-from server.db.session import make_engine, session_factory, sqlite_path
+from server.db.session import make_engine, session_factory
 
-from .conftest import Clock
+from .conftest import Clock, Outage
 from .helpers import new_room
-from .proxy import TcpProxy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -76,63 +72,6 @@ def test_a_torn_last_line_is_cut_off(tmp_path: Path) -> None:
 
 
 # --- outages -----------------------------------------------------------------------------
-
-
-class Outage:
-    """Takes the database away from the journal and gives it back."""
-
-    url: str
-
-    async def cut(self) -> None: ...
-
-    async def restore(self) -> None: ...
-
-
-class PostgresOutage(Outage):
-    def __init__(self, url: str) -> None:
-        u = make_url(url)
-        self.proxy = TcpProxy(u.host or "127.0.0.1", u.port or 5432)
-        self._url = u
-
-    async def open(self) -> None:
-        await self.proxy.open()
-        self.url = self._url.set(port=self.proxy.port).render_as_string(hide_password=False)
-
-    async def cut(self) -> None:
-        await self.proxy.shut()
-
-    async def restore(self) -> None:
-        await self.proxy.open()
-
-
-class SqliteOutage(Outage):
-    """Another process holds the write lock: every write fails with "database is locked"."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.path = sqlite_path(url)
-        self.lock: sqlite3.Connection | None = None
-
-    async def cut(self) -> None:
-        self.lock = sqlite3.connect(self.path, isolation_level=None)
-        self.lock.execute("BEGIN EXCLUSIVE")
-
-    async def restore(self) -> None:
-        assert self.lock is not None
-        self.lock.execute("COMMIT")
-        self.lock.close()
-
-
-@pytest_asyncio.fixture
-async def outage(migrated_url: str) -> AsyncIterator[Outage]:
-    if make_url(migrated_url).get_backend_name() == "sqlite":
-        yield SqliteOutage(migrated_url)
-        return
-    pg = PostgresOutage(migrated_url)
-    await pg.open()
-    yield pg
-    if pg.proxy._server is not None:
-        await pg.proxy.shut()
 
 
 @pytest.mark.asyncio

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
+from dataclasses import replace
+
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
+from server.db import store
 from server.db.migrate import downgrade_async, upgrade, upgrade_async
 from server.db.models import Base
-from server.db.session import make_engine
+from server.db.records import ActionRecord, SeatRecord
+from server.db.session import make_engine, session_factory
+
+from .conftest import Clock
+from .helpers import finished, new_room, play
 
 TABLES = {"rooms", "room_seats", "journal", "games", "game_players"}
 
@@ -55,3 +64,94 @@ def test_blocking_upgrade_outside_a_loop_creates_the_sqlite_directory(tmp_path) 
     path = tmp_path / "deep" / "er" / "x.db"
     upgrade(f"sqlite+aiosqlite:///{path}")
     assert path.exists()
+
+
+# --- data survives every migration, both ways --------------------------------------------
+
+
+async def _fill(url: str) -> None:
+    """A waiting room with a bot and a host seat, a playing room with journal rows, and a
+    finished game with a bot player."""
+    engine = make_engine(url)
+    clock = Clock()
+    try:
+        async with session_factory(engine)() as s, s.begin():
+            waiting = new_room("WAIT0001", clock(), players=3)
+            await store.create_room(s, waiting)
+            await store.set_seats(
+                s, waiting.code,
+                (*waiting.seats[:2], SeatRecord(2, "strong bot", "strong")), host_seat=1,
+            )
+            playing = new_room("PLAY0001", clock(), players=2)
+            await store.create_room(s, playing)
+            await store.set_seats(
+                s, playing.code, (playing.seats[0], SeatRecord(1, "odd bot", "odd")),
+                host_seat=0,
+            )
+            await store.start_room(s, playing.code, options=playing.options, seed=playing.seed,
+                                   started_at=clock())
+            actions, _ = play(playing.seed, 2)
+            await store.append_actions(s, [
+                ActionRecord(playing.code, seq, seat, action, clock())
+                for seq, (seat, action) in enumerate(actions[:12], start=1)
+            ])
+            done = new_room("DONE0001", clock(), players=2)
+            await store.create_room(s, done)
+            game = finished(done, clock(), clock())
+            roster = (game.players[0], SeatRecord(1, "greedy bot", "greedy"))
+            await store.save_finished_game(s, replace(game, players=roster))
+    finally:
+        await engine.dispose()
+
+
+async def _rows(url: str) -> dict[str, list[tuple]]:
+    engine = make_engine(url)
+    try:
+        async with engine.connect() as conn:
+            tables = await conn.run_sync(lambda c: inspect(c).get_table_names())
+            found = {}
+            for table in sorted(set(tables) - {"alembic_version"}):
+                result = await conn.execute(text(f"SELECT * FROM {table}"))
+                found[table] = sorted(
+                    (tuple(_plain(v) for v in row) for row in result), key=repr
+                )
+            return found
+    finally:
+        await engine.dispose()
+
+
+def _plain(value: object) -> object:
+    """Compare JSON columns by value (SQLite hands them back as text)."""
+    if isinstance(value, str) and value[:1] in "{[":
+        with contextlib.suppress(ValueError):
+            return json.dumps(json.loads(value), sort_keys=True)
+    if isinstance(value, dict | list):
+        return json.dumps(value, sort_keys=True)
+    return value
+
+
+@pytest.mark.asyncio
+async def test_every_row_survives_a_downgrade_and_an_upgrade(db_url: str) -> None:
+    await upgrade_async(db_url)
+    await _fill(db_url)
+    before = await _rows(db_url)
+    assert all(before[t] for t in TABLES)  # every table holds data
+
+    await downgrade_async(db_url, "0001")
+    old = await _rows(db_url)
+    for table in TABLES:  # nothing deleted on the way down
+        assert len(old[table]) == len(before[table]), table
+    seats = await _column(db_url, "room_seats", "bot")
+    assert sorted(b for b in seats if b is not None) == [-1, 2]  # odd (unlisted), strong
+
+    await upgrade_async(db_url)
+    assert await _rows(db_url) == before
+
+
+async def _column(url: str, table: str, column: str) -> list:
+    engine = make_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return list((await conn.execute(text(f"SELECT {column} FROM {table}"))).scalars())
+    finally:
+        await engine.dispose()

@@ -85,8 +85,8 @@ class Player:
         self.v = -1
         self.first = self.recv()  # the snapshot, or an error
 
-    def recv(self) -> dict[str, Any]:
-        frame = json.loads(self.ws.recv(timeout=10))
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        frame = json.loads(self.ws.recv(timeout=timeout))
         if frame["type"] == "snapshot":
             self.view, self.v = frame["view"], frame["v"]
         elif frame["type"] == "patch":

@@ -1,0 +1,60 @@
+"""The browser table through nginx: its room's owner dies (SIGKILL), the page reconnects by
+itself, lands on the instance that claims the room, and the game goes on."""
+
+from __future__ import annotations
+
+import signal
+
+import httpx
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+
+from .harness import Cluster
+from .test_through_nginx import owner
+
+
+def version(page: object) -> int:
+    return int(page.locator("body").get_attribute("data-v") or -1)  # type: ignore[attr-defined]
+
+
+def test_the_table_follows_its_room_to_the_next_owner(cluster) -> None:
+    if not CHROMIUM.exists():
+        pytest.skip(f"browser tests need Chromium at {CHROMIUM}; not found")
+    from playwright.sync_api import expect, sync_playwright
+
+    c: Cluster = cluster(2, settings={"BOT_WORKERS": "1", "BOT_DELAY": "0.4"})
+    api = httpx.Client(base_url=c.proxy_url, timeout=10)
+    made = api.post("/api/rooms", json={"players": 2}).json()
+    code, host = made["code"], made["host_token"]
+    for _ in range(2):
+        assert api.post(f"/api/rooms/{code}/bot", json={"token": host, "level": "random"}
+                        ).is_success
+    assert api.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(base_url=c.proxy_url,
+                                       viewport={"width": 1366, "height": 768}).new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"/r/{code}")
+            expect(page.locator("body")).not_to_have_attribute("data-v", "", timeout=10_000)
+            before = version(page)
+            page.wait_for_function(f"Number(document.body.dataset.v) > {before}",
+                                   timeout=20_000)  # the bots are playing
+            c.kill(owner(c), signal.SIGKILL)
+            at_kill = version(page)
+            # The survivor claims the room once the lease runs out; the page reconnects on
+            # its own, gets a snapshot (a higher version) and sees the bots play on.
+            page.wait_for_function(f"Number(document.body.dataset.v) > {at_kill}",
+                                   timeout=30_000)
+            after = version(page)
+            page.wait_for_function(f"Number(document.body.dataset.v) > {after}",
+                                   timeout=20_000)
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "cluster-failover-1366x768.png"))
+            assert not errors, errors
+        finally:
+            browser.close()

@@ -1,0 +1,86 @@
+"""Redis or PostgreSQL going away: nothing acknowledged is lost, never two owners, and
+play recovers on its own when the service is back."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import httpx
+from sqlalchemy.engine import make_url
+
+from tests.persist.live import Table, stored_game
+
+from .conftest import At, ThreadedProxy
+from .harness import Cluster, create_database, drop_database
+from .test_ownership import PLAYERS, finish_and_check, health
+
+
+def eventually(check: Callable[[], bool], tries: int = 300, pause: float = 0.05) -> None:
+    for _ in range(tries):
+        if check():
+            return
+        time.sleep(pause)
+    raise AssertionError("the condition never held")
+
+
+def test_without_redis_owners_play_on_and_no_room_changes_hands(cluster) -> None:
+    c: Cluster = cluster(2)
+    i1, i2 = c.instances["i1"], c.instances["i2"]
+    table = Table(At(i1.url), PLAYERS, seed=6)  # type: ignore[arg-type]
+    table.play(4)
+    c.stop_redis()
+    table.play(4)  # the owner plays on: PostgreSQL's epoch, not Redis, fences its writes
+    eventually(lambda: health(i1.url)["redis"] == "unreachable")
+    assert health(i1.url)["status"] == "degraded"
+    # Nobody can take the room over meanwhile: a request elsewhere is refused, not served.
+    refused = httpx.get(f"{i2.url}/api/rooms/{table.code}", timeout=10)
+    assert refused.status_code == 503 and refused.json()["error"]["code"] == "unavailable"
+    c.start_redis()  # back, and empty: the owner takes its lease again
+    table.play(4)
+    eventually(lambda: health(i1.url)["redis"] == "ok")
+    assert health(i1.url)["rooms"] == 1
+    moved = httpx.get(f"{i2.url}/api/rooms/{table.code}", timeout=10)
+    assert moved.status_code == 200 and moved.headers["x-instance"] == "i2"
+    table.connect(At(i2.url))  # type: ignore[arg-type]
+    finish_and_check(c, table)
+
+
+def test_without_postgresql_play_pauses_with_a_clear_error_and_resumes(cluster) -> None:
+    database = create_database()
+    url = make_url(database)
+    proxy = ThreadedProxy(url.host or "127.0.0.1", url.port or 5432)
+    try:
+        c: Cluster = cluster(1, database_url=url.set(port=proxy.port).render_as_string(
+            hide_password=False))
+        i1 = c.instances["i1"]
+        table = Table(At(i1.url), PLAYERS, seed=7)  # type: ignore[arg-type]
+        table.play(4)
+        proxy.shut()
+        seat, action = table.choose()
+        player = table.players[seat]
+        player.send_act(action)
+        while (frame := player.recv())["type"] != "error":
+            assert frame["type"] != "ack", frame
+        assert frame["code"] == "unavailable"  # the table says so; nothing was applied
+        assert health(i1.url)["status"] == "degraded"
+        proxy.open()
+        for _ in range(50):  # the first write after the outage may still meet a dead socket
+            player.send_act(action)
+            while (frame := player.recv())["type"] not in ("ack", "error"):
+                pass
+            if frame["type"] == "ack":
+                break
+            assert frame["code"] == "unavailable", frame
+            time.sleep(0.1)
+        table.acked.append((seat, action))
+        table.current()
+        assert health(i1.url)["status"] == "ok"
+        table.play()
+        saved = stored_game(database, table.code)
+        assert saved is not None
+        assert [list(a) for a in saved.actions] == [[s, a] for s, a in table.acked]
+    finally:
+        proxy.close()
+        c.close()
+        drop_database(database)
