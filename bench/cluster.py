@@ -394,7 +394,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as tmp:
         workdir = Path(tmp)
         loads = {config: load(config, workdir, args) for config in configs}
-        if not args.json:
+        if loads and not args.json:
             print_loads(args, loads)
         fail: dict[str, Any] = {"lost_actions": None, "duplicated_actions": None,
                                 "failover_p50_s": None, "failover_p95_s": None}
