@@ -112,6 +112,7 @@ class Table(Room):
         self.reconnects = 0
         self.readers: list[asyncio.Task[None]] = []
         self.failed: str | None = None
+        self.done = False  # its game is over: it plays no more
         self.heard = [True] * len(self.tokens)  # a frame arrived since the last hello
         self.closed: list[float] = []  # when a socket was found closed
         self.reopened: list[float] = []  # when all sockets were open again
@@ -255,6 +256,7 @@ async def failover(c: Cluster, args: argparse.Namespace) -> dict[str, Any]:
                         return
                     continue
                 if outcome == "over":  # a finished game: another table takes its place
+                    table.done = True
                     await table.close()
                     table = await new_table(http, port, stats, rng)
                     tables.append(table)
@@ -275,9 +277,10 @@ async def failover(c: Cluster, args: argparse.Namespace) -> dict[str, Any]:
         unrecovered = 0
         await asyncio.sleep(args.settle)
         for k in range(args.kills):
-            owners = Counter(t.upstream for t in tables if not t.failed and t.upstream)
+            playing = [t for t in tables if not t.failed and not t.done and t.upstream]
+            owners = Counter(t.upstream for t in playing)
             victim = c.by_addr(owners.most_common(1)[0][0]) if owners else c.instances["i1"]
-            hit = [t for t in tables if t.upstream == victim.addr and not t.failed]
+            hit = [t for t in playing if t.upstream == victim.addr]
             before = {id(t): len(t.acked) for t in hit}
             killed = time.monotonic()
             await asyncio.to_thread(c.kill, victim.name, signal.SIGKILL)
