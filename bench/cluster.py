@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import copy
 import difflib
 import json
 import random
@@ -63,6 +64,10 @@ def pct(values: list[float], p: float) -> float | None:
     return values[min(len(values) - 1, int(p * len(values)))] if values else None
 
 
+def children(pid: int) -> list[int]:
+    return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
 # --- 1. load -------------------------------------------------------------------------------
 
 
@@ -73,12 +78,20 @@ def load(config: str, workdir: Path, args: argparse.Namespace) -> dict[str, Any]
         port = c.proxy_port if cluster else next(iter(c.instances.values())).port
         pids = [i.pid for i in c.instances.values()]
         assert c.nginx is not None
-        nginx0 = cpu_seconds(c.nginx.pid)
+        nginx = [c.nginx.pid, *children(c.nginx.pid)]  # the workers do the proxying
+        redis = [c.redis_proc.pid] if c.redis_proc else []
+        before = [sum(cpu_seconds(p) for p in group) for group in (nginx, redis)]
         out = measure("game", port, pids, args.rooms, args.pace, args.duration, args.procs)
-        nginx_cpu = cpu_seconds(c.nginx.pid) - nginx0
-    total = out["actions_per_s"] * args.duration
+        after = [sum(cpu_seconds(p) for p in group) for group in (nginx, redis)]
+    per_action = [1000 * (b - a) / max(1, out["actions_per_s"] * args.duration)
+                  for a, b in zip(before, after, strict=True)]
     return {"config": config, "instances": count, **out,
-            "nginx_cpu_ms_per_action": 1000 * nginx_cpu / max(1, total) if cluster else 0.0}
+            # What one core could carry at this CPU cost per action: how the figures scale
+            # with cores (instances), once the load generator is not on the same machine.
+            "actions_per_core_s": 1000 / out["cpu_ms_per_action"] if out["cpu_ms_per_action"]
+            else None,
+            "nginx_cpu_ms_per_action": per_action[0] if cluster else 0.0,
+            "redis_cpu_ms_per_action": per_action[1]}
 
 
 # --- 2. failover ---------------------------------------------------------------------------
@@ -99,34 +112,54 @@ class Table(Room):
         self.reconnects = 0
         self.readers: list[asyncio.Task[None]] = []
         self.failed: str | None = None
+        self.done = False  # its game is over: it plays no more
+        self.heard = [True] * len(self.tokens)  # a frame arrived since the last hello
+        self.closed: list[float] = []  # when a socket was found closed
+        self.reopened: list[float] = []  # when all sockets were open again
+        self.handshakes: list[float] = []  # when the first socket of each (re)open was taken
 
     async def open(self, timeout: float = 60.0) -> None:
-        """(Re)connect every socket, resuming from the version it last applied."""
+        """(Re)connect every socket at once, as 8 people would, each resuming from the
+        version it last applied."""
         deadline = time.monotonic() + timeout
+        first: list[float] = []  # when the first handshake succeeded: the room is claimed
+
+        async def connect(i: int) -> Any:
+            ws = await websockets.connect(self.url, max_size=None, compression=None,
+                                          open_timeout=10)
+            first.append(time.monotonic())
+            v = self.versions[i] if self.versions[i] >= 0 else None
+            await ws.send(json.dumps({"type": "hello", "token": self.tokens[i], "v": v}))
+            return ws
+
+        expected = (OSError, TimeoutError, websockets.WebSocketException)
         while True:
-            sockets: list[Any] = []
-            try:
-                for i, token in enumerate(self.tokens):
-                    ws = await websockets.connect(self.url, max_size=None, compression=None,
-                                                  open_timeout=10)
-                    sockets.append(ws)
-                    v = self.versions[i] if self.versions[i] >= 0 else None
-                    await ws.send(json.dumps({"type": "hello", "token": token, "v": v}))
+            results = await asyncio.gather(*(connect(i) for i in range(len(self.tokens))),
+                                           return_exceptions=True)
+            sockets = [r for r in results if not isinstance(r, BaseException)]
+            errors = [r for r in results if isinstance(r, BaseException)]
+            if not errors:
                 break
-            except (OSError, TimeoutError, websockets.WebSocketException) as e:
-                await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"{self.url}: no connection within {timeout} s: {e}") from e
-                await asyncio.sleep(0.2)
+            await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+            unexpected = [e for e in errors if not isinstance(e, expected)]
+            if unexpected:
+                raise unexpected[0]
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.url}: no connection within {timeout} s: "
+                                   f"{errors[0]!r}") from errors[0]
+            await asyncio.sleep(0.2)
+        self.handshakes.append(min(first))
         self.sockets = sockets
         self.upstream = (sockets[0].response.headers.get("X-Upstream") or "").split(",")[-1]
         self.lost.clear()
+        self.heard = [False] * len(sockets)
         self.readers = [asyncio.create_task(self._read(i)) for i in range(len(sockets))]
 
     async def reconnect(self) -> None:
         self.reconnects += 1
         await self.close()
         await self.open()
+        self.reopened.append(time.monotonic())
 
     async def close(self) -> None:
         for task in self.readers:
@@ -135,9 +168,12 @@ class Table(Room):
 
     async def _read(self, i: int) -> None:
         await super()._read(i)
+        if not self.lost.is_set():
+            self.closed.append(time.monotonic())
         self.lost.set()  # closed by the server (or it died): not after a cancel
 
     def _on_frame(self, i: int, raw: str) -> None:
+        self.heard[i] = True
         if '"ack"' in raw or '"bye"' in raw:
             frame = json.loads(raw)
             if frame["type"] == "ack" and self.pending is not None:
@@ -149,8 +185,12 @@ class Table(Room):
 
     async def step(self, rng: random.Random) -> str:
         """One action: "ok", "refused", "lost" (connection gone), "over" or "idle"."""
+        # Until every socket has its view after a (re)connect and all show one version; a
+        # socket that resumed already current hears nothing, hence the bound.
         settle = time.monotonic() + 10
-        while min(self.versions) != max(self.versions) and not self.lost.is_set():
+        heard = time.monotonic() + 2
+        while (min(self.versions) != max(self.versions)
+               or not all(self.heard) and time.monotonic() < heard) and not self.lost.is_set():
             if time.monotonic() > settle:
                 return "lost"  # a socket stopped receiving: start over
             await asyncio.sleep(0.01)
@@ -163,7 +203,8 @@ class Table(Room):
         legal = (self.views[seat].get("game") or {}).get("legal") or []
         if not legal:
             return "idle"
-        action = rng.choice(legal)
+        # A copy: later patches edit the view's legal list (and so its dicts) in place.
+        action = copy.deepcopy(rng.choice(legal))
         v = self.versions[seat]
         self.target = None
         self.arrived.clear()
@@ -215,9 +256,13 @@ async def failover(c: Cluster, args: argparse.Namespace) -> dict[str, Any]:
                         return
                     continue
                 if outcome == "over":  # a finished game: another table takes its place
+                    table.done = True
                     await table.close()
                     table = await new_table(http, port, stats, rng)
                     tables.append(table)
+                    continue
+                if outcome == "refused":  # e.g. stale: the view was behind; choose again
+                    await asyncio.sleep(0.05)
                     continue
                 await asyncio.sleep(max(0.0, 1 / args.pace - (time.monotonic() - began)))
             await table.close()
@@ -226,12 +271,16 @@ async def failover(c: Cluster, args: argparse.Namespace) -> dict[str, Any]:
         tables.extend(first)
         players = [asyncio.create_task(play(t)) for t in first]
         samples: list[float] = []
+        closed: list[float] = []  # the kill -> a socket of an owned room noticed
+        reopened: list[float] = []  # the kill -> its sockets connected to the new owner
+        claimed: list[float] = []  # the kill -> the first handshake the new owner accepted
         unrecovered = 0
         await asyncio.sleep(args.settle)
         for k in range(args.kills):
-            owners = Counter(t.upstream for t in tables if not t.failed and t.upstream)
+            playing = [t for t in tables if not t.failed and not t.done and t.upstream]
+            owners = Counter(t.upstream for t in playing)
             victim = c.by_addr(owners.most_common(1)[0][0]) if owners else c.instances["i1"]
-            hit = [t for t in tables if t.upstream == victim.addr and not t.failed]
+            hit = [t for t in playing if t.upstream == victim.addr]
             before = {id(t): len(t.acked) for t in hit}
             killed = time.monotonic()
             await asyncio.to_thread(c.kill, victim.name, signal.SIGKILL)
@@ -246,6 +295,10 @@ async def failover(c: Cluster, args: argparse.Namespace) -> dict[str, Any]:
             back = [t.acked[before[id(t)]][2] - killed for t in hit
                     if len(t.acked) > before[id(t)]]
             samples.extend(back)
+            for t in hit:
+                closed.extend(at - killed for at in t.closed if at >= killed)
+                reopened.extend(at - killed for at in t.reopened if at >= killed)
+                claimed.extend(at - killed for at in t.handshakes if at >= killed)
             unrecovered += len(hit) - len(back)
             if not args.json:
                 print(f"kill {k + 1}/{args.kills}: {victim.name} owned {len(hit)} rooms; "
@@ -262,6 +315,13 @@ async def failover(c: Cluster, args: argparse.Namespace) -> dict[str, Any]:
         "failover_samples": len(samples), "failover_unrecovered": unrecovered,
         "failover_p50_s": pct(samples, 0.50), "failover_p95_s": pct(samples, 0.95),
         "failover_max_s": max(samples, default=None),
+        # Where the time goes: sockets see the close; the new owner claims the room during
+        # the first handshake; every socket is back; the first action is acknowledged.
+        "failover_closed_p50_s": pct(closed, 0.5),
+        "failover_handshake_p50_s": pct(claimed, 0.5),
+        "failover_handshake_p95_s": pct(claimed, 0.95),
+        "failover_reconnected_p50_s": pct(reopened, 0.5),
+        "failover_reconnected_p95_s": pct(reopened, 0.95),
         "acked_actions": sum(len(t.acked) for t in tables), **check,
         "reconnects": sum(t.reconnects for t in tables),
         "byes": dict(sum((t.byes for t in tables), Counter())),
@@ -276,10 +336,29 @@ def key(seat: int | None, action: dict[str, Any]) -> tuple[Any, ...]:
     return (seat, action.get("type"), *(json.dumps(action.get(f)) for f in required))
 
 
+Key = tuple[Any, ...]
+
+
+def compare(acked: list[Key], unacked: list[Key], stored: list[Key]) -> tuple[int, int, int]:
+    """(lost, duplicated, unacked_applied) for one room: acknowledged actions missing from
+    what is stored; stored actions that are neither acknowledged nor one of the actions
+    whose ack never came (those are `unacked_applied`: stored before the connection died)."""
+    blocks = difflib.SequenceMatcher(None, acked, stored, autojunk=False).get_matching_blocks()
+    matched = {j for b in blocks for j in range(b.b, b.b + b.size)}
+    maybe = Counter(unacked)
+    applied = 0
+    for j, k in enumerate(stored):
+        if j not in matched and maybe[k] > 0:
+            maybe[k] -= 1
+            applied += 1
+    lost = len(acked) - len(matched)
+    return lost, len(stored) - len(matched) - applied, applied
+
+
 def verify(database_url: str, tables: list[Table]) -> dict[str, int]:
     """Every acknowledged action against what the database holds for its room."""
     engine = create_engine(make_url(database_url).set(drivername="postgresql+psycopg"))
-    stored: dict[str, list[tuple[Any, ...]]] = {}
+    stored: dict[str, list[Key]] = {}
     try:
         with engine.connect() as conn:
             for code, seat, action in conn.execute(text(
@@ -290,30 +369,19 @@ def verify(database_url: str, tables: list[Table]) -> dict[str, int]:
                 stored[code] = [key(seat, action) for seat, action in actions]
     finally:
         engine.dispose()
-    lost = duplicated = applied = 0
+    total = Counter[str]()
     for t in tables:
         acked = [key(seat, action) for seat, action, _ in t.acked]
         journal = stored.get(t.url.rsplit("/", 1)[1].replace("-", ""), [])
-        blocks = difflib.SequenceMatcher(None, acked, journal, autojunk=False)
-        matched = sum(b.size for b in blocks.get_matching_blocks())
-        lost += len(acked) - matched
-        extras = len(journal) - matched
-        sent = Counter(key(seat, action) for seat, action in t.unacked)
-        explained = 0
-        matched_j = {j for b in blocks.get_matching_blocks() for j in range(b.b, b.b + b.size)}
-        for j, k in enumerate(journal):
-            if j not in matched_j and sent[k] > 0:
-                sent[k] -= 1
-                explained += 1
-        applied += explained
-        duplicated += extras - explained
-        if len(acked) > matched or extras > explained:
+        lost, duplicated, applied = compare(acked, [key(*a) for a in t.unacked], journal)
+        total.update(lost_actions=lost, duplicated_actions=duplicated, unacked_applied=applied)
+        if lost or duplicated:
             at = next((i for i, (a, b) in enumerate(zip(acked, journal, strict=False)) if a != b),
                       min(len(acked), len(journal)))
-            print(f"{t.url}: acked {len(acked)}, stored {len(journal)}, matched {matched}; "
-                  f"from #{at}: acked {acked[at:at + 3]}, stored {journal[at:at + 3]}",
-                  file=sys.stderr)
-    return {"lost_actions": lost, "duplicated_actions": duplicated, "unacked_applied": applied}
+            print(f"{t.url}: acked {len(acked)}, stored {len(journal)}, lost {lost}, "
+                  f"duplicated {duplicated}; from #{at}: acked {acked[at:at + 3]}, "
+                  f"stored {journal[at:at + 3]}", file=sys.stderr)
+    return {k: total[k] for k in ("lost_actions", "duplicated_actions", "unacked_applied")}
 
 
 # --- the run -------------------------------------------------------------------------------
@@ -347,7 +415,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as tmp:
         workdir = Path(tmp)
         loads = {config: load(config, workdir, args) for config in configs}
-        if not args.json:
+        if loads and not args.json:
             print_loads(args, loads)
         fail: dict[str, Any] = {"lost_actions": None, "duplicated_actions": None,
                                 "failover_p50_s": None, "failover_p95_s": None}
@@ -364,10 +432,12 @@ def main() -> None:
         return
     for name in ("acked_actions", "lost_actions", "duplicated_actions", "unacked_applied",
                  "failover_samples", "failover_unrecovered", "failover_p50_s",
-                 "failover_p95_s", "failover_max_s", "reconnects", "byes", "failover_errors",
-                 "cluster_cpu_ratio"):
+                 "failover_p95_s", "failover_max_s", "failover_closed_p50_s",
+                 "failover_handshake_p50_s", "failover_handshake_p95_s",
+                 "failover_reconnected_p50_s", "failover_reconnected_p95_s", "reconnects",
+                 "byes", "failover_errors", "cluster_cpu_ratio"):
         value = result.get(name)
-        print(f"{name:<22}{value:.3f}" if isinstance(value, float) else f"{name:<22}{value}")
+        print(f"{name:<28}{value:.3f}" if isinstance(value, float) else f"{name:<28}{value}")
 
 
 def print_loads(args: argparse.Namespace, loads: dict[str, dict[str, Any]]) -> None:
@@ -376,8 +446,9 @@ def print_loads(args: argparse.Namespace, loads: dict[str, dict[str, Any]]) -> N
     names = list(loads)
     print(f"{'figure':<24}" + "".join(f"{n:>12}" for n in names))
     for k in ("actions_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_pct",
-              "cpu_ms_per_action", "nginx_cpu_ms_per_action", "rss_mib", "errors"):
-        print(f"{k:<24}" + "".join(f"{loads[n][k]:>12.2f}" for n in names))
+              "cpu_ms_per_action", "actions_per_core_s", "nginx_cpu_ms_per_action",
+              "redis_cpu_ms_per_action", "rss_mib", "errors"):
+        print(f"{k:<24}" + "".join(f"{loads[n][k] or 0:>12.2f}" for n in names))
     for n in names:
         if loads[n]["error_codes"]:
             print(f"error codes ({n}): {loads[n]['error_codes']}")

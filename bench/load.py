@@ -18,6 +18,7 @@ import asyncio
 import json
 import multiprocessing as mp
 import os
+import queue as queue_module
 import random
 import socket
 import subprocess
@@ -218,7 +219,14 @@ async def drive(kind: str, port: int, rooms: int, pace: float, warmup: float,
 
         async def open_room() -> Room:
             async with opening:
-                code, tokens = await make_room(http, kind, rng)
+                for attempt in range(3):  # a dropped request: start over with a new room
+                    try:
+                        code, tokens = await make_room(http, kind, rng)
+                        break
+                    except httpx.TransportError:
+                        stats.error_codes["setup"] = stats.error_codes.get("setup", 0) + 1
+                        if attempt == 2:
+                            raise
                 room = Room(port, code, tokens, stats)
                 await room.open()
                 return room
@@ -287,7 +295,15 @@ def measure(kind: str, port: int, pids: list[int], rooms: int, pace: float, dura
         w.start()
     try:
         for _ in workers:  # every room created and every socket open
-            ready.get(timeout=1200)
+            waited = 0.0
+            while True:
+                try:
+                    ready.get(timeout=1)
+                    break
+                except queue_module.Empty:
+                    waited += 1
+                    if waited > 1200 or any(w.exitcode not in (None, 0) for w in workers):
+                        raise SystemExit("a load client failed while opening its rooms") from None
         rss_idle_rooms = sum(rss_mib(p) for p in pids)
         go.set()
         time.sleep(warmup)

@@ -108,7 +108,7 @@ def test_cluster_instances_share_redis_and_postgres_under_their_own_names() -> N
         assert "@cluster-db:5432/" in env["DATABASE_URL"]
         assert env["PORT"] == d_expose()
     assert envs[0]["DATABASE_URL"] == envs[1]["DATABASE_URL"]
-    assert services["app1"]["volumes"] != services["app2"]["volumes"]  # a fallback file each
+    assert "JOURNAL_FALLBACK_PATH" not in envs[0]  # cluster mode journals to PostgreSQL only
     assert "ports" not in services["app1"] and "ports" not in services["app2"]
 
 

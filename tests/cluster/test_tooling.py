@@ -4,9 +4,14 @@ skipped at once."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
 import signal
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,10 +19,15 @@ from pathlib import Path
 import httpx
 from websockets.sync.client import connect
 
-from server.cluster.dev import check_nginx_config, render_nginx, write_nginx_config
+from server.cluster.dev import (
+    ROOT,
+    check_nginx_config,
+    render_nginx,
+    write_nginx_config,
+)
 from server.rooms.codes import ALPHABET, display
 
-from .harness import Cluster, Instance
+from .harness import Cluster, Instance, create_database, drop_database, free_port, redis_ping
 
 
 def codes(n: int, seed: int = 10) -> list[str]:
@@ -55,11 +65,10 @@ def test_a_room_always_reaches_the_same_instance_and_other_urls_spread(
 ) -> None:
     c = cluster(3)
     seen: dict[str, Instance] = {}
-    for code in codes(30):
-        for _ in range(2):
-            for url in room_urls(code):
-                inst, _ = c.route(url, "POST" if url.endswith("/join") else "GET")
-                assert seen.setdefault(code, inst) is inst, (url, inst.name, seen[code].name)
+    for code in codes(12):  # all on one of 3 instances by chance: 3 / 3**12
+        for url in room_urls(code):
+            inst, _ = c.route(url, "POST" if url.endswith("/join") else "GET")
+            assert seen.setdefault(code, inst) is inst, (url, inst.name, seen[code].name)
     assert len({i.name for i in seen.values()}) > 1  # codes spread over the instances
     spread = {c.route(path)[0].name for path in ["/healthz", "/", "/api/rooms"] * 3}
     assert spread == set(c.instances)  # round robin for everything else
@@ -105,3 +114,74 @@ def test_a_dead_instance_is_skipped_and_taken_back_once_it_returns(
     while c.route(f"/r/{on_victim[0]}")[0] is not victim:
         assert time.monotonic() < deadline, "the restarted instance never got its rooms back"
         time.sleep(0.3)
+
+
+def ports_in_a_row(n: int) -> int:
+    """The first of n consecutive free ports."""
+    for _ in range(100):
+        first = random.randint(20000, 60000 - n)
+        with contextlib.ExitStack() as stack:
+            try:
+                for port in range(first, first + n):
+                    s = stack.enter_context(socket.socket())
+                    s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return first
+    raise RuntimeError("no run of free ports")
+
+
+def test_the_launcher_refuses_sqlite_in_one_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cluster.dev", "--instances", "1"], cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": "sqlite+aiosqlite:///./data/x.db"},
+        capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip().count("\n") == 0 and "PostgreSQL" in done.stderr, done.stderr
+
+
+def test_make_cluster_runs_instances_and_nginx_and_ctrl_c_stops_them_all(
+    cluster_parts: None, tmp_path: Path,
+) -> None:
+    redis_port = free_port()
+    redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1",
+                              "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    database = create_database()
+    proxy, first = free_port(), ports_in_a_row(2)  # instances: --first-port and the next
+    workdir = tmp_path / "cluster"
+    launcher = subprocess.Popen(
+        [sys.executable, "-m", "server.cluster.dev", "--instances", "2", "--port", str(proxy),
+         "--first-port", str(first), "--workdir", str(workdir)], cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": database, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+             "LOG_LEVEL": "warning", "BOT_WORKERS": "0"},
+        stdout=subprocess.PIPE, text=True, start_new_session=True)
+    pids: list[int] = []
+    try:
+        deadline = time.monotonic() + 10
+        while not redis_ping(redis_port):
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+        lines = []
+        for line in launcher.stdout or []:  # bounded: the launcher gives up after 60 s
+            lines.append(line)
+            if line.startswith("nginx:"):
+                break
+        assert lines and lines[-1].startswith("nginx:"), lines
+        pids = [int((workdir / f"{name}.pid").read_text()) for name in ("i1", "i2", "nginx")]
+        health = [httpx.get(f"http://127.0.0.1:{proxy}/healthz", timeout=5) for _ in range(4)]
+        assert {h.json()["instance"] for h in health} == {"i1", "i2"}
+        assert {h.headers["x-instance"] for h in health} == {"i1", "i2"}
+        launcher.send_signal(signal.SIGINT)  # Ctrl-C
+        assert launcher.wait(60) == 0
+        assert not [pid for pid in pids if Path(f"/proc/{pid}").exists()]
+        assert not list(workdir.glob("*.pid"))
+    finally:
+        if launcher.poll() is None:
+            launcher.kill()
+            launcher.wait()
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        drop_database(database)
+        redis.kill()
+        redis.wait()
