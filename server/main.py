@@ -12,7 +12,9 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from server.api import install_error_handlers, pages_router, rooms_router
+from server.api.games import IMPORT_PATH
 from server.api.games import router as games_router
+from server.api.security import Guard
 from server.bots.driver import BotDriver
 from server.bots.pool import BotPool
 from server.config import Settings
@@ -68,8 +70,10 @@ def create_app(
             if database is not None:
                 await database.close()
 
-    app = FastAPI(title="Coffee Rush Online", lifespan=lifespan, docs_url="/docs",
+    app = FastAPI(title="Coffee Rush Online", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json")
+    app.add_middleware(Guard, settings=settings,
+                       body_limits={IMPORT_PATH: settings.IMPORT_MAX_BODY})
     app.state.settings = settings
     app.state.rooms = manager
     app.state.database = database  # None when a journal was injected

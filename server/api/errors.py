@@ -36,7 +36,13 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, str(exc.detail))
 
 
+async def _internal_error(request: Request, exc: Exception) -> JSONResponse:
+    """A bug: the same shape as every refusal (the traceback goes to the log, not here)."""
+    return error_response(500, "internal", "the server failed on this request; it was logged")
+
+
 def install(app: FastAPI) -> None:
+    app.add_exception_handler(Exception, _internal_error)
     app.add_exception_handler(RoomError, _room_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
