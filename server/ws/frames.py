@@ -98,6 +98,14 @@ def parse(text: str) -> Hello | Act | Ping:
         raise FrameError("malformed", f"{kind}: {where}: {first['msg']}", frame_id) from None
 
 
+def too_large_texts(limit: int) -> tuple[str, str]:
+    """The error and bye sent for a frame over the size cap, before close 1009."""
+    error = {"type": "error", "id": None, "code": "too_large",
+             "message": f"frames are limited to {limit} bytes"}
+    bye = {"type": "bye", "reason": "too_large"}
+    return orjson.dumps(error).decode(), orjson.dumps(bye).decode()
+
+
 # --- server frames (documentation and tests; the room builds these as plain dicts) -------
 
 

@@ -8,7 +8,7 @@ from server.config import Settings
 from server.rooms import Connection, Room, RoomError
 from server.rooms.ratelimit import SlidingWindow
 
-from .frames import Act, FrameError, Hello, Ping, parse
+from .frames import Act, FrameError, Hello, Ping, parse, too_large_texts
 
 
 class Session:
@@ -27,7 +27,8 @@ class Session:
     async def receive(self, text: str) -> bool:
         """Handle one client frame; False when the socket must now close."""
         if len(text) > self.max_frame or len(text.encode()) > self.max_frame:
-            self.error("too_large", f"frames are limited to {self.max_frame} bytes")
+            error, _ = too_large_texts(self.max_frame)
+            self.conn.send(error)
             self.conn.close("too_large", 1009)
             return False
         if not self.budget.hit():
