@@ -127,3 +127,4 @@ def test_forwarded_for_is_trusted_from_configured_proxies(tmp_path):
 
         assert [create(f"10.0.0.{i}") for i in range(3)] == [201, 201, 201]
         assert [create("10.0.0.9") for _ in range(3)] == [201, 201, 429]
+

@@ -14,7 +14,7 @@ from .frames import Act, FrameError, Hello, Ping, parse, too_large_texts
 class Session:
     def __init__(self, room: Room, settings: Settings, clock: Callable[[], float]) -> None:
         self.room = room
-        self.conn = Connection()
+        self.conn = Connection(settings.WS_OUTBOX)
         self.max_frame = settings.WS_MAX_FRAME
         self.budget = SlidingWindow(settings.WS_FLOOD_MESSAGES, settings.WS_FLOOD_WINDOW, clock)
         self.greeted = False
