@@ -44,7 +44,7 @@ class Settings(BaseSettings):
     RESUME_BUFFER: int = 64  # versions of patches kept per room for resuming clients
     WS_OUTBOX: int = Field(1000, ge=8)  # frames queued for a socket; then bye "lagging"
     WS_SEND_TIMEOUT: float = Field(10, gt=0)  # seconds one frame may take to go out
-    MAX_SPECTATORS: int = Field(500, ge=0)  # spectators per room; then error "spectators_full"
+    MAX_SPECTATORS: int = Field(1000, ge=0)  # spectators per room; then error "spectators_full"
     # Seconds between two versions that only change the spectator count: arrivals and
     # departures in between are sent together.
     PRESENCE_INTERVAL: float = Field(1.0, ge=0)

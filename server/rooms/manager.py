@@ -47,7 +47,8 @@ class RoomManager:
         return Room(
             code, options, journal=self.journal, clock=self.clock, seed=seed,
             host_token_hash=host_token_hash, resume_buffer=self.settings.RESUME_BUFFER,
-            listeners=self.listeners,
+            listeners=self.listeners, max_spectators=self.settings.MAX_SPECTATORS,
+            presence_interval=self.settings.PRESENCE_INTERVAL,
         )
 
     async def create(self, options: RoomOptions, client: str) -> tuple[Room, str]:
