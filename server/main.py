@@ -18,6 +18,7 @@ from server.api.security import Guard
 from server.bots.driver import BotDriver
 from server.bots.pool import BotPool
 from server.config import Settings
+from server.memory import collect_periodically
 from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
 from server.ws import router as ws_router
@@ -59,10 +60,14 @@ def create_app(
                     await bots.close()
                 raise
         sweeper = asyncio.create_task(manager.run_sweeper())
+        collector = (asyncio.create_task(collect_periodically(settings.GC_INTERVAL))
+                     if settings.GC_INTERVAL > 0 else None)
         try:
             yield
         finally:
             sweeper.cancel()
+            if collector is not None:
+                collector.cancel()
             if bots is not None:
                 manager.listeners.remove(bots)
                 await bots.close()
