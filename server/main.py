@@ -19,6 +19,8 @@ from server.bots.driver import BotDriver
 from server.bots.pool import BotPool
 from server.config import Settings
 from server.memory import collect_periodically
+from server.metrics import Metrics, TimedChooser
+from server.metrics import router as metrics_router
 from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
 from server.ws import router as ws_router
@@ -40,17 +42,20 @@ def create_app(
         else RoomManager(settings, journal, clock=clock)
     )
     database = Database(settings) if journal is None else None
+    metrics = Metrics(manager, None if database is None else database.fallback_path)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         bots = None
         if settings.BOT_WORKERS > 0:  # before any room is built: rooms copy the listeners
-            bots = BotDriver(BotPool(settings.BOT_WORKERS), settings, manager)
+            pool = TimedChooser(BotPool(settings.BOT_WORKERS), metrics)
+            bots = BotDriver(pool, settings, manager)
             manager.listeners.append(bots)
         app.state.bots = bots
         if database is not None:
             try:
                 stored = await database.open()
+                database.journal.on_commit = metrics.committed
                 app.state.db_sessions = database.sessions  # history and replays read here
                 manager.journal = RoomJournal(database.journal)
                 await restore_rooms(manager, manager.journal, stored)
@@ -82,11 +87,13 @@ def create_app(
     app.state.settings = settings
     app.state.rooms = manager
     app.state.database = database  # None when a journal was injected
+    app.state.metrics = metrics
     app.state.templates = Jinja2Templates(directory=str(settings.TEMPLATES_DIR))
     install_error_handlers(app)
     app.include_router(rooms_router)
     app.include_router(ws_router)
     app.include_router(pages_router)
     app.include_router(games_router)
+    app.include_router(metrics_router)
     app.mount("/static", StaticFiles(directory=settings.STATIC_DIR, check_dir=False), "static")
     return app

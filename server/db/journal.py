@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -78,6 +79,8 @@ class Journal:
         # code -> id of the rooms known unfinished: this journal is the only writer of room
         # statuses, so a batch of actions need not look its rooms up again.
         self._open_rooms: dict[str, int] = {}
+        # Told (batch size, seconds) after each committed batch, e.g. by the metrics.
+        self.on_commit: Callable[[int, float], None] | None = None
         self._conn: AsyncConnection | None = None
 
     @property
@@ -198,6 +201,7 @@ class Journal:
         if self._degraded:  # order: nothing may overtake what is already in the file
             await self._to_file(batch)
             return
+        started = time.perf_counter()
         try:
             await self._write([item.op for item in batch], replaying=False)
         except Exception as exc:
@@ -210,6 +214,8 @@ class Journal:
             else:
                 batch[0].resolve(exc)
         else:
+            if self.on_commit is not None:
+                self.on_commit(len(batch), time.perf_counter() - started)
             for item in batch:
                 item.resolve()
 

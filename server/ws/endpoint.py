@@ -48,7 +48,7 @@ async def table_socket(ws: WebSocket, code: str) -> None:
         )
         await ws.close(4404, "not_found")
         return
-    session = Session(room, settings, time.monotonic)
+    session = Session(room, settings, time.monotonic, ws.app.state.metrics)
     writer = asyncio.create_task(_write(ws, session.conn, settings.WS_SEND_TIMEOUT))
     try:
         while True:
