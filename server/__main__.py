@@ -7,6 +7,7 @@ import gc
 import uvicorn
 
 from server.config import Settings
+from server.logs import log_config
 from server.main import create_app
 from server.rooms import RoomManager
 from server.ws.protocol import AnsweringWebSocketProtocol
@@ -37,6 +38,7 @@ def main() -> None:
         host=settings.HOST,
         port=settings.PORT,
         log_level=settings.LOG_LEVEL.lower(),
+        log_config=log_config(settings),
         # Frames past the cap are refused unread, with the error and bye frames first.
         ws_max_size=settings.WS_MAX_FRAME,
         ws=AnsweringWebSocketProtocol,

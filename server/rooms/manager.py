@@ -11,7 +11,7 @@ from typing import Any
 
 from server.config import Settings
 
-from .codes import new_code, normalize
+from .codes import display, new_code, normalize
 from .errors import RoomError, forbidden, not_found
 from .journal import Journal, NullJournal
 from .ratelimit import RateLimit
@@ -61,6 +61,7 @@ class RoomManager:
         host_token = new_token()
         room = self.build(code, options, self._seed(), hash_token(host_token))
         self.rooms[code] = room
+        log.info("room %s created", room.display_code, extra={"room": room.display_code})
         await room.tell_journal("room_created")
         return room, host_token
 
@@ -145,8 +146,8 @@ class RoomManager:
         while True:
             await asyncio.sleep(self.settings.SWEEP_INTERVAL)
             dropped = await self.sweep()
-            if dropped:
-                log.info("expired %d room(s)", len(dropped))
+            for code in dropped:
+                log.info("room %s expired", display(code), extra={"room": display(code)})
 
     async def goodbye(self, reason: str = "restarting", grace: float = 2.0) -> None:
         """Send bye to every socket and give their outboxes a moment to drain."""

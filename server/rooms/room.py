@@ -394,13 +394,16 @@ class Room:
             except Exception:
                 # Rare (the database journal falls back to a local file): rather than copy
                 # the game before every action, rebuild it from the accepted actions.
-                log.exception("journal failed; action rolled back in room %s", self.code)
+                log.exception("journal failed; action rolled back in room %s",
+                              self.display_code, extra={"room": self.display_code})
                 self.game = self.replay(self.actions)
                 raise RoomError("unavailable", "the action could not be saved", 503) from None
             self.actions.append((seat, action))
             finished = game.phase == "over"
             if finished:
                 self.status, self.finished_at = FINISHED, self.clock()
+                log.info("game finished in room %s", self.display_code,
+                         extra={"room": self.display_code})
             self.commit(events, game_changed=True)
             version = self.v
             if finished:
@@ -412,11 +415,13 @@ class Room:
         try:
             await getattr(self.journal, hook)(self)
         except Exception:
-            log.exception("journal %s failed for room %s", hook, self.code)
+            log.exception("journal %s failed for room %s", hook, self.display_code,
+                          extra={"room": self.display_code})
 
     async def notify(self, events: list[dict[str, Any]]) -> None:
         for listener in list(self.listeners):
             try:
                 await listener(self, events)
             except Exception:
-                log.exception("listener failed in room %s", self.code)
+                log.exception("listener failed in room %s", self.display_code,
+                              extra={"room": self.display_code})
