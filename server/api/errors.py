@@ -2,12 +2,49 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from server.rooms import RoomError
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """The shape of every refusal."""
+
+    error: ErrorDetail
+
+
+def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses` for these error statuses, each in the error shape."""
+    return {status: {"model": ErrorBody, "description": ERROR_STATUSES[status]}
+            for status in statuses}
+
+
+ERROR_STATUSES = {
+    400: "bad_host (Host not in ALLOWED_HOSTS), malformed Content-Length",
+    403: "forbidden (token), forbidden_origin (a foreign Origin on a POST)",
+    404: "not_found",
+    409: "not_waiting, not_finished, incompatible, rules_version_mismatch",
+    413: "too_large: a body over HTTP_MAX_BODY (import: IMPORT_MAX_BODY), refused unread",
+    415: "unsupported_media_type: a POST body that is not application/json",
+    422: "malformed (wrong or unknown fields, ids beyond 64 bits) or a rule refused it",
+    429: "rate_limited",
+    500: "internal: a server bug (logged)",
+    503: "unavailable: no database, or the journal could not write",
+}
+# What any route may answer before it even runs (server/api/security.py) or on a bug.
+EVERY_ROUTE = answers(400, 413, 422, 500)
+STATE_CHANGING = answers(403, 404, 409, 415)
 
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:

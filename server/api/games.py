@@ -21,10 +21,10 @@ from server.history import ImportRefused, export_document, finished_game, read_d
 from server.history.present import detail_json, page_json, replay_json, summary_json
 from server.rooms import RoomError
 
-from .errors import error_response
+from .errors import EVERY_ROUTE, answers, error_response
 from .pages import script_json
 
-router = APIRouter()
+router = APIRouter(responses={**EVERY_ROUTE, **answers(503)})
 
 Sessions = async_sessionmaker[AsyncSession]
 IMPORT_PATH = "/api/games/import"  # its body cap is IMPORT_MAX_BODY (server/api/security.py)
@@ -66,20 +66,20 @@ async def list_games(
     return page_json(found)
 
 
-@router.get("/api/games/{game_id}")
+@router.get("/api/games/{game_id}", responses=answers(404))
 async def game_detail(game_id: GameId, db: DB) -> dict[str, Any]:
     """One finished game with its seed, options, result and every action in order."""
     return detail_json(await _game(db, game_id))
 
 
-@router.get("/api/games/{game_id}/replay")
+@router.get("/api/games/{game_id}/replay", responses=answers(404))
 async def game_replay(game_id: GameId, db: DB) -> dict[str, Any]:
     """The dealt spectator view and, per action, its events and the patch it makes."""
     game = await _game(db, game_id)
     return await asyncio.to_thread(replay_json, game)
 
 
-@router.get("/api/games/{game_id}/export")
+@router.get("/api/games/{game_id}/export", responses=answers(404))
 async def export_game(game_id: GameId, db: DB) -> JSONResponse:
     """A self-contained JSON document; POST it to /api/games/import elsewhere."""
     game = await _game(db, game_id)
@@ -89,7 +89,7 @@ async def export_game(game_id: GameId, db: DB) -> JSONResponse:
     )
 
 
-@router.post(IMPORT_PATH, status_code=201)
+@router.post(IMPORT_PATH, status_code=201, responses=answers(403, 409, 415))
 async def import_game(request: Request, db: DB) -> JSONResponse:
     """Replay an exported document; store it if it reproduces its own result."""
     body = await request.body()  # already capped at IMPORT_MAX_BODY by the Guard

@@ -122,3 +122,22 @@ def test_security_headers_on_every_answer(make_settings, path):
     assert "frame-ancestors 'none'" in csp
     assert r.headers["x-content-type-options"] == "nosniff"
     assert r.headers["referrer-policy"] == "no-referrer"
+
+
+def test_openapi_states_the_error_shape_and_typed_bodies(client):
+    doc = client.get("/api/openapi.json").json()
+    error_ref = "#/components/schemas/ErrorBody"
+    api = {path: methods for path, methods in doc["paths"].items() if path.startswith("/api/")}
+    assert len(api) >= 14
+    for path, methods in api.items():
+        for method, op in methods.items():
+            for status in ("400", "413", "422", "500"):
+                schema = op["responses"][status]["content"]["application/json"]["schema"]
+                assert schema["$ref"] == error_ref, (path, method, status)
+            if method == "post":
+                assert "415" in op["responses"] and "403" in op["responses"], path
+    ok = doc["paths"]["/api/rooms/{code}"]["get"]["responses"]["200"]["content"]
+    assert ok["application/json"]["schema"]["$ref"].endswith("/RoomInfo")
+    created = doc["paths"]["/api/rooms"]["post"]["responses"]["201"]["content"]
+    assert created["application/json"]["schema"]["$ref"].endswith("/CreatedRoom")
+    assert client.get("/docs").status_code == 404  # no CDN-fed Swagger UI page
