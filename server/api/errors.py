@@ -67,9 +67,12 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(422, "malformed", message)
 
 
+HTTP_CODES = {400: "malformed", 404: "not_found", 405: "method_not_allowed"}
+
+
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
-    code = "not_found" if exc.status_code == 404 else f"http_{exc.status_code}"
+    code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
     return error_response(exc.status_code, code, str(exc.detail))
 
 
