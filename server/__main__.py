@@ -9,8 +9,10 @@ import uvicorn
 
 from server.cluster.settings import ClusterConfigError
 from server.config import Settings
+from server.logs import log_config
 from server.main import create_app
 from server.rooms import RoomManager
+from server.ws.protocol import AnsweringWebSocketProtocol
 
 
 class Server(uvicorn.Server):
@@ -45,9 +47,13 @@ def main() -> None:
         host=settings.HOST,
         port=settings.PORT,
         log_level=settings.LOG_LEVEL.lower(),
-        # Frames past this never reach the app (uvicorn closes with 1009); smaller ones
-        # over WS_MAX_FRAME get an error frame first.
-        ws_max_size=4 * settings.WS_MAX_FRAME,
+        log_config=log_config(settings),
+        # Frames past the cap are refused unread, with the error and bye frames first.
+        ws_max_size=settings.WS_MAX_FRAME,
+        ws=AnsweringWebSocketProtocol,
+        # X-Forwarded-For only from the proxies named in FORWARDED_ALLOW_IPS.
+        proxy_headers=bool(settings.FORWARDED_ALLOW_IPS),
+        forwarded_allow_ips=settings.FORWARDED_ALLOW_IPS or [],
         timeout_graceful_shutdown=5,
     )
     Server(config, app.state.rooms).run()

@@ -30,6 +30,14 @@ class Settings(BaseSettings):
     # Browser origins allowed to open a websocket, comma-separated ("*" allows any).
     # Same-origin pages and clients that send no Origin (bots, scripts) are always allowed.
     ALLOWED_ORIGINS: Annotated[list[str], NoDecode] = []
+    # Host names this server answers to, comma-separated ("*": any). Empty: HOST plus
+    # localhost, so a DNS-rebinding page cannot talk to it as "same origin".
+    ALLOWED_HOSTS: Annotated[list[str], NoDecode] = []
+    # Proxy addresses whose X-Forwarded-For / X-Forwarded-Proto are believed (comma-separated,
+    # "*": any). Empty: none, the peer address is the client.
+    FORWARDED_ALLOW_IPS: Annotated[list[str], NoDecode] = []
+    HTTP_MAX_BODY: int = Field(65536, ge=1024)  # bytes of a request body (import: IMPORT_MAX_BODY)
+    IMPORT_MAX_BODY: int = Field(2_000_000, ge=1024)  # bytes of an imported game document
     ROOM_IDLE_TTL: float = 24 * 3600  # seconds a waiting room may sit untouched
     FINISHED_ROOM_TTL: float = 3600  # seconds a finished room stays viewable
     SWEEP_INTERVAL: float = 60  # seconds between expiry sweeps
@@ -38,12 +46,21 @@ class Settings(BaseSettings):
     WS_FLOOD_WINDOW: float = 20  # ...of this many seconds
     ROOM_CREATE_RATE: int = 10  # rooms one client address may create per minute
     RESUME_BUFFER: int = 64  # versions of patches kept per room for resuming clients
+    WS_OUTBOX: int = Field(1000, ge=8)  # frames queued for a socket; then bye "lagging"
+    WS_SEND_TIMEOUT: float = Field(10, gt=0)  # seconds one frame may take to go out
+    MAX_SPECTATORS: int = Field(1000, ge=0)  # spectators per room; then error "spectators_full"
+    # Seconds between two versions that only change the spectator count: arrivals and
+    # departures in between are sent together.
+    PRESENCE_INTERVAL: float = Field(1.0, ge=0)
     TEMPLATES_DIR: Path = ROOT / "templates"
     STATIC_DIR: Path = ROOT / "static"
     # TEST ONLY. When set, every new game uses this seed, so its deck order is known in
     # advance to anyone who knows the setting. Never set it in production.
     TEST_FIXED_SEED: int | None = None
     LOG_LEVEL: str = "info"
+    LOG_FORMAT: Literal["text", "json"] = "text"  # json: one JSON object per line
+    # Seconds between background full garbage collections (0: never); see server/memory.py.
+    GC_INTERVAL: float = Field(30, ge=0)
     # Bots: worker processes that think for them (0: bots do not play, nobody stands in).
     BOT_WORKERS: int = Field(1, ge=0)
     BOT_DELAY: float = Field(0.6, ge=0)  # seconds a bot's move takes at least, to be watchable
@@ -67,9 +84,16 @@ class Settings(BaseSettings):
     def instance(self) -> str:
         return self.INSTANCE_ID or f"{socket.gethostname()}-{self.PORT}"
 
-    @field_validator("ALLOWED_ORIGINS", mode="before")
+    @field_validator("ALLOWED_ORIGINS", "ALLOWED_HOSTS", "FORWARDED_ALLOW_IPS", mode="before")
     @classmethod
-    def _split_origins(cls, value: object) -> object:
+    def _split_list(cls, value: object) -> object:
         if isinstance(value, str):
             return [o.strip().rstrip("/") for o in value.split(",") if o.strip()]
         return value
+
+    @property
+    def allowed_hosts(self) -> list[str]:
+        """The Host names answered: ALLOWED_HOSTS, or HOST and the loopback names."""
+        if self.ALLOWED_HOSTS:
+            return [h.lower() for h in self.ALLOWED_HOSTS]
+        return sorted({self.HOST.lower(), "localhost", "127.0.0.1", "::1"})

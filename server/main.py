@@ -13,13 +13,18 @@ from fastapi.templating import Jinja2Templates
 from redis.asyncio import Redis
 
 from server.api import install_error_handlers, pages_router, rooms_router
+from server.api.games import IMPORT_PATH
 from server.api.games import router as games_router
+from server.api.security import Guard
 from server.bots.driver import BotDriver
 from server.bots.pool import BotPool
 from server.cluster.manager import ClusterRoomManager
 from server.cluster.routing import OwnerRouting
 from server.cluster.settings import check_cluster_settings
 from server.config import Settings
+from server.memory import collect_periodically
+from server.metrics import Metrics, TimedChooser
+from server.metrics import router as metrics_router
 from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
 from server.ws import router as ws_router
@@ -47,17 +52,20 @@ def create_app(
     else:
         manager = RoomManager(settings, journal, **clocked)
         database = Database(settings) if journal is None else None
+    metrics = Metrics(manager, None if database is None else database.fallback_path)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         bots = None
         if settings.BOT_WORKERS > 0:  # before any room is built: rooms copy the listeners
-            bots = BotDriver(BotPool(settings.BOT_WORKERS), settings, manager)
+            pool = TimedChooser(BotPool(settings.BOT_WORKERS), metrics)
+            bots = BotDriver(pool, settings, manager)
             manager.listeners.append(bots)
         app.state.bots = bots
         if database is not None:
             try:
                 stored = await database.open()
+                database.journal.on_commit = metrics.committed
                 app.state.db_sessions = database.sessions  # history and replays read here
                 room_journal = manager.journal = RoomJournal(database.journal)
                 if cluster is None:
@@ -70,10 +78,14 @@ def create_app(
                     await bots.close()
                 raise
         sweeper = asyncio.create_task(manager.run_sweeper())
+        collector = (asyncio.create_task(collect_periodically(settings.GC_INTERVAL))
+                     if settings.GC_INTERVAL > 0 else None)
         try:
             yield
         finally:
             sweeper.cancel()
+            if collector is not None:
+                collector.cancel()
             if bots is not None:
                 manager.listeners.remove(bots)
                 await bots.close()
@@ -83,18 +95,22 @@ def create_app(
             if cluster is not None:
                 await cluster.redis.aclose()
 
-    app = FastAPI(title="Coffee Rush Online", lifespan=lifespan, docs_url="/docs",
+    app = FastAPI(title="Coffee Rush Online", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json")
+    if cluster is not None:  # inside the guard: only requests it lets through claim a room
+        app.add_middleware(OwnerRouting, ownership=cluster.ownership)
+    app.add_middleware(Guard, settings=settings,
+                       body_limits={IMPORT_PATH: settings.IMPORT_MAX_BODY})
     app.state.settings = settings
     app.state.rooms = manager
     app.state.database = database  # None when a journal was injected
+    app.state.metrics = metrics
     app.state.templates = Jinja2Templates(directory=str(settings.TEMPLATES_DIR))
     install_error_handlers(app)
-    if cluster is not None:
-        app.add_middleware(OwnerRouting, ownership=cluster.ownership)
     app.include_router(rooms_router)
     app.include_router(ws_router)
     app.include_router(pages_router)
     app.include_router(games_router)
+    app.include_router(metrics_router)
     app.mount("/static", StaticFiles(directory=settings.STATIC_DIR, check_dir=False), "static")
     return app

@@ -71,6 +71,8 @@ def make_settings(
             "ROOM_CREATE_RATE": 1000,
             "SWEEP_INTERVAL": 3600.0,
             "ALLOWED_ORIGINS": [],
+            "ALLOWED_HOSTS": ["testserver"],  # the TestClient's Host
+            "PRESENCE_INTERVAL": 0.0,  # spectator counts published at once, deterministically
         }
         values.update(overrides)
         return Settings(_env_file=None, **values)

@@ -25,6 +25,15 @@ def free_port() -> int:
 @contextlib.contextmanager
 def served(database: Path, **settings: str) -> Iterator[str]:
     """The server on its own SQLite file (plus settings), as its base URL; stopped after."""
+    with served_process(database, **settings) as (url, _):
+        yield url
+
+
+@contextlib.contextmanager
+def served_process(
+    database: Path, stderr: int | None = subprocess.PIPE, **settings: str
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """As `served`, with the process too (its pid, and its stderr unless redirected)."""
     port = free_port()
     env = {
         **os.environ, "HOST": "127.0.0.1", "PORT": str(port), "LOG_LEVEL": "warning",
@@ -33,12 +42,13 @@ def served(database: Path, **settings: str) -> Iterator[str]:
         **settings,
     }
     proc = subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=stderr)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):  # until it answers (or dies)
             if proc.poll() is not None:
-                raise RuntimeError(f"server exited: {proc.stderr.read().decode()[-2000:]}")
+                log = proc.stderr.read().decode()[-2000:] if proc.stderr else ""
+                raise RuntimeError(f"server exited: {log}")
             try:
                 if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
                     break
@@ -46,7 +56,7 @@ def served(database: Path, **settings: str) -> Iterator[str]:
                 time.sleep(0.1)
         else:
             raise RuntimeError("server did not start")
-        yield url
+        yield url, proc
     finally:
         proc.terminate()
         try:

@@ -2,12 +2,49 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from server.rooms import RoomError
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """The shape of every refusal."""
+
+    error: ErrorDetail
+
+
+def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses` for these error statuses, each in the error shape."""
+    return {status: {"model": ErrorBody, "description": ERROR_STATUSES[status]}
+            for status in statuses}
+
+
+ERROR_STATUSES = {
+    400: "bad_host (Host not in ALLOWED_HOSTS), malformed Content-Length",
+    403: "forbidden (token), forbidden_origin (a foreign Origin on a POST)",
+    404: "not_found",
+    409: "not_waiting, not_finished, incompatible, rules_version_mismatch",
+    413: "too_large: a body over HTTP_MAX_BODY (import: IMPORT_MAX_BODY), refused unread",
+    415: "unsupported_media_type: a POST body that is not application/json",
+    422: "malformed (wrong or unknown fields, ids beyond 64 bits) or a rule refused it",
+    429: "rate_limited",
+    500: "internal: a server bug (logged)",
+    503: "unavailable: no database, or the journal could not write",
+}
+# What any route may answer before it even runs (server/api/security.py) or on a bug.
+EVERY_ROUTE = answers(400, 413, 422, 500)
+STATE_CHANGING = answers(403, 404, 409, 415)
 
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:
@@ -30,13 +67,22 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(422, "malformed", message)
 
 
+HTTP_CODES = {400: "malformed", 404: "not_found", 405: "method_not_allowed"}
+
+
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
-    code = "not_found" if exc.status_code == 404 else f"http_{exc.status_code}"
+    code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
     return error_response(exc.status_code, code, str(exc.detail))
 
 
+async def _internal_error(request: Request, exc: Exception) -> JSONResponse:
+    """A bug: the same shape as every refusal (the traceback goes to the log, not here)."""
+    return error_response(500, "internal", "the server failed on this request; it was logged")
+
+
 def install(app: FastAPI) -> None:
+    app.add_exception_handler(Exception, _internal_error)
     app.add_exception_handler(RoomError, _room_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)

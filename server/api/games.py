@@ -10,7 +10,7 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -21,13 +21,13 @@ from server.history import ImportRefused, export_document, finished_game, read_d
 from server.history.present import detail_json, page_json, replay_json, summary_json
 from server.rooms import RoomError
 
-from .errors import error_response
+from .errors import EVERY_ROUTE, answers, error_response
 from .pages import script_json
 
-router = APIRouter()
+router = APIRouter(responses={**EVERY_ROUTE, **answers(503)})
 
 Sessions = async_sessionmaker[AsyncSession]
-MAX_IMPORT_BYTES = 2_000_000
+IMPORT_PATH = "/api/games/import"  # its body cap is IMPORT_MAX_BODY (server/api/security.py)
 PER_PAGE = 20
 
 
@@ -42,6 +42,7 @@ DB = Annotated[Sessions, Depends(db_sessions)]
 Page = Annotated[int, Query(ge=1, le=1_000_000)]
 PerPage = Annotated[int, Query(ge=1, le=store.MAX_PER_PAGE)]
 Player = Annotated[str | None, Query(max_length=NAME)]
+GameId = Annotated[int, Path(ge=1, le=2**63 - 1, description="a stored game's id")]
 
 
 async def _game(db: Sessions, game_id: int) -> GameDetail:
@@ -65,21 +66,21 @@ async def list_games(
     return page_json(found)
 
 
-@router.get("/api/games/{game_id}")
-async def game_detail(game_id: int, db: DB) -> dict[str, Any]:
+@router.get("/api/games/{game_id}", responses=answers(404))
+async def game_detail(game_id: GameId, db: DB) -> dict[str, Any]:
     """One finished game with its seed, options, result and every action in order."""
     return detail_json(await _game(db, game_id))
 
 
-@router.get("/api/games/{game_id}/replay")
-async def game_replay(game_id: int, db: DB) -> dict[str, Any]:
+@router.get("/api/games/{game_id}/replay", responses=answers(404))
+async def game_replay(game_id: GameId, db: DB) -> dict[str, Any]:
     """The dealt spectator view and, per action, its events and the patch it makes."""
     game = await _game(db, game_id)
     return await asyncio.to_thread(replay_json, game)
 
 
-@router.get("/api/games/{game_id}/export")
-async def export_game(game_id: int, db: DB) -> JSONResponse:
+@router.get("/api/games/{game_id}/export", responses=answers(404))
+async def export_game(game_id: GameId, db: DB) -> JSONResponse:
     """A self-contained JSON document; POST it to /api/games/import elsewhere."""
     game = await _game(db, game_id)
     name = f"coffee-rush-{game.summary.room_code}.json"
@@ -88,12 +89,10 @@ async def export_game(game_id: int, db: DB) -> JSONResponse:
     )
 
 
-@router.post("/api/games/import", status_code=201)
+@router.post(IMPORT_PATH, status_code=201, responses=answers(403, 409, 415))
 async def import_game(request: Request, db: DB) -> JSONResponse:
     """Replay an exported document; store it if it reproduces its own result."""
-    body = await request.body()
-    if len(body) > MAX_IMPORT_BYTES:
-        return error_response(413, "too_large", f"a document is at most {MAX_IMPORT_BYTES} bytes")
+    body = await request.body()  # already capped at IMPORT_MAX_BODY by the Guard
     try:
         doc = read_document(body)
         game = await asyncio.to_thread(verify, doc)
@@ -118,7 +117,7 @@ async def games_page(request: Request, db: DB, page: Page = 1, player: Player = 
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
-async def replay_page(game_id: int, request: Request, db: DB) -> Response:
+async def replay_page(game_id: GameId, request: Request, db: DB) -> Response:
     async with db() as session:
         game = await store.get_game(session, game_id)
     if game is None:

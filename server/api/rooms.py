@@ -9,10 +9,22 @@ from fastapi.responses import JSONResponse
 
 from server.rooms import RoomManager, RoomOptions, seating
 from server.rules import RULES_VERSION
+from server.ws.frames import RoomInfo
 
-from .models import CreateRoom, HostOnly, JoinRoom, LeaveRoom, SeatAction, SeatBot, SeatOnly
+from .errors import EVERY_ROUTE, STATE_CHANGING, answers
+from .models import (
+    CreatedRoom,
+    CreateRoom,
+    HostOnly,
+    Joined,
+    JoinRoom,
+    LeaveRoom,
+    SeatAction,
+    SeatBot,
+    SeatOnly,
+)
 
-router = APIRouter()
+router = APIRouter(responses=EVERY_ROUTE)
 OK = {"ok": True}
 
 
@@ -47,7 +59,8 @@ async def healthz(request: Request) -> dict[str, Any]:
     return health
 
 
-@router.post("/api/rooms", status_code=201)
+@router.post("/api/rooms", status_code=201, response_model=CreatedRoom,
+             responses={**STATE_CHANGING, **answers(429)})
 async def create_room(body: CreateRoom, request: Request) -> JSONResponse:
     client = request.client.host if request.client else "unknown"
     options = RoomOptions(body.players, body.starter_orders, body.starting_player, body.public)
@@ -63,48 +76,49 @@ async def list_rooms(request: Request) -> dict[str, list[dict[str, Any]]]:
     return await rooms(request).public_listing()
 
 
-@router.get("/api/rooms/{code}")
+@router.get("/api/rooms/{code}", response_model=RoomInfo, response_model_exclude_unset=True,
+            responses=answers(404))
 async def room_info(code: str, request: Request) -> dict[str, Any]:
     return rooms(request).get(code).info()
 
 
-@router.post("/api/rooms/{code}/join")
+@router.post("/api/rooms/{code}/join", response_model=Joined, responses=STATE_CHANGING)
 async def join_room(code: str, body: JoinRoom, request: Request) -> dict[str, Any]:
     seat, token = await seating.join(rooms(request).get(code), body.name, body.seat)
     return {"seat": seat, "seat_token": token}
 
 
-@router.post("/api/rooms/{code}/leave")
+@router.post("/api/rooms/{code}/leave", responses=STATE_CHANGING)
 async def leave_room(code: str, body: LeaveRoom, request: Request) -> dict[str, bool]:
     await seating.leave(rooms(request).get(code), body.seat_token)
     return OK
 
 
-@router.post("/api/rooms/{code}/start")
+@router.post("/api/rooms/{code}/start", responses=STATE_CHANGING)
 async def start_room(code: str, body: HostOnly, request: Request) -> dict[str, bool]:
     await seating.start(rooms(request).get(code), body.token)
     return OK
 
 
-@router.post("/api/rooms/{code}/kick")
+@router.post("/api/rooms/{code}/kick", responses=STATE_CHANGING)
 async def kick_seat(code: str, body: SeatAction, request: Request) -> dict[str, bool]:
     await seating.kick(rooms(request).get(code), body.token, body.seat)
     return OK
 
 
-@router.post("/api/rooms/{code}/host")
+@router.post("/api/rooms/{code}/host", responses=STATE_CHANGING)
 async def hand_host(code: str, body: SeatAction, request: Request) -> dict[str, bool]:
     await seating.hand_host(rooms(request).get(code), body.token, body.seat)
     return OK
 
 
-@router.post("/api/rooms/{code}/bot")
+@router.post("/api/rooms/{code}/bot", responses=STATE_CHANGING)
 async def seat_bot(code: str, body: SeatBot, request: Request) -> dict[str, bool]:
     await seating.add_bot(rooms(request).get(code), body.token, body.seat, body.level)
     return OK
 
 
-@router.post("/api/rooms/{code}/rematch")
+@router.post("/api/rooms/{code}/rematch", responses=STATE_CHANGING)
 async def rematch(code: str, body: SeatOnly, request: Request) -> dict[str, Any]:
     """A new room for the same table; only the first caller gets its host token."""
     client = request.client.host if request.client else "unknown"

@@ -106,8 +106,11 @@ def stop_nginx(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
 
 def instance_env(instance: str, port: int, *, database_url: str, redis_url: str | None,
                  fallback: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "INSTANCE_ID": instance,
-           "DATABASE_URL": database_url, "JOURNAL_FALLBACK_PATH": str(fallback)}
+    # nginx runs on this machine: its X-Forwarded-For names the players, for the per-address
+    # room-creation limit.
+    env = {"FORWARDED_ALLOW_IPS": "127.0.0.1", **os.environ, "HOST": "127.0.0.1",
+           "PORT": str(port), "INSTANCE_ID": instance, "DATABASE_URL": database_url,
+           "JOURNAL_FALLBACK_PATH": str(fallback)}
     if redis_url:
         env["REDIS_URL"] = redis_url
     else:

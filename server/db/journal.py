@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from collections.abc import Callable, Coroutine, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
@@ -99,6 +100,8 @@ class Journal:
         # code -> id of the rooms known unfinished: this journal is the only writer of room
         # statuses, so a batch of actions need not look its rooms up again.
         self._open_rooms: dict[str, int] = {}
+        # Told (batch size, seconds) after each committed batch, e.g. by the metrics.
+        self.on_commit: Callable[[int, float], None] | None = None
         self._conn: AsyncConnection | None = None
 
     @property
@@ -222,6 +225,7 @@ class Journal:
         if self._degraded:  # order: nothing may overtake what is already in the file
             await self._to_file(batch)
             return
+        started = time.perf_counter()
         try:
             await self._write([item.op for item in batch], replaying=False)
         except Exception as exc:
@@ -239,6 +243,8 @@ class Journal:
                 batch[0].resolve(exc)
         else:
             self._failing = False
+            if self.on_commit is not None:
+                self.on_commit(len(batch), time.perf_counter() - started)
             for item in batch:
                 item.resolve()
 

@@ -14,6 +14,7 @@ import json
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from server.db.models import BOT_LEVEL, NAME
@@ -91,9 +92,9 @@ def export_document(game: GameDetail) -> dict[str, Any]:
 def read_document(data: bytes | str | dict[str, Any]) -> Document:
     """Parse and check the shape of a document (not yet its game)."""
     if not isinstance(data, dict):
-        try:
-            data = json.loads(data)
-        except ValueError:
+        try:  # strict: no NaN, no lone surrogates, nesting at most 1024 deep
+            data = orjson.loads(data)
+        except orjson.JSONDecodeError:
             raise ImportRefused("malformed", "the document is not JSON") from None
     if not isinstance(data, dict):
         raise ImportRefused("malformed", "the document is not a JSON object")

@@ -12,7 +12,7 @@ from typing import Any
 
 from .jsontext import dumps
 
-OUTBOX_LIMIT = 1000  # frames waiting for a socket that does not read; then it is dropped
+OUTBOX_LIMIT = 1000  # frames waiting for a socket that does not read (WS_OUTBOX)
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,19 +22,27 @@ class Close:
 
 
 class Connection:
-    def __init__(self) -> None:
+    def __init__(self, limit: int = OUTBOX_LIMIT) -> None:
         self.seat: int | None = None
         self.attached = False
         self.closing = False
+        self.limit = limit
         self.outbox: asyncio.Queue[str | Close] = asyncio.Queue()
 
     def send(self, text: str) -> None:
         if self.closing:
             return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
-            self.close("lagging", 1008)
+        if self.outbox.qsize() >= self.limit:
+            self.lagging()
             return
         self.outbox.put_nowait(text)
+
+    def lagging(self) -> None:
+        """The reader fell `limit` frames behind: what is queued is dropped (it will need a
+        snapshot anyway) so that bye "lagging" is the very next frame it gets."""
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self.close("lagging", 1008)
 
     def send_json(self, frame: dict[str, Any]) -> None:
         self.send(dumps(frame))

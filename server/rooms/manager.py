@@ -11,7 +11,7 @@ from typing import Any
 
 from server.config import Settings
 
-from .codes import new_code, normalize
+from .codes import display, new_code, normalize
 from .errors import RoomError, forbidden, not_found
 from .journal import Journal, NullJournal
 from .ratelimit import RateLimit
@@ -47,7 +47,8 @@ class RoomManager:
         return Room(
             code, options, journal=self.journal, clock=self.clock, seed=seed,
             host_token_hash=host_token_hash, resume_buffer=self.settings.RESUME_BUFFER,
-            listeners=self.listeners,
+            listeners=self.listeners, max_spectators=self.settings.MAX_SPECTATORS,
+            presence_interval=self.settings.PRESENCE_INTERVAL,
         )
 
     async def create(
@@ -68,6 +69,7 @@ class RoomManager:
         if any(bots):
             room.commit([])
         self.rooms[code] = room  # taken while the journal writes: no other room gets it
+        log.info("room %s created", room.display_code, extra={"room": room.display_code})
         try:
             await room.save("room_created")
         except RoomError:
@@ -172,8 +174,8 @@ class RoomManager:
         while True:
             await asyncio.sleep(self.settings.SWEEP_INTERVAL)
             dropped = await self.sweep()
-            if dropped:
-                log.info("expired %d room(s)", len(dropped))
+            for code in dropped:
+                log.info("room %s expired", display(code), extra={"room": display(code)})
 
     async def goodbye(self, reason: str = "restarting", grace: float = 2.0) -> None:
         """Send bye to every socket and give their outboxes a moment to drain."""

@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -121,6 +122,8 @@ class Room:
         host_token_hash: str,
         resume_buffer: int,
         listeners: list[Listener] | None = None,
+        max_spectators: int = 1000,
+        presence_interval: float = 0.0,
     ) -> None:
         self.code = code
         self.options = options
@@ -146,6 +149,13 @@ class Room:
         self._info = self.info()
         self._public: dict[str, Any] | None = None
         self._extras: dict[int | None, dict[str, Any]] = {}
+        self._spectator_snapshot: tuple[int, str] | None = None  # (v, text), shared
+        # Spectators come and go in crowds: their count is published at most once per
+        # presence_interval (real seconds), the changes in between together.
+        self.max_spectators = max_spectators
+        self.presence_interval = presence_interval
+        self._presence_at = -presence_interval
+        self._presence_flush: asyncio.Task[None] | None = None
 
     @property
     def display_code(self) -> str:
@@ -184,7 +194,12 @@ class Room:
         return {"room": self._info, "you": you, "game": game}
 
     def snapshot(self, seat: int | None) -> str:
-        return dumps({"type": "snapshot", "v": self.v, "view": self.view(seat)})
+        if seat is None and self._spectator_snapshot and self._spectator_snapshot[0] == self.v:
+            return self._spectator_snapshot[1]
+        text = dumps({"type": "snapshot", "v": self.v, "view": self.view(seat)})
+        if seat is None:
+            self._spectator_snapshot = (self.v, text)
+        return text
 
     def connections(self) -> Iterator[Connection]:
         yield from self.spectators
@@ -266,8 +281,12 @@ class Room:
                 raise RoomError("forbidden", "unknown seat token; hello without one to watch", 403)
             conn.seat, conn.attached = seat, True
             if seat is None:
+                if len(self.spectators) >= self.max_spectators:
+                    conn.attached = False
+                    raise RoomError("spectators_full", f"this table already has "
+                                    f"{self.max_spectators} spectators; try again later", 503)
                 self.spectators.add(conn)
-                event = {"type": "spectators", "count": len(self.spectators)}
+                event = None
             else:
                 old = self.seats[seat].conn
                 if old is not None:
@@ -277,8 +296,11 @@ class Room:
                 self.seats[seat].conn, self.seats[seat].stand_in = conn, None
                 event = {"type": "presence", "seat": seat, "connected": True}
             self._catch_up(conn, resume)
-            self.commit([event])
-        if seat is not None:
+            if event is None:
+                self._spectators_changed()
+            else:
+                self.commit([event])
+        if event is not None:
             await self.notify([event])
 
     def _catch_up(self, conn: Connection, resume: int | None) -> None:
@@ -298,7 +320,7 @@ class Room:
             conn.attached = False
             if conn.seat is None:
                 self.spectators.discard(conn)
-                self.commit([{"type": "spectators", "count": len(self.spectators)}])
+                self._spectators_changed()
             elif self.seats[conn.seat].conn is conn:
                 self.seats[conn.seat].conn = None
                 event = {"type": "presence", "seat": conn.seat, "connected": False}
@@ -306,7 +328,31 @@ class Room:
         if event is not None:
             await self.notify([event])
 
+    def _spectators_changed(self) -> None:
+        """Publish the spectator count now, or at most presence_interval after the last
+        time (call with the lock held)."""
+        if self._presence_flush is not None:
+            return  # already due: it will publish the count as it is then
+        wait = self._presence_at + self.presence_interval - time.monotonic()
+        if wait <= 0:
+            self._publish_spectators()
+        else:
+            self._presence_flush = asyncio.create_task(self._publish_spectators_after(wait))
+
+    def _publish_spectators(self) -> None:
+        self._presence_at = time.monotonic()
+        self.commit([{"type": "spectators", "count": len(self.spectators)}])
+
+    async def _publish_spectators_after(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        async with self.lock:
+            self._presence_flush = None
+            self._publish_spectators()
+
     def close_all(self, reason: str, code: int = 1000) -> None:
+        if self._presence_flush is not None:
+            self._presence_flush.cancel()
+            self._presence_flush = None
         for conn in list(self.connections()):
             conn.attached = False
             conn.close(reason, code)
@@ -352,13 +398,16 @@ class Room:
             except Exception:
                 # Rare (the database journal falls back to a local file): rather than copy
                 # the game before every action, rebuild it from the accepted actions.
-                log.exception("journal failed; action rolled back in room %s", self.code)
+                log.exception("journal failed; action rolled back in room %s",
+                              self.display_code, extra={"room": self.display_code})
                 self.game = self.replay(self.actions)
                 raise RoomError("unavailable", "the action could not be saved", 503) from None
             self.actions.append((seat, action))
             finished = game.phase == "over"
             if finished:
                 self.status, self.finished_at = FINISHED, self.clock()
+                log.info("game finished in room %s", self.display_code,
+                         extra={"room": self.display_code})
             self.commit(events, game_changed=True)
             version = self.v
             if finished:
@@ -381,11 +430,13 @@ class Room:
         try:
             await getattr(self.journal, hook)(self)
         except Exception:
-            log.exception("journal %s failed for room %s", hook, self.code)
+            log.exception("journal %s failed for room %s", hook, self.display_code,
+                          extra={"room": self.display_code})
 
     async def notify(self, events: list[dict[str, Any]]) -> None:
         for listener in list(self.listeners):
             try:
                 await listener(self, events)
             except Exception:
-                log.exception("listener failed in room %s", self.code)
+                log.exception("listener failed in room %s", self.display_code,
+                              extra={"room": self.display_code})

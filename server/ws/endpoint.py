@@ -21,15 +21,16 @@ from .session import Session
 router = APIRouter()
 
 
-async def _write(ws: WebSocket, conn: Connection) -> None:
-    """Drain the outbox to the socket until a Close item (or the socket fails)."""
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+async def _write(ws: WebSocket, conn: Connection, timeout: float) -> None:
+    """Drain the outbox to the socket until a Close item, the socket fails, or one frame
+    could not go out within `timeout` seconds (a reader that stopped reading is dropped)."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError, asyncio.TimeoutError):
         while True:
             item = await conn.outbox.get()
             if isinstance(item, Close):
-                await ws.close(item.code, item.reason)
+                await asyncio.wait_for(ws.close(item.code, item.reason), timeout)
                 return
-            await ws.send_text(item)
+            await asyncio.wait_for(ws.send_text(item), timeout)
 
 
 @router.websocket("/ws/{code}")
@@ -47,8 +48,8 @@ async def table_socket(ws: WebSocket, code: str) -> None:
         )
         await ws.close(4404, "not_found")
         return
-    session = Session(room, settings, time.monotonic)
-    writer = asyncio.create_task(_write(ws, session.conn))
+    session = Session(room, settings, time.monotonic, ws.app.state.metrics)
+    writer = asyncio.create_task(_write(ws, session.conn, settings.WS_SEND_TIMEOUT))
     try:
         while True:
             receiving = asyncio.ensure_future(ws.receive())

@@ -6,12 +6,17 @@ room sees it: bad JSON or shape -> "malformed", an unknown "type" -> "unknown_ty
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
-FrameId = Annotated[str, StringConstraints(max_length=64)] | int
+INT64 = (-(2**63), 2**63 - 1)
+FrameId = (
+    Annotated[str, StringConstraints(max_length=64)]
+    | Annotated[int, Field(ge=INT64[0], le=INT64[1])]
+)
+ID_RULE = "id: a string of at most 64 characters or a 64-bit integer"
 
 
 class ClientFrame(BaseModel):
@@ -56,16 +61,29 @@ class FrameError(Exception):
         self.id = frame_id
 
 
+def echoable(frame_id: object) -> bool:
+    """Whether an id can be sent back as it came: a short string or a 64-bit integer."""
+    if type(frame_id) is int:
+        return INT64[0] <= frame_id <= INT64[1]
+    return isinstance(frame_id, str) and len(frame_id) <= 64
+
+
 def parse(text: str) -> Hello | Act | Ping:
-    """One client frame from its JSON text, or FrameError."""
+    """One client frame from its JSON text, or FrameError.
+
+    orjson reads strictly: lone surrogates, NaN and nesting deeper than 1024 are not JSON,
+    so everything a frame carries can be written back (an id echoed, an action journaled).
+    """
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
         raise FrameError("malformed", "a frame is one JSON object") from None
     if not isinstance(data, dict):
         raise FrameError("malformed", "a frame is one JSON object")
     frame_id = data.get("id")
-    if not (isinstance(frame_id, str) and len(frame_id) <= 64) and type(frame_id) is not int:
+    if not echoable(frame_id):
+        if "id" in data:  # refused before anything else: the answer cannot carry it
+            raise FrameError("malformed", ID_RULE)
         frame_id = None
     kind = data.get("type")
     if not isinstance(kind, str):
@@ -78,6 +96,14 @@ def parse(text: str) -> Hello | Act | Ping:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or kind
         raise FrameError("malformed", f"{kind}: {where}: {first['msg']}", frame_id) from None
+
+
+def too_large_texts(limit: int) -> tuple[str, str]:
+    """The error and bye sent for a frame over the size cap, before close 1009."""
+    error = {"type": "error", "id": None, "code": "too_large",
+             "message": f"frames are limited to {limit} bytes"}
+    bye = {"type": "bye", "reason": "too_large"}
+    return orjson.dumps(error).decode(), orjson.dumps(bye).decode()
 
 
 # --- server frames (documentation and tests; the room builds these as plain dicts) -------

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from server.config import Settings
+from server.metrics import Metrics
 from server.rooms import Connection, Room, RoomError
 from server.rooms.ratelimit import SlidingWindow
 
-from .frames import Act, FrameError, Hello, Ping, parse
+from .frames import Act, FrameError, Hello, Ping, parse, too_large_texts
 
 
 class Session:
-    def __init__(self, room: Room, settings: Settings, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, room: Room, settings: Settings, clock: Callable[[], float],
+        metrics: Metrics | None = None,
+    ) -> None:
         self.room = room
-        self.conn = Connection()
+        self.metrics = metrics
+        self.conn = Connection(settings.WS_OUTBOX)
         self.max_frame = settings.WS_MAX_FRAME
         self.budget = SlidingWindow(settings.WS_FLOOD_MESSAGES, settings.WS_FLOOD_WINDOW, clock)
         self.greeted = False
@@ -27,7 +33,8 @@ class Session:
     async def receive(self, text: str) -> bool:
         """Handle one client frame; False when the socket must now close."""
         if len(text) > self.max_frame or len(text.encode()) > self.max_frame:
-            self.error("too_large", f"frames are limited to {self.max_frame} bytes")
+            error, _ = too_large_texts(self.max_frame)
+            self.conn.send(error)
             self.conn.close("too_large", 1009)
             return False
         if not self.budget.hit():
@@ -61,16 +68,25 @@ class Session:
         self.greeted = True
 
     async def act(self, frame: Act) -> None:
+        started = time.perf_counter()
         if not self.greeted:
-            self.error("malformed", "send hello first", frame.id)
+            self.refuse("malformed", "send hello first", frame.id)
             return
         seat = self.conn.seat
         if seat is None:
-            self.error("forbidden", "spectators cannot act", frame.id)
+            self.refuse("forbidden", "spectators cannot act", frame.id)
             return
         try:
             v = await self.room.act(seat, frame.action, frame.v)
         except RoomError as e:
-            self.error(e.code, e.message, frame.id)
+            self.refuse(e.code, e.message, frame.id)
             return
         self.conn.send_json({"type": "ack", "id": frame.id, "v": v})
+        if self.metrics is not None:
+            self.metrics.accepted(time.perf_counter() - started)
+
+    def refuse(self, code: str, message: str, frame_id: str | int | None) -> None:
+        """An act refused: the error frame, and the count by code."""
+        self.error(code, message, frame_id)
+        if self.metrics is not None:
+            self.metrics.refused(code)

@@ -60,11 +60,13 @@ def make_client() -> Iterator[Callable[[str | None], TestClient]]:
 
     def make(url: str | None) -> TestClient:
         if url is None:  # an injected journal means no database at all
-            app = create_app(Settings(_env_file=None), journal=NullJournal())
+            app = create_app(Settings(_env_file=None, ALLOWED_HOSTS="testserver"),
+                             journal=NullJournal())
         else:
             path = url.removeprefix("sqlite+aiosqlite:///")
             app = create_app(Settings(
-                _env_file=None, DATABASE_URL=url, JOURNAL_FALLBACK_PATH=f"{path}.fallback"
+                _env_file=None, DATABASE_URL=url, JOURNAL_FALLBACK_PATH=f"{path}.fallback",
+                ALLOWED_HOSTS="testserver",
             ))
         client = TestClient(app)
         client.__enter__()

@@ -130,5 +130,6 @@ def test_junk_is_refused(api: TestClient) -> None:
                      headers={"content-type": "application/json"})
         assert r.status_code == 422, body
         assert r.json()["error"]["code"] in ("malformed", "unsupported_format"), body
-    r = api.post("/api/games/import", content=b" " * 2_000_001)
+    r = api.post("/api/games/import", content=b" " * 2_000_001,
+                 headers={"content-type": "application/json"})
     assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"

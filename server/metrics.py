@@ -1,0 +1,141 @@
+"""What the server is doing, for Prometheus: `GET /metrics` (text exposition format).
+
+One registry per app (no import-time globals). Gauges that describe the present (rooms,
+sockets, fallback file) are read from the live objects at scrape time; counters and
+histograms are fed where things happen: the wire (actions, acks), the database journal
+(commits) and the bots (thinking).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter as Tally
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from server.rooms import RoomManager
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class _Live(Collector):
+    """Rooms by status, sockets by role and the fallback file, read when scraped."""
+
+    def __init__(self, rooms: RoomManager, fallback: Path | None) -> None:
+        self.rooms = rooms
+        self.fallback = fallback
+
+    def collect(self) -> Iterator[Metric]:
+        statuses = Tally(room.status for room in self.rooms.rooms.values())
+        rooms = GaugeMetricFamily("coffee_rush_rooms", "Rooms in memory, by status",
+                                  labels=["status"])
+        for status in ("waiting", "playing", "finished", "incompatible"):
+            rooms.add_metric([status], statuses.get(status, 0))
+        yield rooms
+        roles = Tally("player" if conn.seat is not None else "spectator"
+                      for room in self.rooms.rooms.values() for conn in room.connections())
+        sockets = GaugeMetricFamily("coffee_rush_sockets", "Open table websockets, by role",
+                                    labels=["role"])
+        for role in ("player", "spectator"):
+            sockets.add_metric([role], roles.get(role, 0))
+        yield sockets
+        yield GaugeMetricFamily(
+            "coffee_rush_journal_fallback_lines",
+            "Journal writes waiting in the fallback file for the database to come back",
+            value=self.fallback_depth(),
+        )
+
+    def fallback_depth(self) -> int:
+        if self.fallback is None:
+            return 0
+        try:
+            with self.fallback.open("rb") as f:
+                return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 16), b""))
+        except FileNotFoundError:
+            return 0
+
+
+class Metrics:
+    def __init__(self, rooms: RoomManager, fallback: Path | None) -> None:
+        self.registry = CollectorRegistry()
+        ProcessCollector(registry=self.registry)  # process_resident_memory_bytes and more
+        self.registry.register(_Live(rooms, fallback))
+        self.actions = Counter(
+            "coffee_rush_actions", "Actions sent over websockets, by outcome and error code",
+            ["outcome", "code"], registry=self.registry,
+        )
+        self.ack_latency = Histogram(
+            "coffee_rush_ack_latency_seconds",
+            "From an act frame read to its ack queued (journal commit included)",
+            buckets=FAST, registry=self.registry,
+        )
+        self.journal_commit = Histogram(
+            "coffee_rush_journal_commit_seconds", "Duration of one journal transaction",
+            buckets=FAST, registry=self.registry,
+        )
+        self.journal_batch = Histogram(
+            "coffee_rush_journal_batch_size", "Writes committed together (group commit)",
+            buckets=(1, 2, 4, 8, 16, 32, 64, 128), registry=self.registry,
+        )
+        self.bot_think = Histogram(
+            "coffee_rush_bot_think_seconds", "Time a bot took to choose an action, by level",
+            ["level"], buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0),
+            registry=self.registry,
+        )
+
+    def accepted(self, seconds: float) -> None:
+        self.actions.labels("accepted", "").inc()
+        self.ack_latency.observe(seconds)
+
+    def refused(self, code: str) -> None:
+        self.actions.labels("refused", code).inc()
+
+    def committed(self, batch: int, seconds: float) -> None:
+        self.journal_batch.observe(batch)
+        self.journal_commit.observe(seconds)
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+class TimedChooser:
+    """A bot pool whose every decision is timed into `Metrics.bot_think`."""
+
+    def __init__(self, pool: Any, metrics: Metrics) -> None:
+        self.pool = pool
+        self.metrics = metrics
+
+    async def choose(self, level: str, view: dict, seed: int, budget: float,
+                     key: str | None = None) -> dict:
+        start = time.perf_counter()
+        try:
+            return await self.pool.choose(level, view, seed, budget, key)
+        finally:
+            self.metrics.bot_think.labels(level).observe(time.perf_counter() - start)
+
+    def close(self) -> None:
+        close = getattr(self.pool, "close", None)
+        if close is not None:
+            close()
+
+
+router = APIRouter()
+
+
+@router.get("/metrics", include_in_schema=False)
+async def metrics(request: Request) -> Response:
+    """Prometheus text format; see README "Metrics" for a scrape config."""
+    return Response(request.app.state.metrics.render(), media_type=CONTENT_TYPE)

@@ -1,0 +1,36 @@
+"""LOG_FORMAT=json: every line a JSON object, room lines name their room, no token ever."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+from websockets.sync.client import connect
+
+from tests.serving import served_process
+
+
+def test_json_log_lines_name_the_room_and_never_a_token(tmp_path: Path):
+    log = tmp_path / "server.log"
+    with log.open("wb") as stderr, served_process(
+        tmp_path / "db.sqlite", stderr=stderr, LOG_FORMAT="json", LOG_LEVEL="info",
+    ) as (url, _):
+        api = httpx.Client(base_url=url)
+        room = api.post("/api/rooms", json={"players": 2}).json()
+        tokens = [room["host_token"]]
+        for name in ("Ana", "Bo"):
+            tokens.append(api.post(f"/api/rooms/{room['code']}/join",
+                                   json={"name": name}).json()["seat_token"])
+        with connect(f"ws{url[4:]}/ws/{room['code']}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": tokens[1]}))
+            ws.recv(timeout=5)
+        api.post(f"/api/rooms/{room['code']}/start", json={"token": tokens[0]})
+    text = log.read_text()
+    lines = [json.loads(line) for line in text.splitlines()]  # every line is JSON
+    assert all({"ts", "level", "logger", "message"} <= set(line) for line in lines)
+    created = [line for line in lines if line["message"].endswith("created")]
+    assert created and created[0]["room"] == room["code"]
+    assert all(line["room"] == room["code"] for line in lines if "room" in line)
+    assert any(line["logger"] == "uvicorn.access" for line in lines)
+    assert not any(token in text for token in tokens)
