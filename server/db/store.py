@@ -12,7 +12,18 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, exists, func, select, tuple_, update
+from sqlalchemy import (
+    String,
+    Text,
+    cast,
+    delete,
+    exists,
+    func,
+    select,
+    tuple_,
+    type_coerce,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only, selectinload
@@ -228,29 +239,61 @@ async def _check_same(session: AsyncSession, wanted: list[dict[str, Any]]) -> No
 
 
 async def load_unfinished_rooms(session: AsyncSession) -> list[UnfinishedRoom]:
-    """Waiting and playing rooms with their seats and ordered actions, oldest room first."""
-    rooms = (await session.scalars(
-        select(Room).where(Room.status.in_(UNFINISHED))
-        .options(selectinload(Room.seats)).order_by(Room.id)
+    """Waiting and playing rooms with their seats and ordered actions, oldest room first.
+
+    Stored values are decoded room by room: a room with a value that cannot be read (a
+    seed that is not a number, options or an action that is not JSON) comes back with
+    `defect` saying why and without its actions, instead of failing the whole load."""
+    rooms = (await session.execute(
+        select(
+            Room.id, Room.code, Room.status, cast(Room.options, Text).label("options"),
+            type_coerce(Room.seed, String).label("seed"), Room.rules_version,
+            Room.host_token_hash, Room.created_at, Room.started_at, Room.host_seat,
+        ).where(Room.status.in_(UNFINISHED)).order_by(Room.id)
     )).all()
-    actions: dict[int, list[tuple[int, int | None, dict[str, Any]]]] = {r.id: [] for r in rooms}
+    ids = [r.id for r in rooms]
+    seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
+    for s in await session.scalars(
+        select(RoomSeat).where(RoomSeat.room_id.in_(ids)).order_by(RoomSeat.seat)
+    ):
+        seats[s.room_id].append(SeatRecord(s.seat, s.name, s.bot, s.token_hash))
+    actions: dict[int, list[tuple[int, int | None, str]]] = {i: [] for i in ids}
     rows = await session.execute(
-        select(JournalEntry.room_id, JournalEntry.seq, JournalEntry.seat, JournalEntry.action)
-        .where(JournalEntry.room_id.in_(list(actions)))
+        select(JournalEntry.room_id, JournalEntry.seq, JournalEntry.seat,
+               cast(JournalEntry.action, Text))
+        .where(JournalEntry.room_id.in_(ids))
         .order_by(JournalEntry.room_id, JournalEntry.seq)
     )
-    for row in rows:
-        actions[row.room_id].append((row.seq, row.seat, row.action))
-    return [
-        UnfinishedRoom(
-            code=r.code, status=r.status, options=r.options, seed=r.seed,
-            rules_version=r.rules_version, host_token_hash=r.host_token_hash,
-            created_at=r.created_at, started_at=r.started_at,
-            seats=tuple(SeatRecord(s.seat, s.name, s.bot, s.token_hash) for s in r.seats),
-            actions=tuple(actions[r.id]), host_seat=r.host_seat,
-        )
-        for r in rooms
-    ]
+    for room_id, seq, seat, action in rows:
+        actions[room_id].append((seq, seat, action))
+    return [_unfinished(r, seats[r.id], actions[r.id]) for r in rooms]
+
+
+def _unfinished(
+    r: Any, seats: list[SeatRecord], rows: list[tuple[int, int | None, str]]
+) -> UnfinishedRoom:
+    defects: list[str] = []
+
+    def read(parse: Any, text: Any, what: str, default: Any) -> Any:
+        try:
+            return parse(text)
+        except (TypeError, ValueError):
+            defects.append(f"{what} {str(text)[:40]!r} is unreadable")
+            return default
+
+    seed = read(int, r.seed, "the seed", 0)
+    options = read(json.loads, r.options, "the options", {})
+    actions = tuple(
+        (seq, seat, read(json.loads, text, f"journal row {seq}", None))
+        for seq, seat, text in rows
+    )
+    return UnfinishedRoom(
+        code=r.code, status=r.status, options=options, seed=seed,
+        rules_version=r.rules_version, host_token_hash=r.host_token_hash,
+        created_at=r.created_at, started_at=r.started_at, seats=tuple(seats),
+        actions=() if defects else actions, host_seat=r.host_seat,
+        defect="; ".join(defects) or None,
+    )
 
 
 # --- finished games ----------------------------------------------------------------------
