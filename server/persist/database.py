@@ -7,7 +7,9 @@
     await database.close()
 
 Start-up fails if the database cannot be reached: the unfinished rooms could not be
-restored, and a room created meanwhile might take the code of one of them.
+restored, and a room created meanwhile might take the code of one of them. Refusals
+(unreachable, not ours, a fallback file it cannot take back) raise DatabaseRefused with
+a one-line cause; `python -m server` prints it and exits.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from alembic.util.exc import CommandError
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server.config import Settings
 from server.db import store
 from server.db.journal import Journal as DbJournal
-from server.db.migrate import upgrade_async
+from server.db.migrate import DatabaseRefused, upgrade_async, where
 from server.db.records import UnfinishedRoom
 from server.db.session import make_engine, session_factory
 
@@ -53,7 +57,17 @@ class Database:
 
     async def open(self) -> list[UnfinishedRoom]:
         """Migrate, start the journal (which first copies in a leftover fallback file) and
-        return the rooms to restore."""
+        return the rooms to restore. Raises DatabaseRefused when the database cannot be used
+        (unreachable, refusing us, not ours); other errors are bugs and propagate as such."""
+        try:
+            return await self._open()
+        except DatabaseRefused:
+            raise
+        except (SQLAlchemyError, OSError, TimeoutError, CommandError) as exc:
+            raise DatabaseRefused(f"cannot use the database at {where(self.url)}: "
+                                  f"{cause(exc)}") from exc
+
+    async def _open(self) -> list[UnfinishedRoom]:
         self.fallback_path.parent.mkdir(parents=True, exist_ok=True)
         await upgrade_async(self.url)
         self._engine = make_engine(self.url)
@@ -62,7 +76,10 @@ class Database:
         await self._journal.start()
         if self._journal.degraded:
             # The fallback file could not be copied in, so the database is missing writes.
-            raise RuntimeError("the database went away during start-up; fallback file kept")
+            raise DatabaseRefused(
+                f"the database at {where(self.url)} went away while the writes kept in "
+                f"{self.fallback_path} were copied in; they are kept for the next start"
+            )
         async with self._sessions() as session:
             return await store.load_unfinished_rooms(session)
 
@@ -72,3 +89,10 @@ class Database:
             await self._journal.stop()
         if self._engine is not None:
             await self._engine.dispose()
+
+
+def cause(exc: BaseException) -> str:
+    """The innermost error's message on one line (a driver's, not SQLAlchemy's wrapper)."""
+    inner = getattr(exc, "orig", None) or exc.__cause__ or exc
+    text = " ".join(str(inner).split()) or type(inner).__name__
+    return text[:300]
