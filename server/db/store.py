@@ -296,6 +296,28 @@ def _unfinished(
     )
 
 
+async def load_finished_rooms(session: AsyncSession, since: datetime) -> list[UnfinishedRoom]:
+    """Rooms whose game finished at `since` or later, as their saved game left them (status
+    "finished", the game's actions), to be shown again after a restart; oldest first."""
+    rows = (await session.execute(
+        select(Room, Game.actions).join(Game, Game.room_code == Room.code)
+        .where(Room.status == FINISHED, Room.finished_at >= since)
+        .options(selectinload(Room.seats)).order_by(Room.finished_at, Room.id)
+    )).all()
+    return [
+        UnfinishedRoom(
+            code=r.code, status=FINISHED, options=r.options, seed=r.seed,
+            rules_version=r.rules_version, host_token_hash=r.host_token_hash,
+            created_at=r.created_at, started_at=r.started_at,
+            seats=tuple(SeatRecord(s.seat, s.name, s.bot, s.token_hash) for s in r.seats),
+            actions=tuple((seq, seat, action)
+                          for seq, (seat, action) in enumerate(actions, start=1)),
+            host_seat=r.host_seat, finished_at=r.finished_at,
+        )
+        for r, actions in rows
+    ]
+
+
 # --- finished games ----------------------------------------------------------------------
 
 

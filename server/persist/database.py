@@ -1,7 +1,7 @@
 """The database as the server uses it: migrated at start-up, one journal, clean shutdown.
 
     database = Database(settings)
-    stored = await database.open()     # migrate, start the journal, load unfinished rooms
+    stored = await database.open()     # migrate, start the journal, load the rooms to restore
     database.journal.degraded           # True while writes go to the fallback file
     database.sessions                   # for read queries (history, replays)
     await database.close()
@@ -15,6 +15,7 @@ a one-line cause; `python -m server` prints it and exits.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from pathlib import Path
 
 from alembic.util.exc import CommandError
@@ -25,6 +26,7 @@ from server.config import Settings
 from server.db import store
 from server.db.journal import Journal as DbJournal
 from server.db.migrate import DatabaseRefused, upgrade_async, where
+from server.db.models import utcnow
 from server.db.records import UnfinishedRoom
 from server.db.session import make_engine, session_factory
 
@@ -34,6 +36,7 @@ log = logging.getLogger(__name__)
 class Database:
     def __init__(self, settings: Settings) -> None:
         self.url = settings.DATABASE_URL
+        self.finished_ttl = settings.FINISHED_ROOM_TTL
         self.fallback_path = Path(settings.JOURNAL_FALLBACK_PATH)
         self._engine: AsyncEngine | None = None
         self._sessions: async_sessionmaker[AsyncSession] | None = None
@@ -57,8 +60,9 @@ class Database:
 
     async def open(self) -> list[UnfinishedRoom]:
         """Migrate, start the journal (which first copies in a leftover fallback file) and
-        return the rooms to restore. Raises DatabaseRefused when the database cannot be used
-        (unreachable, refusing us, not ours); other errors are bugs and propagate as such."""
+        return the rooms to restore: the unfinished ones, and those finished less than
+        FINISHED_ROOM_TTL ago (still on show). Raises DatabaseRefused when the database
+        cannot be used (unreachable, refusing us, not ours); other errors are bugs."""
         try:
             return await self._open()
         except DatabaseRefused:
@@ -80,8 +84,10 @@ class Database:
                 f"the database at {where(self.url)} went away while the writes kept in "
                 f"{self.fallback_path} were copied in; they are kept for the next start"
             )
+        since = utcnow() - timedelta(seconds=self.finished_ttl)
         async with self._sessions() as session:
-            return await store.load_unfinished_rooms(session)
+            return [*await store.load_unfinished_rooms(session),
+                    *await store.load_finished_rooms(session, since)]
 
     async def close(self) -> None:
         """Write what is queued (or keep it in the fallback file) and release connections."""

@@ -1,5 +1,6 @@
-"""Rebuild the unfinished rooms after a restart: same code, seats, names, bots, token
-hashes and host, and the game replayed from (seed, options, actions) through the engine.
+"""Rebuild the rooms after a restart: same code, seats, names, bots, token hashes and
+host, and the game replayed from (seed, options, actions) through the engine. Unfinished
+rooms carry on; a finished one is on show again until FINISHED_ROOM_TTL after its end.
 
 A room stored under another RULES_VERSION is not replayed (the same actions may mean
 something else, or be illegal, under new rules): it comes back INCOMPATIBLE, readable but
@@ -129,7 +130,7 @@ async def restore_rooms(
             room = quarantined(manager, stored_room, first)
         manager.restore(room)
         rooms.append(room)
-        if stored_room.started_at is not None:
+        if room.status == PLAYING and stored_room.started_at is not None:
             journal.started_at[room.code] = stored_room.started_at
     for room in rooms:
         if room.status == PLAYING and room.game is not None and room.game.phase == "over":
