@@ -129,16 +129,30 @@ async def set_seats(
 
 
 async def _upsert_seats(session: AsyncSession, room_id: int, seats: Sequence[SeatRecord]) -> None:
-    stmt = _insert(session, RoomSeat).values([
+    connection = await session.connection()
+    await connection.execute(_seat_upsert(session.get_bind().dialect.name), [
         {"room_id": room_id, "seat": s.seat, "name": s.name, "bot": s.bot,
          "token_hash": s.token_hash}
         for s in seats
     ])
-    await session.execute(stmt.on_conflict_do_update(
-        index_elements=["room_id", "seat"],
-        set_={"name": stmt.excluded.name, "bot": stmt.excluded.bot,
-              "token_hash": stmt.excluded.token_hash},
-    ))
+
+
+_SEAT_UPSERTS: dict[str, Any] = {}
+
+
+def _seat_upsert(dialect: str) -> Any:
+    """The seats' upsert, built once per dialect: every `.excluded` makes a new alias of the
+    table whose objects form reference cycles, garbage the server's lazy collector would
+    keep for hours (about 20 KB per game), and a statement built anew is compiled anew."""
+    stmt = _SEAT_UPSERTS.get(dialect)
+    if stmt is None:
+        insert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(RoomSeat)
+        stmt = _SEAT_UPSERTS[dialect] = insert.on_conflict_do_update(
+            index_elements=["room_id", "seat"],
+            set_={"name": insert.excluded.name, "bot": insert.excluded.bot,
+                  "token_hash": insert.excluded.token_hash},
+        )
+    return stmt
 
 
 async def start_room(
