@@ -1,34 +1,73 @@
-"""`python -m server`: serve the app with uvicorn on HOST:PORT from the settings."""
+"""`python -m server`: serve the app with uvicorn on HOST:PORT from the settings.
+
+A database the server must not use (unreachable, another application's, of unknown
+version) is a one-line message on stderr and exit status 3, not a traceback.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import socket
 import sys
+from typing import Any
 
 import uvicorn
+from fastapi import FastAPI
 
 from server.cluster.settings import ClusterConfigError
 from server.config import Settings
+from server.db.migrate import DatabaseRefused
 from server.logs import log_config
 from server.main import create_app
-from server.rooms import RoomManager
 from server.ws.protocol import AnsweringWebSocketProtocol
+
+STARTUP_FAILURE = 3  # uvicorn's own exit status when an app fails to start
 
 
 class Server(uvicorn.Server):
-    """Says bye ("restarting") to every socket before uvicorn drops the connections."""
+    """Runs the app's lifespan itself (uvicorn's is off), so that a refusal to start is
+    reported as such; stops the bots, then says bye ("restarting") to every socket before
+    uvicorn drops the connections."""
 
-    def __init__(self, config: uvicorn.Config, rooms: RoomManager) -> None:
+    def __init__(self, config: uvicorn.Config, app: FastAPI) -> None:
         super().__init__(config)
-        self.rooms = rooms
+        self.app = app
+        self.refused: DatabaseRefused | None = None
+        self._lifespan: contextlib.AbstractAsyncContextManager[Any] | None = None
 
-    async def shutdown(self, sockets: list | None = None) -> None:
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        lifespan = self.app.router.lifespan_context(self.app)
+        try:
+            await lifespan.__aenter__()
+        except DatabaseRefused as exc:
+            self.refused, self.should_exit = exc, True
+            return
+        self._lifespan = lifespan
+        try:
+            await super().startup(sockets)  # binds the port (or exits)
+        except BaseException:
+            await self._end_lifespan()
+            raise
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         # Stop listening first: sockets told to reconnect (or whose rooms are handed to
         # another instance) must not come back here.
         for server in self.servers:
             server.close()
-        await self.rooms.goodbye("restarting")
-        await super().shutdown(sockets)
+        # Bots next: a move made after the bye would reach nobody (a game could end unseen).
+        if self.app.state.bots is not None:
+            await self.app.state.bots.stop()
+        await self.app.state.rooms.goodbye("restarting")
+        try:
+            await super().shutdown(sockets)
+        finally:
+            await self._end_lifespan()
+
+    async def _end_lifespan(self) -> None:
+        lifespan, self._lifespan = self._lifespan, None
+        if lifespan is not None:
+            await lifespan.__aexit__(None, None, None)
 
 
 def main() -> None:
@@ -36,7 +75,7 @@ def main() -> None:
     try:
         app = create_app(settings)
     except ClusterConfigError as exc:
-        sys.exit(f"coffee-rush: {exc}")
+        sys.exit(f"coffee-rush: cannot start: {exc}")
     # Every action leaves a whole view behind as garbage; with the default thresholds the
     # collector's full passes stall the event loop for hundreds of ms under load (p99).
     # Objects alive now never need scanning again, and young passes can run less often.
@@ -48,6 +87,7 @@ def main() -> None:
         port=settings.PORT,
         log_level=settings.LOG_LEVEL.lower(),
         log_config=log_config(settings),
+        lifespan="off",  # Server runs it
         # Frames past the cap are refused unread, with the error and bye frames first.
         ws_max_size=settings.WS_MAX_FRAME,
         ws=AnsweringWebSocketProtocol,
@@ -56,7 +96,11 @@ def main() -> None:
         forwarded_allow_ips=settings.FORWARDED_ALLOW_IPS or [],
         timeout_graceful_shutdown=5,
     )
-    Server(config, app.state.rooms).run()
+    server = Server(config, app)
+    server.run()
+    if server.refused is not None:
+        print(f"coffee-rush: cannot start: {server.refused}", file=sys.stderr)
+        sys.exit(STARTUP_FAILURE)
 
 
 if __name__ == "__main__":

@@ -105,8 +105,10 @@ class BotDriver:
         return {code for code, run in self._runs.items()
                 if run.task is not None and not run.task.done()}
 
-    async def close(self) -> None:
-        """Stop every task (an action being applied is let finish), then the pool's workers."""
+    async def stop(self) -> None:
+        """Act no more: end every task (an action being applied is let finish) and start
+        none. A server shutting down calls this before saying bye to the players, so that
+        no move (nor a game's end) happens that nobody is left to see."""
         self._closed = True
         tasks = [run.task for run in self._runs.values() if run.task is not None]
         for run in self._runs.values():
@@ -114,6 +116,10 @@ class BotDriver:
             if run.task is not None and not run.acting:
                 run.task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        """stop(), then stop the pool's workers."""
+        await self.stop()
         close = getattr(self.pool, "close", None)
         if close is not None:
             await asyncio.to_thread(close)

@@ -3,18 +3,56 @@
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import itertools
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 import zlib
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from .levels import choose_in_process
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+ORPHAN_CHECK = 1.0  # seconds between looks at the parent where prctl is not available
+
+
+def die_with_parent(parent: int) -> None:
+    """Worker initializer: end this worker when the server that spawned it dies.
+
+    A worker blocks reading its call queue, whose write end it holds itself, so it never
+    sees the server go: after a SIGKILL it (and, through it, the multiprocessing resource
+    tracker) would run on for ever. On Linux the kernel sends SIGKILL when the parent
+    dies; elsewhere a daemon thread polls the parent's pid."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+            if os.getppid() != parent:  # it died before the request took effect
+                os._exit(1)
+            return
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
+                     name="orphan-check").start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_CHECK)
+    os._exit(1)
+
 
 def _worker() -> ProcessPoolExecutor:
     # Spawned, so safe next to threads and an event loop; the process starts on first use.
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    # PR_SET_PDEATHSIG fires when the *thread* that spawned a worker ends: workers are
+    # spawned by submit(), i.e. from the event loop's thread, which lives as long as the
+    # server.
+    return ProcessPoolExecutor(
+        max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+        initializer=die_with_parent, initargs=(os.getpid(),),
+    )
 
 
 class BotPool:

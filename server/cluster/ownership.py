@@ -20,12 +20,14 @@ import logging
 import random
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from server.db import store
+from server.db.models import utcnow
 from server.persist import RoomJournal, restore_rooms
 from server.rooms import MOVED, RoomError
 
@@ -172,13 +174,19 @@ class Ownership:
         assert self.database is not None and self.journal is not None
         async with self.database.sessions() as session, session.begin():
             epoch = await store.claim_room(session, code)
-            stored = None if epoch is None else await store.load_unfinished_room(session, code)
-        if epoch is None or stored is None:
+            if epoch is not None:
+                stored = await store.load_unfinished_room(session, code)
+            else:  # a finished game stays on show for FINISHED_ROOM_TTL, wherever asked for
+                since = utcnow() - timedelta(seconds=self.manager.settings.FINISHED_ROOM_TTL)
+                finished = await store.load_finished_rooms(session, since, code)
+                stored = finished[0] if finished else None
+        if stored is None:
             return
-        self.epochs[code] = epoch
+        if epoch is not None:  # a finished room writes nothing: it needs no epoch
+            self.epochs[code] = epoch
         self.claimed_at[code] = self.clock()
         await restore_rooms(self.manager, self.journal, [stored])
-        log.info("claimed room %s (epoch %d)", code, epoch)
+        log.info("claimed room %s (epoch %s)", code, epoch)
 
     async def _gone(self, instance: str) -> bool:
         """Whether `instance` is dead rather than slow: its subscription to its handoff

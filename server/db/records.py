@@ -50,7 +50,8 @@ class ActionRecord:
 
 @dataclass(frozen=True, slots=True)
 class UnfinishedRoom:
-    """Everything needed to rebuild a room after a restart."""
+    """Everything needed to rebuild a room after a restart: an unfinished one, or a
+    finished one still on show (status "finished", its saved game's actions)."""
 
     code: str
     status: str
@@ -63,6 +64,10 @@ class UnfinishedRoom:
     seats: tuple[SeatRecord, ...]
     actions: tuple[tuple[int, int | None, dict[str, Any]], ...]  # (seq, seat, action) in order
     host_seat: int | None = None
+    # Why a stored value could not be read (then `actions` is empty): the room cannot be
+    # rebuilt and comes back closed.
+    defect: str | None = None
+    finished_at: datetime | None = None  # a finished room's, kept on show after a restart
 
 
 @dataclass(frozen=True, slots=True)

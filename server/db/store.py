@@ -12,7 +12,18 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, exists, func, select, tuple_, update
+from sqlalchemy import (
+    String,
+    Text,
+    cast,
+    delete,
+    exists,
+    func,
+    select,
+    tuple_,
+    type_coerce,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only, selectinload
@@ -120,16 +131,30 @@ async def set_seats(
 
 
 async def _upsert_seats(session: AsyncSession, room_id: int, seats: Sequence[SeatRecord]) -> None:
-    stmt = _insert(session, RoomSeat).values([
+    connection = await session.connection()
+    await connection.execute(_seat_upsert(session.get_bind().dialect.name), [
         {"room_id": room_id, "seat": s.seat, "name": s.name, "bot": s.bot,
          "token_hash": s.token_hash}
         for s in seats
     ])
-    await session.execute(stmt.on_conflict_do_update(
-        index_elements=["room_id", "seat"],
-        set_={"name": stmt.excluded.name, "bot": stmt.excluded.bot,
-              "token_hash": stmt.excluded.token_hash},
-    ))
+
+
+_SEAT_UPSERTS: dict[str, Any] = {}
+
+
+def _seat_upsert(dialect: str) -> Any:
+    """The seats' upsert, built once per dialect: every `.excluded` makes a new alias of the
+    table whose objects form reference cycles, garbage the server's lazy collector would
+    keep for hours (about 20 KB per game), and a statement built anew is compiled anew."""
+    stmt = _SEAT_UPSERTS.get(dialect)
+    if stmt is None:
+        insert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(RoomSeat)
+        stmt = _SEAT_UPSERTS[dialect] = insert.on_conflict_do_update(
+            index_elements=["room_id", "seat"],
+            set_={"name": insert.excluded.name, "bot": insert.excluded.bot,
+                  "token_hash": insert.excluded.token_hash},
+        )
+    return stmt
 
 
 async def start_room(
@@ -230,36 +255,97 @@ async def _check_same(session: AsyncSession, wanted: list[dict[str, Any]]) -> No
 
 
 async def load_unfinished_rooms(session: AsyncSession) -> list[UnfinishedRoom]:
-    """Waiting and playing rooms with their seats and ordered actions, oldest room first."""
-    return await _load_rooms(session, Room.status.in_(UNFINISHED))
+    """Waiting and playing rooms with their seats and ordered actions, oldest room first.
+
+    Stored values are decoded room by room: a room with a value that cannot be read (a
+    seed that is not a number, options or an action that is not JSON) comes back with
+    `defect` saying why and without its actions, instead of failing the whole load."""
+    return await _load_unfinished(session, Room.status.in_(UNFINISHED))
 
 
 async def load_unfinished_room(session: AsyncSession, code: str) -> UnfinishedRoom | None:
-    rooms = await _load_rooms(session, (Room.code == code) & Room.status.in_(UNFINISHED))
+    rooms = await _load_unfinished(session, (Room.code == code) & Room.status.in_(UNFINISHED))
     return rooms[0] if rooms else None
 
 
-async def _load_rooms(session: AsyncSession, where: Any) -> list[UnfinishedRoom]:
-    rooms = (await session.scalars(
-        select(Room).where(where).options(selectinload(Room.seats)).order_by(Room.id)
+async def _load_unfinished(session: AsyncSession, where: Any) -> list[UnfinishedRoom]:
+    rooms = (await session.execute(
+        select(
+            Room.id, Room.code, Room.status, cast(Room.options, Text).label("options"),
+            type_coerce(Room.seed, String).label("seed"), Room.rules_version,
+            Room.host_token_hash, Room.created_at, Room.started_at, Room.host_seat,
+        ).where(where).order_by(Room.id)
     )).all()
-    actions: dict[int, list[tuple[int, int | None, dict[str, Any]]]] = {r.id: [] for r in rooms}
+    ids = [r.id for r in rooms]
+    seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
+    for s in await session.scalars(
+        select(RoomSeat).where(RoomSeat.room_id.in_(ids)).order_by(RoomSeat.seat)
+    ):
+        seats[s.room_id].append(SeatRecord(s.seat, s.name, s.bot, s.token_hash))
+    actions: dict[int, list[tuple[int, int | None, str]]] = {i: [] for i in ids}
     rows = await session.execute(
-        select(JournalEntry.room_id, JournalEntry.seq, JournalEntry.seat, JournalEntry.action)
-        .where(JournalEntry.room_id.in_(list(actions)))
+        select(JournalEntry.room_id, JournalEntry.seq, JournalEntry.seat,
+               cast(JournalEntry.action, Text))
+        .where(JournalEntry.room_id.in_(ids))
         .order_by(JournalEntry.room_id, JournalEntry.seq)
     )
-    for row in rows:
-        actions[row.room_id].append((row.seq, row.seat, row.action))
+    for room_id, seq, seat, action in rows:
+        actions[room_id].append((seq, seat, action))
+    return [_unfinished(r, seats[r.id], actions[r.id]) for r in rooms]
+
+
+def _unfinished(
+    r: Any, seats: list[SeatRecord], rows: list[tuple[int, int | None, str]]
+) -> UnfinishedRoom:
+    defects: list[str] = []
+
+    def read(parse: Any, text: Any, what: str, default: Any) -> Any:
+        try:
+            return parse(text)
+        except (TypeError, ValueError):
+            defects.append(f"{what} {str(text)[:40]!r} is unreadable")
+            return default
+
+    seed = read(int, r.seed, "the seed", 0)
+    options = read(json.loads, r.options, "the options", {})
+    actions = tuple(
+        (seq, seat, read(json.loads, text, f"journal row {seq}", None))
+        for seq, seat, text in rows
+    )
+    return UnfinishedRoom(
+        code=r.code, status=r.status, options=options, seed=seed,
+        rules_version=r.rules_version, host_token_hash=r.host_token_hash,
+        created_at=r.created_at, started_at=r.started_at, seats=tuple(seats),
+        actions=() if defects else actions, host_seat=r.host_seat,
+        defect="; ".join(defects) or None,
+    )
+
+
+async def load_finished_rooms(
+    session: AsyncSession, since: datetime, code: str | None = None
+) -> list[UnfinishedRoom]:
+    """Rooms whose game finished at `since` or later, as their saved game left them (status
+    "finished", the game's actions), to be shown again after a restart (or, `code`, on the
+    instance of a cluster that a request for it reached); oldest first."""
+    where = [Room.status == FINISHED, Room.finished_at >= since]
+    if code is not None:
+        where.append(Room.code == code)
+    rows = (await session.execute(
+        select(Room, Game.actions).join(Game, Game.room_code == Room.code)
+        .where(*where)
+        .options(selectinload(Room.seats)).order_by(Room.finished_at, Room.id)
+    )).all()
     return [
         UnfinishedRoom(
-            code=r.code, status=r.status, options=r.options, seed=r.seed,
+            code=r.code, status=FINISHED, options=r.options, seed=r.seed,
             rules_version=r.rules_version, host_token_hash=r.host_token_hash,
             created_at=r.created_at, started_at=r.started_at,
             seats=tuple(SeatRecord(s.seat, s.name, s.bot, s.token_hash) for s in r.seats),
-            actions=tuple(actions[r.id]), host_seat=r.host_seat,
+            actions=tuple((seq, seat, action)
+                          for seq, (seat, action) in enumerate(actions, start=1)),
+            host_seat=r.host_seat, finished_at=r.finished_at,
         )
-        for r in rooms
+        for r, actions in rows
     ]
 
 

@@ -1,27 +1,33 @@
 """The database as the server uses it: migrated at start-up, one journal, clean shutdown.
 
     database = Database(settings)
-    stored = await database.open()     # migrate, start the journal, load unfinished rooms
+    stored = await database.open()     # migrate, start the journal, load the rooms to restore
     database.journal.degraded           # True while writes go to the fallback file
     database.sessions                   # for read queries (history, replays)
     await database.close()
 
 Start-up fails if the database cannot be reached: the unfinished rooms could not be
-restored, and a room created meanwhile might take the code of one of them.
+restored, and a room created meanwhile might take the code of one of them. Refusals
+(unreachable, not ours, a fallback file it cannot take back) raise DatabaseRefused with
+a one-line cause; `python -m server` prints it and exits.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 
+from alembic.util.exc import CommandError
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server.config import Settings
 from server.db import store
 from server.db.journal import Journal as DbJournal
-from server.db.migrate import upgrade_async
+from server.db.migrate import DatabaseRefused, upgrade_async, where
+from server.db.models import utcnow
 from server.db.records import UnfinishedRoom
 from server.db.session import make_engine, session_factory
 
@@ -33,6 +39,7 @@ class Database:
         self, settings: Settings, fence: Callable[[str], int | None] | None = None
     ) -> None:
         self.url = settings.DATABASE_URL
+        self.finished_ttl = settings.FINISHED_ROOM_TTL
         # Cluster mode keeps no local fallback: another instance may take a room over at any
         # time, and only what is in the shared database can follow it there.
         self.fallback_path = None if settings.cluster else Path(settings.JOURNAL_FALLBACK_PATH)
@@ -60,7 +67,18 @@ class Database:
 
     async def open(self) -> list[UnfinishedRoom]:
         """Migrate, start the journal (which first copies in a leftover fallback file) and
-        return the rooms to restore."""
+        return the rooms to restore: the unfinished ones, and those finished less than
+        FINISHED_ROOM_TTL ago (still on show). Raises DatabaseRefused when the database
+        cannot be used (unreachable, refusing us, not ours); other errors are bugs."""
+        try:
+            return await self._open()
+        except DatabaseRefused:
+            raise
+        except (SQLAlchemyError, OSError, TimeoutError, CommandError) as exc:
+            raise DatabaseRefused(f"cannot use the database at {where(self.url)}: "
+                                  f"{cause(exc)}") from exc
+
+    async def _open(self) -> list[UnfinishedRoom]:
         if self.fallback_path is not None:
             self.fallback_path.parent.mkdir(parents=True, exist_ok=True)
         await upgrade_async(self.url)
@@ -74,9 +92,14 @@ class Database:
         await self._journal.start()
         if self._journal.degraded:
             # The fallback file could not be copied in, so the database is missing writes.
-            raise RuntimeError("the database went away during start-up; fallback file kept")
+            raise DatabaseRefused(
+                f"the database at {where(self.url)} went away while the writes kept in "
+                f"{self.fallback_path} were copied in; they are kept for the next start"
+            )
+        since = utcnow() - timedelta(seconds=self.finished_ttl)
         async with self._sessions() as session:
-            return await store.load_unfinished_rooms(session)
+            return [*await store.load_unfinished_rooms(session),
+                    *await store.load_finished_rooms(session, since)]
 
     async def close(self) -> None:
         """Write what is queued (or keep it in the fallback file) and release connections."""
@@ -84,3 +107,10 @@ class Database:
             await self._journal.stop()
         if self._engine is not None:
             await self._engine.dispose()
+
+
+def cause(exc: BaseException) -> str:
+    """The innermost error's message on one line (a driver's, not SQLAlchemy's wrapper)."""
+    inner = getattr(exc, "orig", None) or exc.__cause__ or exc
+    text = " ".join(str(inner).split()) or type(inner).__name__
+    return text[:300]

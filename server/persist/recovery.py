@@ -1,9 +1,12 @@
-"""Rebuild the unfinished rooms after a restart: same code, seats, names, bots, token
-hashes and host, and the game replayed from (seed, options, actions) through the engine.
+"""Rebuild the rooms after a restart: same code, seats, names, bots, token hashes and
+host, and the game replayed from (seed, options, actions) through the engine. Unfinished
+rooms carry on; a finished one is on show again until FINISHED_ROOM_TTL after its end.
 
 A room stored under another RULES_VERSION is not replayed (the same actions may mean
 something else, or be illegal, under new rules): it comes back INCOMPATIBLE, readable but
-closed, with a notice saying why. So does a room whose journal does not replay.
+closed, with a notice saying why. So does a room whose stored record does not make a room
+(an unreadable seed or action, options without a player count) or whose journal does not
+replay: one bad record is logged in one line and closes its room, never the server.
 
 Versions restart above every version the previous process can have sent: they are
 counted from the current time in microseconds, so a client resuming with an old `v`
@@ -15,12 +18,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
+from server.db.models import utcnow
 from server.db.records import UnfinishedRoom
 from server.rooms import FINISHED, INCOMPATIBLE, PLAYING, Room, RoomManager, RoomOptions
-from server.rules import RULES_VERSION, RuleError
+from server.rules import RULES_VERSION
 
 from .journal import RoomJournal
 
@@ -29,34 +33,77 @@ log = logging.getLogger(__name__)
 OPTION_FIELDS = ("players", "starter_orders", "starting_player", "public")
 
 
+def one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or "no detail"
+    return f"{type(exc).__name__}: {text[:300]}"
+
+
 def version_base() -> int:
     return time.time_ns() // 1000
 
 
+def room_options(stored: UnfinishedRoom) -> RoomOptions:
+    options = stored.options
+    if not isinstance(options, dict) or type(options.get("players")) is not int:
+        raise ValueError(f"options {options!r} give no number of players")
+    return RoomOptions(**{k: options[k] for k in OPTION_FIELDS if k in options})
+
+
 def rebuild(manager: RoomManager, stored: UnfinishedRoom, base: int) -> Room:
-    """One room as it was (not registered, nobody told). May raise RuleError or ValueError
-    if its journal does not replay."""
-    options = RoomOptions(**{k: stored.options[k] for k in OPTION_FIELDS if k in stored.options})
-    room = manager.build(stored.code, options, stored.seed, stored.host_token_hash)
+    """One room as it was (not registered, nobody told). Raises if its stored record does
+    not make a room or its journal does not replay."""
+    if stored.defect is not None:
+        raise ValueError(stored.defect)
+    room = manager.build(stored.code, room_options(stored), stored.seed, stored.host_token_hash)
     for record in stored.seats:
         seat = room.seats[record.seat]
         seat.name = None if record.bot is not None else record.name
         seat.bot, seat.token_hash = record.bot, record.token_hash
+    if stored.host_seat is not None and not 0 <= stored.host_seat < len(room.seats):
+        raise ValueError(f"host seat {stored.host_seat} of {len(room.seats)}")
     room.host_seat = stored.host_seat
     room.v = base
     if stored.rules_version != RULES_VERSION:
         close(room, f"this game was played under rules version {stored.rules_version}; "
                     f"this server plays version {RULES_VERSION}, so it cannot continue here")
-    elif stored.status == PLAYING:
+    elif stored.status in (PLAYING, FINISHED):
         actions: list[tuple[int, dict[str, Any]]] = []
         for expected, (seq, seat, action) in enumerate(stored.actions, start=1):
             if seq != expected or seat is None:
                 raise ValueError(f"journal of {stored.code}: row {seq} where {expected} was due")
             actions.append((seat, action))
         room.game = room.replay(actions)  # checks every action again, and seq == version
-        room.actions, room.status = actions, PLAYING
+        room.actions, room.status = actions, stored.status
+        if stored.status == FINISHED:
+            if room.game.phase != "over":
+                raise ValueError(f"the saved game of {stored.code} does not replay to its end")
+            room.finished_at = manager.clock() - seconds_since(stored.finished_at)
     room.commit([], game_changed=room.game is not None)
     return room
+
+
+def quarantined(manager: RoomManager, stored: UnfinishedRoom, base: int) -> Room:
+    """A closed room showing what can still be shown of a record that does not rebuild:
+    its seats and names, when they make sense. Never raises on bad stored values."""
+    players = stored.options.get("players") if isinstance(stored.options, dict) else None
+    if type(players) is not int or not 2 <= players <= 4:
+        players = max([2, *(r.seat + 1 for r in stored.seats if 0 <= r.seat < 4)])
+    room = manager.build(stored.code, RoomOptions(players), 0, stored.host_token_hash)
+    for record in stored.seats:
+        if 0 <= record.seat < players:
+            seat = room.seats[record.seat]
+            seat.name = record.name if record.bot is None else None
+            seat.bot, seat.token_hash = record.bot, record.token_hash
+    if stored.host_seat is not None and 0 <= stored.host_seat < players:
+        room.host_seat = stored.host_seat
+    room.v = base
+    close(room, "this game's record could not be replayed, so it cannot continue")
+    room.commit([])
+    return room
+
+
+def seconds_since(at: datetime | None) -> float:
+    return 0.0 if at is None else max(0.0, (utcnow() - at).total_seconds())
 
 
 def close(room: Room, notice: str) -> None:
@@ -77,14 +124,13 @@ async def restore_rooms(
     for stored_room in stored:
         try:
             room = rebuild(manager, stored_room, first)
-        except (RuleError, ValueError, TypeError, KeyError) as exc:
-            log.error("room %s cannot be restored: %r", stored_room.code, exc)
-            room = rebuild(manager, replace(stored_room, status="waiting", actions=()), first)
-            close(room, "this game's record could not be replayed, so it cannot continue")
-            room.commit([])
+        except Exception as exc:  # one bad record must not keep the server from starting
+            log.error("room %s cannot be restored, closed instead: %s", stored_room.code,
+                      one_line(exc))
+            room = quarantined(manager, stored_room, first)
         manager.restore(room)
         rooms.append(room)
-        if stored_room.started_at is not None:
+        if room.status == PLAYING and stored_room.started_at is not None:
             journal.started_at[room.code] = stored_room.started_at
     for room in rooms:
         if room.status == PLAYING and room.game is not None and room.game.phase == "over":

@@ -34,22 +34,32 @@ def free_port() -> int:
 
 
 class Server:
-    """One server process at a time on the given database; `kill` is a crash (SIGKILL)."""
+    """One server process at a time on the given database; `kill` is a crash (SIGKILL),
+    `terminate` a graceful stop (SIGTERM). With `log`, each run's stderr is appended to
+    that file (see `errors`)."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], log: Path | None = None) -> None:
         self.env = {**os.environ, "HOST": "127.0.0.1", "LOG_LEVEL": "warning", **env}
         self.proc: subprocess.Popen[bytes] | None = None
         self.http = ""
+        self.log = log
 
     def start(self) -> None:
         port = free_port()
         self.http = f"http://127.0.0.1:{port}"
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server"], cwd=ROOT, env={**self.env, "PORT": str(port)}
-        )
+        stderr = None if self.log is None else self.log.open("ab")
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "server"], cwd=ROOT, env={**self.env, "PORT": str(port)},
+                stderr=stderr,
+            )
+        finally:
+            if stderr is not None:
+                stderr.close()
         for _ in range(300):
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.proc.returncode}")
+                raise RuntimeError(f"the server exited with {self.proc.returncode}: "
+                                   f"{self.errors()[-2000:]}")
             try:
                 if httpx.get(f"{self.http}/healthz", timeout=1).status_code == 200:
                     return
@@ -62,6 +72,17 @@ class Server:
 
     def health(self) -> dict[str, Any]:
         return httpx.get(f"{self.http}/healthz", timeout=5).json()
+
+    def errors(self) -> str:
+        """Everything the runs so far wrote to stderr (with `log`)."""
+        return "" if self.log is None or not self.log.exists() else self.log.read_text()
+
+    def terminate(self) -> bool:
+        """A graceful stop (SIGTERM); True if the process ended as a stopped server does
+        (uvicorn re-raises the signal once it has shut down)."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(30) in (0, -signal.SIGTERM)
 
     def kill(self) -> None:
         assert self.proc is not None
