@@ -58,6 +58,10 @@ def test_a_room_moves_to_the_instance_that_is_asked_for_it(cluster) -> None:
     table.connect(At(i2.url))  # type: ignore[arg-type]
     assert in_sync(table)
     finish_and_check(c, table)
+    # A finished game stays on show (FINISHED_ROOM_TTL) wherever it is asked for.
+    info = httpx.get(f"{i1.url}/api/rooms/{table.code}", timeout=10)
+    assert info.status_code == 200 and info.json()["status"] == "finished"
+    assert info.headers["x-instance"] == "i1"
 
 
 def test_an_owner_killed_mid_game_loses_nothing(cluster) -> None:
