@@ -3,6 +3,7 @@ import { call, displayCode, tokens } from "./api.js";
 import { h, text } from "./dom.js";
 import { mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { icon, installSprite } from "./icons.js";
+import { fitBoard } from "./layout.js";
 import { emptySelection, intents, isMyTurn, normalize } from "./intents.js";
 import { ANNOUNCE, sentence } from "./log.js";
 import { chime, muted, setMuted, unlockOnGesture } from "./sound.js";
@@ -291,5 +292,7 @@ for (const tab of document.querySelectorAll("#side-tabs [role=tab]")) {
 
 body.dataset.busy = "0";
 draw();
+const refit = fitBoard();
+store.subscribe(() => refit && refit());
 socket.connect();
 window.addEventListener("beforeunload", () => socket.close());

@@ -106,6 +106,7 @@ export function updatePlayer(panel, view, seat, acts, sel, nameOf, handlers) {
       const serve = interactive ? acts.cards.get(card.id) : null;
       node.disabled = !serve;
       toggle(node, "target", Boolean(serve));
+      attr(node, "title", card.name);
       attr(node, "aria-label", serve
         ? t("pb.serve", { card: card.name, n: serve.cup + 1 })
         : `${card.name}${card.specialty ? " ★" : ""}: ${recipeText(card.recipe)}`);
