@@ -1,6 +1,8 @@
 // Structured events as sentences, through i18n. The server sends data, never prose.
 import { ing, t, tokens } from "./i18n.js";
 import { cellIngredient } from "./view-board.js";
+import { h } from "./dom.js";
+import { badge } from "./names.js";
 
 function cellName(cell) {
   return `${ing(cellIngredient(cell))} (${cell.toUpperCase()})`;
@@ -40,12 +42,21 @@ export function sentence(ev, nameOf) {
     case "seat_left": return t("ev.left", { name: t("lobby.starting.seat", { n: ev.seat + 1 }) });
     case "seat_kicked": return t("ev.kicked", { n: ev.seat + 1 });
     case "host_changed": return t("ev.host_changed", { name });
-    case "bot_added": return t("ev.bot_added", { n: ev.seat + 1, level: t(`bot.${ev.level}`) });
+    case "bot_added": return t("ev.bot_added", { n: ev.seat + 1, name });
     case "presence": return t(ev.connected ? "ev.connected" : "ev.disconnected", { name });
-    case "stand_in": return t("ev.stand_in", { name, bot: t("wait.bot", { level: t(`bot.${ev.level}`) }) });
+    case "stand_in": return t("ev.stand_in", { name, level: t(`bot.${ev.level}`) });
     case "started": case "game_started": return t("ev.started");
     default: return null;
   }
+}
+
+// A log line: the badge of the seat it is about (if any), then the sentence.
+export function logLine(ev, nameOf) {
+  const line = sentence(ev, nameOf);
+  if (!line) return null;
+  const seat = ev.seat !== undefined && ev.seat !== null ? ev.seat : null;
+  return h("li", { class: `ev ev-${ev.type}`, dataset: { seat: seat ?? "" } },
+    ...(seat === null ? [] : [badge(seat), " "]), h("span", { class: "ev-text", text: line }));
 }
 
 // Events that make a good spoken announcement (the rest only go to the visible log).

@@ -5,7 +5,7 @@ import { mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { icon, installSprite } from "./icons.js";
 import { fitBoard } from "./layout.js";
 import { emptySelection, intents, isMyTurn, normalize } from "./intents.js";
-import { ANNOUNCE, sentence } from "./log.js";
+import { ANNOUNCE, logLine } from "./log.js";
 import { chime, muted, setMuted, unlockOnGesture } from "./sound.js";
 import { Socket } from "./socket.js";
 import { Store } from "./store.js";
@@ -169,10 +169,10 @@ function logEvents(events, view) {
   const list = $("log-list");
   const spoken = [];
   for (const ev of events) {
-    const line = sentence(ev, nameOf);
-    if (!line) continue;
-    list.prepend(h("li", { class: `ev ev-${ev.type}`, text: line }));
-    if (ANNOUNCE.has(ev.type)) spoken.push(line);
+    const item = logLine(ev, nameOf);
+    if (!item) continue;
+    list.prepend(item);
+    if (ANNOUNCE.has(ev.type)) spoken.push(item.textContent.trim());
   }
   while (list.children.length > 120) list.lastChild.remove();
   if (spoken.length) announce(spoken.slice(-2).join(" "));

@@ -8,7 +8,7 @@ import { getLang, mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { installSprite } from "./icons.js";
 import { fitBoard } from "./layout.js";
 import { emptySelection, intents } from "./intents.js";
-import { sentence } from "./log.js";
+import { logLine, sentence } from "./log.js";
 import { createTable, nameOfFactory, renderTable } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -58,8 +58,8 @@ function renderLog(i, nameOf) {
   for (let k = i; k >= 1 && items.length < 120; k--) {
     const evs = steps[k - 1].events;
     for (let e = evs.length - 1; e >= 0 && items.length < 120; e--) {
-      const line = sentence(evs[e], nameOf);
-      if (line) items.push(h("li", { class: `ev ev-${evs[e].type}`, text: line }));
+      const item = logLine(evs[e], nameOf);
+      if (item) items.push(item);
     }
   }
   $("log-list").replaceChildren(...items);

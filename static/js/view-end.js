@@ -1,7 +1,7 @@
 // The final scoreboard: a table with the breakdown and a small SVG bar chart of totals.
 import { h, svg } from "./dom.js";
 import { t } from "./i18n.js";
-import { SEAT_LETTERS } from "./view-board.js";
+import { SEAT_LETTERS } from "./names.js";
 
 export function renderFinal(section, view, nameOf, onAgain) {
   const res = view.game && view.game.result;

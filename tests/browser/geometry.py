@@ -56,9 +56,10 @@ def board_fills_height(page: Page) -> None:
 
 
 def header_one_row(page: Page) -> None:
-    """Every visible header item sits on one row, inside the window."""
+    """Every visible header item sits on one row, inside the window (and so do their parts)."""
     rows = page.evaluate("""() => [...document.querySelector('.topbar').children]
       .filter(e => e.offsetParent !== null && getComputedStyle(e).display !== 'none')
+      .flatMap(e => [e, ...e.querySelectorAll('button, a, strong, span.chip')])
       .map(e => { const r = e.getBoundingClientRect();
         return [e.className || e.tagName, Math.round(r.top + r.height / 2), r.right]; })""")
     width = page.evaluate("innerWidth")

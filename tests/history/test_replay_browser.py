@@ -69,7 +69,7 @@ def check_table(page: object, known: Played, step: int) -> None:
     totals = [p["score"]["total"] for p in _scores(game)]
     for seat, name in enumerate(names):
         board = page.get_by_role("region", name=name, exact=True)  # type: ignore[attr-defined]
-        expect(board).to_contain_text(f"{totals[seat]} points")
+        expect(board).to_contain_text(re.compile(rf"{totals[seat]} points?\b"))
 
 
 def _scores(game: object) -> list[dict]:
