@@ -6,9 +6,13 @@ import { t } from "./i18n.js";
 
 export const SEAT_LETTERS = ["A", "B", "C", "D"];
 
+export function botName(seat, level) {
+  return t("name.bot", { letter: SEAT_LETTERS[seat], level: t(`bot.${level}`) });
+}
+
 function baseName(seat, info) {
   if (info && info.name) return info.name;
-  if (info && info.bot) return t("name.bot", { letter: SEAT_LETTERS[seat], level: t(`bot.${info.bot}`) });
+  if (info && info.bot) return botName(seat, info.bot);
   return t("lobby.starting.seat", { n: seat + 1 });
 }
 
