@@ -63,29 +63,42 @@ class RoomManager:
         await room.tell_journal("room_created")
         return room, host_token
 
-    async def rematch(self, room: Room, token: str, client: str) -> tuple[Room, str | None]:
+    async def rematch(
+        self, room: Room, token: str, client: str
+    ) -> tuple[Room, str | None, str | None]:
         """The next game at this table, created once by the first player who asks.
 
-        It has the same options and the same bots in the same seats; humans join it from
-        the link every viewer of the old table receives. The first caller gets its host token.
+        Everyone stays seated: the same options, the same bots and the same players (with
+        their names) in the same seats, and the same host. Each player gets a new seat token
+        by asking here with their old one (the tokens wait in the old room's memory).
+        Returns (room, host token for the first caller only, the caller's new seat token;
+        None if it was lost in a restart: the player then watches and may be seated again).
         """
         async with room.lock:
             if room.status != FINISHED:
                 raise RoomError("not_finished", "a rematch follows a finished game", 409)
-            if room.seat_of(token) is None:
+            seat = room.seat_of(token)
+            if seat is None:
                 raise forbidden("only a player of this table can ask for a rematch")
             if room.rematch is not None:
-                return self.get(room.rematch), None
+                return self.get(room.rematch), None, room.rematch_tokens.get(seat)
             new, host_token = await self.create(room.options, client)
             async with new.lock:
-                for seat in room.seats:
-                    new.seats[seat.index].bot = seat.bot
-                if any(seat.bot for seat in room.seats):
-                    new.commit([])
-                    await new.tell_journal("seats_changed")
+                for old in room.seats:
+                    target = new.seats[old.index]
+                    target.bot = old.bot
+                    if old.token_hash is not None:
+                        seat_token = new_token()
+                        target.name, target.token_hash = old.name, hash_token(seat_token)
+                        room.rematch_tokens[old.index] = seat_token
+                humans = [s for s in room.seats if s.token_hash is not None]
+                new.host_seat = room.host_seat if room.host_seat is not None else (
+                    humans[0].index if humans else None)
+                new.commit([])
+                await new.tell_journal("seats_changed")
             room.rematch = new.display_code
             room.commit([{"type": "rematch", "code": new.display_code}])
-        return new, host_token
+        return new, host_token, room.rematch_tokens.get(seat)
 
     def find(self, code: str) -> Room | None:
         canonical = normalize(code)

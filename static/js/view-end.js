@@ -36,7 +36,10 @@ export function renderFinal(section, view, nameOf, onAgain) {
     h("thead", {}, head), h("tbody", {}, ...rows));
 
   const actions = h("div", { class: "end-actions" });
-  if (view.room.rematch) {
+  if (view.room.rematch && view.you.seat !== null) {
+    // Your seat is kept at the next table: this button fetches your new seat token.
+    actions.append(h("button", { type: "button", class: "btn primary", text: t("end.rematchSeat", { code: view.room.rematch }), onclick: onAgain }));
+  } else if (view.room.rematch) {
     actions.append(h("a", { class: "btn primary", href: `/r/${view.room.rematch}`, text: t("end.rematch", { code: view.room.rematch }) }));
   } else if (view.you.seat !== null) {
     actions.append(h("button", { type: "button", class: "btn primary", text: t("end.again"), onclick: onAgain }));

@@ -43,7 +43,6 @@ export default {
   "lobby.openRoom": "Open table {code}",
   "lobby.watchRoom": "Watch table {code}",
   "lobby.badCode": "A room code has 8 letters and digits, like K7QX-PM2A.",
-  "lobby.error": "Something went wrong: {message}",
 
   // Waiting room
   "wait.title": "Waiting for players",
@@ -209,10 +208,7 @@ export default {
   "conn.trying": "Reconnecting…",
   "conn.back": "Connected again.",
   "conn.retry": "Retry now",
-  "conn.gone": "This room is gone ({reason}).",
   "conn.kicked": "The host freed your seat; you are now watching.",
-  "conn.replaced": "This seat is now open in another window or device. Retry to take it back here.",
-  "conn.error": "Not accepted: {message}",
 
   // Game end
   "end.title": "Final scores",
@@ -225,6 +221,7 @@ export default {
   "end.reason.stall": "Nobody had orders left.",
   "end.chart": "Points per player",
   "end.again": "Play again",
+  "end.rematchSeat": "Your seat is ready at {code} — go to the next game",
   "end.rematch": "A new game is waiting at {code} — join it",
   "end.seed": "Seed {seed}",
   "end.and": " and ",
@@ -256,4 +253,31 @@ export default {
   "misc.loading": "Loading…",
   "misc.none": "none",
   "misc.and": ", ",
+
+  // Refusals and an inactive tab, in players' words
+  "conn.gone": "This table has closed.",
+  "conn.takeBack": "Take my seat back here",
+  "conn.replaced": "Your seat is now open in another tab or device.",
+  "inactive.status": "Not active in this tab",
+  "inactive.replaced": "You are playing this seat in another tab or device. Take it back here to play in this tab.",
+  "inactive.lost": "The connection is down: nothing you click here counts until it is back.",
+  "inactive.gone": "This table has closed.",
+  "err.not_your_turn": "It is not your turn.",
+  "err.illegal_action": "That move is not allowed now.",
+  "err.malformed_action": "That move is not allowed now.",
+  "err.game_over": "This game is over.",
+  "err.nothing_to_undo": "There is nothing to undo.",
+  "err.not_started": "The game has not started yet.",
+  "err.unavailable": "The server could not save that just now. Please try again.",
+  "err.forbidden": "Only the host (or this seat's player) can do that.",
+  "err.room_full": "That seat has just been taken.",
+  "err.name_invalid": "Please enter a name (1 to 24 characters).",
+  "err.not_waiting": "The game has already started.",
+  "err.seats_empty": "Every seat must be taken first.",
+  "err.rate_limited": "Too many tables opened from here; please wait a minute.",
+  "err.not_finished": "The game is not over yet.",
+  "err.incompatible": "This game was played under other rules and cannot go on here.",
+  "err.not_found": "This table does not exist (any more).",
+  "err.flood": "Too many clicks at once; slow down a little.",
+  "err.other": "That did not work. Please try again.",
 };
