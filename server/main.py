@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from server.api import install_error_handlers, pages_router, rooms_router
+from server.api.error_pages import install as install_error_pages
 from server.api.games import router as games_router
 from server.bots.driver import BotDriver
 from server.bots.pool import BotPool
@@ -75,6 +76,7 @@ def create_app(
     app.state.database = database  # None when a journal was injected
     app.state.templates = Jinja2Templates(directory=str(settings.TEMPLATES_DIR))
     install_error_handlers(app)
+    install_error_pages(app)
     app.include_router(rooms_router)
     app.include_router(ws_router)
     app.include_router(pages_router)

@@ -327,6 +327,16 @@ const socket = new Socket(code, {
   },
 });
 
+// No control here wants a double click: its second click (click count 2) could land on
+// whatever the first one's answer put under the pointer ("Remove" where "Add a bot" was,
+// the next cell of a path), so it is dropped before any handler sees it.
+document.addEventListener("click", (e) => {
+  if (e.detail > 1 && e.target.closest("button, [role=button]")) {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  }
+}, true);
+
 // Chrome: header, help, mute, side tabs, language.
 installSprite();
 translate(document);
@@ -345,7 +355,12 @@ onLangChange(syncMute);
 syncMute();
 $("help-btn").addEventListener("click", () => $("help").showModal());
 $("help-close").addEventListener("click", () => $("help").close());
-$("conn-retry").addEventListener("click", () => socket.retryNow());
+$("conn-retry").addEventListener("click", () => {
+  // Taking the seat back changes nothing anyone sees, so a resume would bring no frame to
+  // say we are back: ask for a snapshot instead.
+  if (inactive === "replaced") socket.greetedAs = undefined;
+  socket.retryNow();
+});
 for (const tab of document.querySelectorAll("#side-tabs [role=tab]")) {
   tab.addEventListener("click", () => {
     for (const other of document.querySelectorAll("#side-tabs [role=tab]")) {

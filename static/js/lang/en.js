@@ -280,4 +280,13 @@ export default {
   "err.not_found": "This table does not exist (any more).",
   "err.flood": "Too many clicks at once; slow down a little.",
   "err.other": "That did not work. Please try again.",
+
+  // Error pages
+  "error.room.title": "No table with this code",
+  "error.room.text": "This table does not exist, or it closed after everyone left. Check the code, or open a new table in the lobby.",
+  "error.game.title": "No such finished game",
+  "error.game.text": "This game is not in the history. It may have been played on another server, or the link is mistyped.",
+  "error.page.title": "This page does not exist",
+  "error.page.text": "The link may be old or mistyped.",
+  "error.lobby": "Back to the lobby",
 };

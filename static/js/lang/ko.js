@@ -264,4 +264,13 @@ export default {
   "err.not_found": "이 테이블은 (더 이상) 없습니다.",
   "err.flood": "너무 빨리 눌렀습니다. 조금 천천히 해 주세요.",
   "err.other": "잘 되지 않았습니다. 다시 시도해 주세요.",
+
+  // Error pages
+  "error.room.title": "이 코드의 테이블이 없습니다",
+  "error.room.text": "이 테이블은 없거나, 모두 떠난 뒤 닫혔습니다. 코드를 확인하거나 로비에서 새 테이블을 여세요.",
+  "error.game.title": "그런 끝난 게임이 없습니다",
+  "error.game.text": "이 게임은 기록에 없습니다. 다른 서버에서 진행했거나 링크가 잘못되었을 수 있습니다.",
+  "error.page.title": "이 페이지는 없습니다",
+  "error.page.text": "링크가 오래되었거나 잘못 입력되었을 수 있습니다.",
+  "error.lobby": "로비로 돌아가기",
 };
