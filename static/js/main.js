@@ -353,7 +353,13 @@ const syncMute = () => {
 mute.addEventListener("click", () => { setMuted(!muted()); syncMute(); });
 onLangChange(syncMute);
 syncMute();
-$("help-btn").addEventListener("click", () => $("help").showModal());
+$("help-btn").addEventListener("click", () => {
+  const help = $("help");
+  help.showModal();
+  // Open at the top, with the title focused (not the last control, which scrolls it down).
+  help.scrollTop = 0;
+  $("help-title").focus();
+});
 $("help-close").addEventListener("click", () => $("help").close());
 $("conn-retry").addEventListener("click", () => {
   // Taking the seat back changes nothing anyone sees, so a resume would bring no frame to

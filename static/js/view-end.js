@@ -44,8 +44,14 @@ export function renderFinal(section, view, nameOf, onAgain) {
   } else if (view.you.seat !== null) {
     actions.append(h("button", { type: "button", class: "btn primary", text: t("end.again"), onclick: onAgain }));
   }
+  const winners = res.winners.map(nameOf);
+  const cheer = winners.length === 1 ? t("end.celebrate", { name: winners[0] })
+    : t("end.celebrateTie", { names: winners.join(t("end.and")) });
   section.replaceChildren(
     h("h2", { text: t("end.title") }),
+    h("p", { class: "celebrate", role: "status" },
+      ...res.winners.map((seat) => h("span", { class: `badge seat-${seat}`, "aria-hidden": "true" }, SEAT_LETTERS[seat])),
+      h("span", { class: "celebrate-text", text: ` ${cheer}` })),
     h("div", { class: "table-wrap" }, table),
     chart(res, nameOf),
     actions,

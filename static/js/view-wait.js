@@ -103,8 +103,12 @@ export function updateWaiting(parts, view, ctx) {
   text(parts.start, t("wait.start"));
   parts.leave.hidden = me === null;
   text(parts.leave, t("wait.leave"));
-  let note = ctx.isHost ? t("wait.needFull") : t("wait.hostStarts");
-  if (me === null && free.length === 0) note = t("wait.full");
+  // The note says what happens next, for this viewer, in this state.
+  const open = room.seats.filter((s) => s.name === null && !s.bot).length;
+  let note;
+  if (ctx.isHost) note = full ? t("wait.readyHost") : t("wait.needFull", { n: open });
+  else if (me === null) note = full ? t("wait.full") : t("wait.pickSeat", { n: open });
+  else note = full ? t("wait.readyGuest") : t("wait.hostStarts", { n: open });
   text(parts.note, note);
   parts.deviceBox.hidden = me === null || !ctx.token;
   text(parts.deviceSummary, t("wait.device"));

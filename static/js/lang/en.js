@@ -60,8 +60,6 @@ export default {
   "wait.botLevel": "Bot strength for seat {n}",
   "bot.random": "random", "bot.greedy": "greedy", "bot.strong": "strong",
   "wait.start": "Start the game",
-  "wait.needFull": "The game starts when every seat is taken.",
-  "wait.hostStarts": "The host starts the game when every seat is taken.",
   "wait.leave": "Leave my seat",
   "wait.device": "Continue on another device",
   "wait.deviceHelp": "Open this link on your other device to take your seat there. Keep it private: it is your seat.",
@@ -289,4 +287,13 @@ export default {
   "error.page.title": "This page does not exist",
   "error.page.text": "The link may be old or mistyped.",
   "error.lobby": "Back to the lobby",
+
+  // Waiting room notes and the winner
+  "wait.needFull": { one: "{n} seat is still free: fill it (a friend or a bot), then start.", other: "{n} seats are still free: fill them (friends or bots), then start." },
+  "wait.hostStarts": { one: "Waiting for {n} more player; the host then starts the game.", other: "Waiting for {n} more players; the host then starts the game." },
+  "wait.readyHost": "Everyone is seated — start the game when you are ready.",
+  "wait.readyGuest": "Everyone is seated — the host will start the game.",
+  "wait.pickSeat": { one: "{n} seat is free: enter your name and sit down, or just watch.", other: "{n} seats are free: enter your name and sit down, or just watch." },
+  "end.celebrate": "{name} wins!",
+  "end.celebrateTie": "{names} share the win!",
 };

@@ -57,8 +57,6 @@ export default {
   "wait.botLevel": "{n}번 자리 봇 난이도",
   "bot.random": "무작위", "bot.greedy": "욕심쟁이", "bot.strong": "강함",
   "wait.start": "게임 시작",
-  "wait.needFull": "모든 자리가 차면 게임을 시작할 수 있습니다.",
-  "wait.hostStarts": "모든 자리가 차면 방장이 게임을 시작합니다.",
   "wait.leave": "자리에서 일어나기",
   "wait.device": "다른 기기에서 계속하기",
   "wait.deviceHelp": "다른 기기에서 이 링크를 열면 같은 자리로 이어집니다. 내 자리이므로 다른 사람에게 공유하지 마세요.",
@@ -273,4 +271,13 @@ export default {
   "error.page.title": "이 페이지는 없습니다",
   "error.page.text": "링크가 오래되었거나 잘못 입력되었을 수 있습니다.",
   "error.lobby": "로비로 돌아가기",
+
+  // Waiting room notes and the winner
+  "wait.needFull": "빈자리가 {n}개 남았습니다. 친구나 봇으로 채운 뒤 시작하세요.",
+  "wait.hostStarts": "플레이어 {n}명을 더 기다립니다. 그다음 방장이 게임을 시작합니다.",
+  "wait.readyHost": "모두 앉았습니다 — 준비되면 게임을 시작하세요.",
+  "wait.readyGuest": "모두 앉았습니다 — 방장이 게임을 시작합니다.",
+  "wait.pickSeat": "빈자리가 {n}개 있습니다. 이름을 입력하고 앉거나, 그냥 관전하세요.",
+  "end.celebrate": "{name} 승리!",
+  "end.celebrateTie": "{names} 공동 승리!",
 };
