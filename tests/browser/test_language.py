@@ -71,3 +71,16 @@ def test_every_language_has_every_string(page) -> None:  # noqa: ANN001
       return out;
     }""", EN_ONLY_PREFIX)
     assert missing == {"th": [], "ko": []}
+
+
+def test_rules_page_covers_two_players_with_diagrams(new_page) -> None:  # noqa: ANN001
+    page = new_page(width=1366, locale="ko-KR")
+    page.goto("/rules")
+    from playwright.sync_api import expect
+
+    expect(page.get_by_role("heading", name="2인 게임")).to_be_visible()
+    expect(page.locator("h2 + ul.steps li")).to_have_count(4)
+    figures = page.get_by_role("img", name=__import__("re").compile("이동|붓기|시간의 흐름"))
+    expect(figures).to_have_count(3)
+    for box in (f.bounding_box() for f in figures.all()):
+        assert box is not None and box["width"] > 150 and box["height"] > 100

@@ -296,4 +296,14 @@ export default {
   "wait.pickSeat": { one: "{n} seat is free: enter your name and sit down, or just watch.", other: "{n} seats are free: enter your name and sit down, or just watch." },
   "end.celebrate": "{name} wins!",
   "end.celebrateTie": "{names} share the win!",
+
+  // Rules page: diagrams and the 2-player differences
+  "rules.dg.move": "A move: three steps, one ingredient per cell entered (+2 on a corner with Double Corners).",
+  "rules.dg.pour": "A pour: each token from your hand goes into a cup (at most 4 per cup) or back to the supply.",
+  "rules.dg.flow": "Flow of Time: at the end of your turn every order moves one tab right; an order leaving tab 4 becomes a penalty (and gives you a Rush Token).",
+  "rules.two.h": "With two players",
+  "rules.two.1": "Each player has two meeples. You place them alternately, the non-starting player first, and each turn you choose which one moves; the other stays.",
+  "rules.two.2": "At the start your first token goes into a cup by itself; you choose the cup for the second one (the starting player chooses first).",
+  "rules.two.3": "When you serve N orders in a turn, your opponent takes N new orders; and after Flow of Time you draw one extra order onto your tab 1.",
+  "rules.two.4": "End: if the starting player closes the game, the other player has one last turn; if the other player closes it, the game ends at once.",
 };
