@@ -14,7 +14,8 @@ export function sentence(ev, nameOf) {
   switch (ev.type) {
     case "placed": return t("ev.placed", { name, cell: cellName(ev.cell) });
     case "starting_token": return t("ev.starting_token", { name, count: ev.count, ing: ing(ev.ingredient), cup: ev.cup + 1 });
-    case "turn_started": return t("ev.turn_started", { name, turn: ev.turn });
+    // A round is every player's turn once: turns 1-3 are round 1 with three players.
+    case "turn_started": return t("ev.turn_started", { name, turn: ev.turn, round: Math.ceil(ev.turn / nameOf.seatCount) });
     case "upgraded": return t("ev.upgraded", { name, tile: t(`tile.${ev.tile}`) });
     case "upgrade_skipped": return t("ev.upgrade_skipped", { name });
     case "meeple_chosen": return t("ev.meeple_chosen", { name, n: ev.meeple + 1 });

@@ -23,11 +23,14 @@ export function seatNames(seats) {
     ? t("name.twin", { name, letter: SEAT_LETTERS[seat] }) : name));
 }
 
+// nameOf(seat); nameOf.seatCount tells how many seats (a round is one turn each).
 export function nameOfSeats(seats) {
-  return (seat) => {
+  const nameOf = (seat) => {
     const names = seatNames(seats);
     return names[seat] ?? t("lobby.starting.seat", { n: seat + 1 });
   };
+  nameOf.seatCount = seats.length;
+  return nameOf;
 }
 
 export function badge(seat) {

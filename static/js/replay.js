@@ -74,7 +74,9 @@ function draw() {
   renderLog(i, nameOf);
   const turn = i === 0 ? 0 : steps[i - 1].turn;
   const where = [t("replay.stepOf", { i, n: last })];
-  where.push(turn === 0 ? t("replay.setup") : t("replay.turnOf", { turn, turns: data.turns }));
+  const seats = data.room.seats.length;
+  where.push(turn === 0 ? t("replay.setup") : t("replay.turnOf", {
+    turn, turns: data.turns, round: Math.ceil(turn / seats), rounds: Math.ceil(data.turns / seats) }));
   text($("rp-where"), where.join(" · "));
   // The table's prompt line tells a spectator to watch; here it says what this step did.
   text($("prompt"), describe(i, nameOf));

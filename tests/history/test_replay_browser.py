@@ -109,6 +109,14 @@ def test_step_back_and_forth_jump_and_autoplay(
 
     p.get_by_role("button", name="Last step").click()
     check_table(p, known, steps)
+    # Round and turn numbers agree with the history list: a round is each player's turn once.
+    rounds = max(known.record.result["turns"])
+    where = rf"Turn {game.turn} of {game.turn} · round {rounds} of {rounds}$"
+    expect(p.get_by_text(re.compile(where))).to_be_visible()
+    p.goto("/games")
+    expect(p.locator(f'tr[data-game="{ids[0]}"]')).to_contain_text(f"{rounds} rounds")
+    p.go_back()
+    check_table(p, known, steps)
     final = p.get_by_role("heading", name="Final scores")
     expect(final).to_be_visible()
     expect(forward).to_be_disabled()

@@ -167,7 +167,7 @@ export default {
   "tabs.supply": "Supply",
   "ev.placed": "{name} placed a meeple on {cell}.",
   "ev.starting_token": "{name} took {count} {ing} into cup {cup}.",
-  "ev.turn_started": "Turn {turn}: {name} to play.",
+  "ev.turn_started": "Turn {turn} (round {round}): {name} to play.",
   "ev.upgraded": "{name} activated {tile}.",
   "ev.upgrade_skipped": "{name} did not upgrade.",
   "ev.meeple_chosen": "{name} will move meeple {n}.",

@@ -155,7 +155,7 @@ export default {
   "tabs.supply": "공급처",
   "ev.placed": "{name}이(가) {cell}에 말을 놓았습니다.",
   "ev.starting_token": "{name}이(가) {ing} {count}개를 {cup}번 컵에 담았습니다.",
-  "ev.turn_started": "{turn}번째 차례: {name}",
+  "ev.turn_started": "{turn}번째 차례 ({round}라운드): {name}",
   "ev.upgraded": "{name}이(가) {tile}을(를) 사용합니다.",
   "ev.upgrade_skipped": "{name}은(는) 업그레이드하지 않았습니다.",
   "ev.meeple_chosen": "{name}이(가) {n}번 말을 움직입니다.",

@@ -155,7 +155,7 @@ export default {
   "tabs.supply": "กองกลาง",
   "ev.placed": "{name} วางหมากที่ {cell}",
   "ev.starting_token": "{name} ใส่{ing} {count} ชิ้นลงถ้วย {cup}",
-  "ev.turn_started": "ตาที่ {turn}: ถึงตา {name}",
+  "ev.turn_started": "ตาที่ {turn} (รอบ {round}): ถึงตา {name}",
   "ev.upgraded": "{name} เปิดใช้ {tile}",
   "ev.upgrade_skipped": "{name} ไม่อัปเกรด",
   "ev.meeple_chosen": "{name} จะเดินหมากตัวที่ {n}",
