@@ -74,4 +74,4 @@ def test_waiting_room_host_powers_and_spectators(new_page, base_url: str) -> Non
     expect(late.get_by_role("button", name="Start the game")).to_be_hidden()
     expect(other_device.get_by_role("button", name="Start the game")).to_be_enabled()
     # The first window lost the seat to the other device, and says so.
-    expect(host.get_by_role("alert").filter(has_text="another window")).to_be_visible()
+    expect(host.get_by_role("alert").filter(has_text="another tab or device")).to_be_visible()
