@@ -13,6 +13,7 @@ from fastapi.templating import Jinja2Templates
 from redis.asyncio import Redis
 
 from server.api import install_error_handlers, pages_router, rooms_router
+from server.api.error_pages import install as install_error_pages
 from server.api.games import IMPORT_PATH
 from server.api.games import router as games_router
 from server.api.security import Guard
@@ -107,6 +108,7 @@ def create_app(
     app.state.metrics = metrics
     app.state.templates = Jinja2Templates(directory=str(settings.TEMPLATES_DIR))
     install_error_handlers(app)
+    install_error_pages(app)
     app.include_router(rooms_router)
     app.include_router(ws_router)
     app.include_router(pages_router)

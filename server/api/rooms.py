@@ -82,6 +82,14 @@ async def room_info(code: str, request: Request) -> dict[str, Any]:
     return rooms(request).get(code).info()
 
 
+@router.get("/api/rooms/{code}/events")
+async def recent_events(code: str, request: Request, upto: int | None = None) -> dict[str, Any]:
+    """What happened lately: the room's last events (the ones patch frames carried), so a
+    viewer who reloads or arrives mid-game can show them."""
+    room = rooms(request).get(code)
+    return {"v": room.v, "events": room.recent_events(upto)}
+
+
 @router.post("/api/rooms/{code}/join", response_model=Joined, responses=STATE_CHANGING)
 async def join_room(code: str, body: JoinRoom, request: Request) -> dict[str, Any]:
     seat, token = await seating.join(rooms(request).get(code), body.name, body.seat)
@@ -120,11 +128,14 @@ async def seat_bot(code: str, body: SeatBot, request: Request) -> dict[str, bool
 
 @router.post("/api/rooms/{code}/rematch", responses=STATE_CHANGING)
 async def rematch(code: str, body: SeatOnly, request: Request) -> dict[str, Any]:
-    """A new room for the same table; only the first caller gets its host token."""
+    """A new room for the same table, everyone seated as before: each caller gets their
+    own new seat token; only the first caller gets the host token."""
     client = request.client.host if request.client else "unknown"
     manager = rooms(request)
-    new, host_token = await manager.rematch(manager.get(code), body.token, client)
+    new, host_token, seat_token = await manager.rematch(manager.get(code), body.token, client)
     answer: dict[str, Any] = {"code": new.display_code, "url": f"/r/{new.display_code}"}
+    if seat_token is not None:
+        answer["seat_token"] = seat_token
     if host_token is not None:
         answer["host_token"] = host_token
     return answer

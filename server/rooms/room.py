@@ -15,6 +15,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,8 @@ from .jsontext import dumps
 log = logging.getLogger(__name__)
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+# Events kept for "what happened lately", shown to a viewer who (re)loads the table.
+RECENT_EVENTS = 80
 # A room restored from storage whose game was played under other rules: shown, not played.
 INCOMPATIBLE = "incompatible"
 # A room this instance handed over to another (cluster mode): its viewers reconnect there.
@@ -140,10 +143,14 @@ class Room:
         self.actions: list[tuple[int, dict[str, Any]]] = []  # accepted (seat, action), in order
         self.notice: str | None = None  # why an INCOMPATIBLE room cannot be played
         self.rematch: str | None = None  # display code of the next game at this table
+        # The players' seat tokens for that next game, until each asks for theirs (memory
+        # only, like every token here: the room keeps hashes of its own tokens).
+        self.rematch_tokens: dict[int, str] = {}
         self.v = 0  # every change anyone can see
         self.game_v = 0  # the version of the last game change (for stale actions)
         self.lock = asyncio.Lock()
         self.history = History(resume_buffer)
+        self.recent: deque[tuple[int, dict[str, Any]]] = deque(maxlen=RECENT_EVENTS)
         self.created_at = self.touched_at = clock()
         self.finished_at: float | None = None
         self._info = self.info()
@@ -192,6 +199,12 @@ class Room:
             game = {**self._public, **self._extras[seat]}
         you = {"seat": seat, "role": "spectator" if seat is None else "player"}
         return {"room": self._info, "you": you, "game": game}
+
+    def recent_events(self, upto: int | None = None) -> list[dict[str, Any]]:
+        """The last events (every viewer sees the same ones), oldest first, each with the
+        version that carried it; only up to version `upto` if given."""
+        return [{"v": v, "event": event} for v, event in self.recent
+                if upto is None or v <= upto]
 
     def snapshot(self, seat: int | None) -> str:
         if seat is None and self._spectator_snapshot and self._spectator_snapshot[0] == self.v:
@@ -252,6 +265,7 @@ class Room:
         if game_changed:
             self.game_v = self.v
         self.touched_at = self.clock()
+        self.recent.extend((self.v, event) for event in events)
         entry = Entry(self.v, shared, by_seat, events)
         self.history.append(entry)
         texts = FrameTexts(entry)

@@ -3,6 +3,7 @@ import { call, displayCode, normalizeCode, tokens } from "./api.js";
 import { h } from "./dom.js";
 import { mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { installSprite } from "./icons.js";
+import { refusal } from "./refusals.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("create-form");
@@ -20,8 +21,12 @@ form.addEventListener("change", (e) => {
   if (e.target.name === "players") startingOptions();
 });
 
+// Disabled from the first click until the answer: a double click opens one table.
 form.addEventListener("submit", async (e) => {
   e.preventDefault();
+  const button = form.querySelector("button[type=submit]");
+  if (button.disabled) return;
+  button.disabled = true;
   $("create-error").textContent = "";
   const data = new FormData(form);
   const sp = data.get("starting_player");
@@ -35,7 +40,8 @@ form.addEventListener("submit", async (e) => {
     tokens.setHost(res.code, res.host_token);
     location.href = `/r/${res.code}`;
   } catch (err) {
-    $("create-error").textContent = t("lobby.error", { message: err.message });
+    $("create-error").textContent = refusal(err.code);
+    button.disabled = false;
   }
 });
 

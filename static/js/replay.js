@@ -6,8 +6,9 @@ import { applyPatch, deepClone } from "../vendor/fast-json-patch/index.js";
 import { h, text } from "./dom.js";
 import { getLang, mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { installSprite } from "./icons.js";
+import { fitBoard } from "./layout.js";
 import { emptySelection, intents } from "./intents.js";
-import { sentence } from "./log.js";
+import { logLine, sentence } from "./log.js";
 import { createTable, nameOfFactory, renderTable } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -57,8 +58,8 @@ function renderLog(i, nameOf) {
   for (let k = i; k >= 1 && items.length < 120; k--) {
     const evs = steps[k - 1].events;
     for (let e = evs.length - 1; e >= 0 && items.length < 120; e--) {
-      const line = sentence(evs[e], nameOf);
-      if (line) items.push(h("li", { class: `ev ev-${evs[e].type}`, text: line }));
+      const item = logLine(evs[e], nameOf);
+      if (item) items.push(item);
     }
   }
   $("log-list").replaceChildren(...items);
@@ -73,7 +74,9 @@ function draw() {
   renderLog(i, nameOf);
   const turn = i === 0 ? 0 : steps[i - 1].turn;
   const where = [t("replay.stepOf", { i, n: last })];
-  where.push(turn === 0 ? t("replay.setup") : t("replay.turnOf", { turn, turns: data.turns }));
+  const seats = data.room.seats.length;
+  where.push(turn === 0 ? t("replay.setup") : t("replay.turnOf", {
+    turn, turns: data.turns, round: Math.ceil(turn / seats), rounds: Math.ceil(data.turns / seats) }));
   text($("rp-where"), where.join(" · "));
   // The table's prompt line tells a spectator to watch; here it says what this step did.
   text($("prompt"), describe(i, nameOf));
@@ -160,3 +163,4 @@ mountSwitch($("lang-switch"));
 onLangChange(draw);
 const start = Number(new URLSearchParams(location.search).get("step"));
 go(Number.isInteger(start) ? start : 0);
+fitBoard();
