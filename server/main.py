@@ -22,6 +22,7 @@ from server.cluster.settings import check_cluster_settings
 from server.config import Settings
 from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
+from server.rooms.timeouts import ClockKeeper
 from server.ws import router as ws_router
 
 
@@ -70,10 +71,14 @@ def create_app(
                     await bots.close()
                 raise
         sweeper = asyncio.create_task(manager.run_sweeper())
+        keeper = ClockKeeper(manager, settings.TAKEOVER_LEVEL)
+        clocks = asyncio.create_task(keeper.run())
         try:
             yield
         finally:
             sweeper.cancel()
+            clocks.cancel()
+            await keeper.save_all()  # clocks stop while the server is down
             if bots is not None:
                 manager.listeners.remove(bots)
                 await bots.close()

@@ -63,6 +63,7 @@ class UnfinishedRoom:
     seats: tuple[SeatRecord, ...]
     actions: tuple[tuple[int, int | None, dict[str, Any]], ...]  # (seq, seat, action) in order
     host_seat: int | None = None
+    talk: tuple[dict[str, Any], ...] = ()  # room_talk rows' data (each with its "n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,7 @@ class FinishedGame:
     result: dict[str, Any]  # the engine's game.result
     started_at: datetime
     ended_at: datetime
+    talk: tuple[dict[str, Any], ...] = ()  # chat and timeouts, in order
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,7 @@ class GameDetail:
     rules_version: int
     actions: tuple[tuple[int | None, dict[str, Any]], ...]
     result: dict[str, Any]
+    talk: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,14 +19,14 @@ from dataclasses import replace
 from typing import Any
 
 from server.db.records import UnfinishedRoom
-from server.rooms import FINISHED, INCOMPATIBLE, PLAYING, Room, RoomManager, RoomOptions
+from server.rooms import FINISHED, INCOMPATIBLE, PLAYING, Room, RoomManager, RoomOptions, timeouts
 from server.rules import RULES_VERSION, RuleError
 
 from .journal import RoomJournal
 
 log = logging.getLogger(__name__)
 
-OPTION_FIELDS = ("players", "starter_orders", "starting_player", "public")
+OPTION_FIELDS = ("players", "starter_orders", "starting_player", "public", "clock")
 
 
 def version_base() -> int:
@@ -55,6 +55,7 @@ def rebuild(manager: RoomManager, stored: UnfinishedRoom, base: int) -> Room:
             actions.append((seat, action))
         room.game = room.replay(actions)  # checks every action again, and seq == version
         room.actions, room.status = actions, PLAYING
+    timeouts.restore(room, list(stored.talk))  # chat, and the clock as last saved
     room.commit([], game_changed=room.game is not None)
     return room
 

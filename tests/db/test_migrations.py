@@ -11,7 +11,7 @@ from server.db.migrate import downgrade_async, upgrade, upgrade_async
 from server.db.models import Base
 from server.db.session import make_engine
 
-TABLES = {"rooms", "room_seats", "journal", "games", "game_players"}
+TABLES = {"rooms", "room_seats", "journal", "games", "game_players", "room_talk"}
 
 
 async def _inspect(url: str) -> tuple[list, set[str], dict[str, set[str]]]:
