@@ -3,6 +3,7 @@
 // are per viewer, kept in localStorage and told to the server again after every hello.
 import { h, text } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
+import { icon } from "./icons.js";
 import { mountAlerts } from "./notify.js";
 
 export const REACTIONS = ["thumbs", "sweat", "coffee", "gg", "wait"];
@@ -102,8 +103,8 @@ export function createChat({ code, send, view }) {
       li.append(h("button", {
         type: "button", class: "talk-mute", "aria-pressed": String(muted),
         "aria-label": t(muted ? "talk.unmute" : "talk.mute", { name }), title: t(muted ? "talk.unmute" : "talk.mute", { name }),
-        text: muted ? "🔇" : "🔈", onclick: () => setMute(m.author, !muted),
-      }));
+        onclick: () => setMute(m.author, !muted),
+      }, icon(muted ? "mute" : "sound")));
     }
     return li;
   }
