@@ -10,6 +10,15 @@ export const REACTIONS = ["thumbs", "sweat", "coffee", "gg", "wait"];
 const MAX = 200;
 const KEEP = 200; // messages kept on screen
 
+// One talk item of a finished game (replay): a chat message or a timeout, as a sentence.
+export function talkLine(item, nameOf) {
+  if (item.kind === "timeout") return t(item.away ? "ev.timeoutAway" : "ev.timeout", { name: nameOf(item.seat) });
+  const name = item.seat !== null && item.seat !== undefined ? (item.name || nameOf(item.seat)) : t("talk.spectator", { n: String(item.author).slice(1) });
+  const said = item.reaction ? t(`talk.reaction.${item.reaction}`) : item.text;
+  const line = t("talk.said", { name, text: said });
+  return item.channel === "spectators" ? `${t("talk.spectators")} · ${line}` : line;
+}
+
 function mutesKey(code) { return `cr.mutes.${code}`; }
 
 export function createChat({ code, send, view }) {
