@@ -150,7 +150,7 @@ class ClockKeeper:
 
     async def check(self) -> float | None:
         """Time out every turn that has run out; returns the soonest deadline left."""
-        soonest = None
+        soonest, due = None, []
         now = self.manager.clock()
         for room in list(self.manager.rooms.values()):
             clock = room.turn_clock
@@ -158,12 +158,15 @@ class ClockKeeper:
             if deadline is None:
                 continue
             if deadline <= now:
-                try:
-                    await time_out(room, self.level)
-                except Exception:
-                    log.exception("timing out a turn of room %s failed", room.code)
-                continue
-            soonest = deadline if soonest is None else min(soonest, deadline)
+                due.append(room)
+            else:
+                soonest = deadline if soonest is None else min(soonest, deadline)
+        # Together: their journal writes then share group commits instead of queueing.
+        results = await asyncio.gather(*(time_out(r, self.level) for r in due),
+                                       return_exceptions=True)
+        for room, result in zip(due, results, strict=True):
+            if isinstance(result, BaseException):
+                log.error("timing out a turn of room %s failed: %r", room.code, result)
         return soonest
 
     async def run(self) -> None:
