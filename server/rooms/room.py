@@ -387,6 +387,8 @@ class Room:
                 self.game = self.replay(self.actions)
                 raise RoomError("unavailable", "the action could not be saved", 503) from None
             self.actions.append((seat, action))
+            if bot is None:
+                timeouts.acted(self, seat)
             finished = game.phase == "over"
             if finished:
                 self.status, self.finished_at = FINISHED, self.clock()

@@ -61,14 +61,22 @@ def _end_timed_out_turn(room: Room, seat_index: int) -> None:
 
 
 def check_act(room: Room, seat: int) -> None:
-    """A person's act: refused once their turn's time is up (the stand-in finishes it);
-    otherwise it ends a run of timeouts. Call under the lock."""
+    """A person's act is refused once their turn's time is up (the stand-in finishes it).
+    Call under the lock, before applying it."""
     clock = room.turn_clock
     if clock is None or clock.seat != seat:
         return
     if clock.spent or clock.expired(room.clock()):
         raise RoomError("timed_out", "your time for this turn ran out; a bot finishes it", 409)
-    room.seats[seat].timeouts = 0
+
+
+def acted(room: Room, seat: int) -> None:
+    """A person's act was accepted: it ends their run of timeouts (and an away seat's
+    stand-in, as `back` does)."""
+    target = room.seats[seat]
+    if target.timeouts >= AWAY_AFTER and target.conn is not None:
+        target.stand_in = None
+    target.timeouts = 0
 
 
 async def come_back(room: Room, seat: int) -> None:
