@@ -28,6 +28,7 @@ from server.metrics import Metrics, TimedChooser
 from server.metrics import router as metrics_router
 from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
+from server.rooms.timeouts import ClockKeeper
 from server.ws import router as ws_router
 
 
@@ -81,12 +82,16 @@ def create_app(
         sweeper = asyncio.create_task(manager.run_sweeper())
         collector = (asyncio.create_task(collect_periodically(settings.GC_INTERVAL))
                      if settings.GC_INTERVAL > 0 else None)
+        keeper = ClockKeeper(manager, settings.TAKEOVER_LEVEL)
+        clocks = asyncio.create_task(keeper.run())
         try:
             yield
         finally:
             sweeper.cancel()
             if collector is not None:
                 collector.cancel()
+            clocks.cancel()
+            await keeper.save_all()  # clocks stop while the server is down
             if bots is not None:
                 manager.listeners.remove(bots)
                 await bots.close()

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from server.rooms import RoomManager, RoomOptions, seating
+from server.rooms.turnclock import ClockOption
 from server.rules import RULES_VERSION
 from server.ws.frames import RoomInfo
 
@@ -22,6 +23,7 @@ from .models import (
     SeatAction,
     SeatBot,
     SeatOnly,
+    SetClock,
 )
 
 router = APIRouter(responses=EVERY_ROUTE)
@@ -63,7 +65,9 @@ async def healthz(request: Request) -> dict[str, Any]:
              responses={**STATE_CHANGING, **answers(429)})
 async def create_room(body: CreateRoom, request: Request) -> JSONResponse:
     client = request.client.host if request.client else "unknown"
-    options = RoomOptions(body.players, body.starter_orders, body.starting_player, body.public)
+    clock = None if body.clock is None else ClockOption(body.clock.turn, body.clock.bank)
+    options = RoomOptions(body.players, body.starter_orders, body.starting_player, body.public,
+                          clock)
     room, host_token = await rooms(request).create(options, client)
     code = room.display_code
     return JSONResponse(
@@ -123,6 +127,14 @@ async def hand_host(code: str, body: SeatAction, request: Request) -> dict[str, 
 @router.post("/api/rooms/{code}/bot", responses=STATE_CHANGING)
 async def seat_bot(code: str, body: SeatBot, request: Request) -> dict[str, bool]:
     await seating.add_bot(rooms(request).get(code), body.token, body.seat, body.level)
+    return OK
+
+
+@router.post("/api/rooms/{code}/clock", responses=STATE_CHANGING)
+async def set_clock(code: str, body: SetClock, request: Request) -> dict[str, bool]:
+    """The host changes the turn clock while the room is waiting."""
+    clock = None if body.clock is None else body.clock.model_dump()
+    await seating.set_clock(rooms(request).get(code), body.token, clock)
     return OK
 
 

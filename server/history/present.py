@@ -59,6 +59,7 @@ def detail_json(game: GameDetail) -> dict[str, Any]:
         "rules_version": game.rules_version,
         "actions": [[seat, action] for seat, action in game.actions],
         "result": game.result,
+        "talk": list(game.talk),
     }
 
 
@@ -93,4 +94,5 @@ def replay_json(game: GameDetail) -> dict[str, Any]:
         "steps": [step.to_json() for step in steps],
         "turns": steps[-1].turn if steps else 0,
         "export_url": f"/api/games/{game.summary.id}/export",
+        "talk": list(game.talk),
     }

@@ -5,6 +5,7 @@ import th from "./lang/th.js";
 import ko from "./lang/ko.js";
 import "./lang/history.js";
 import { particles } from "./korean.js";
+import "./lang/talk.js";
 
 export const LANGS = { en: "English", th: "ไทย", ko: "한국어" };
 const TABLES = { en, th, ko };

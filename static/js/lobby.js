@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 import { mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { installSprite } from "./icons.js";
 import { refusal } from "./refusals.js";
+import { fillClockSelect, parseClock } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("create-form");
@@ -36,6 +37,7 @@ form.addEventListener("submit", async (e) => {
       starter_orders: data.get("starter_orders") === "on",
       starting_player: sp === "" || sp === null ? null : Number(sp),
       public: data.get("public") === "1",
+      clock: parseClock(data.get("clock")),
     });
     tokens.setHost(res.code, res.host_token);
     location.href = `/r/${res.code}`;
@@ -86,6 +88,8 @@ installSprite();
 translate(document);
 mountSwitch($("lang-switch"));
 startingOptions();
-onLangChange(() => { startingOptions(); refresh(); });
+const clockChoice = () => fillClockSelect($("clock-choice"), parseClock($("clock-choice").value));
+clockChoice();
+onLangChange(() => { startingOptions(); clockChoice(); refresh(); });
 refresh();
 setInterval(refresh, 15000);

@@ -3,6 +3,7 @@ import { ing, t, tokens } from "./i18n.js";
 import { cellIngredient } from "./view-board.js";
 import { h } from "./dom.js";
 import { badge } from "./names.js";
+import { clockName } from "./clock.js";
 
 function cellName(cell) {
   return `${ing(cellIngredient(cell))} (${cell.toUpperCase()})`;
@@ -47,6 +48,9 @@ export function sentence(ev, nameOf) {
     case "presence": return t(ev.connected ? "ev.connected" : "ev.disconnected", { name });
     case "stand_in": return t("ev.stand_in", { name, level: t(`bot.${ev.level}`) });
     case "started": case "game_started": return t("ev.started");
+    case "timeout": return t(ev.away ? "ev.timeoutAway" : "ev.timeout", { name });
+    case "back": return t("ev.back", { name });
+    case "clock_set": return t("ev.clock_set", { clock: clockName(ev.clock) });
     default: return null;
   }
 }
@@ -61,4 +65,4 @@ export function logLine(ev, nameOf) {
 }
 
 // Events that make a good spoken announcement (the rest only go to the visible log).
-export const ANNOUNCE = new Set(["turn_started", "served", "closed", "game_over", "upgraded", "stopped", "time_flowed"]);
+export const ANNOUNCE = new Set(["turn_started", "served", "closed", "game_over", "upgraded", "stopped", "time_flowed", "timeout"]);

@@ -12,6 +12,9 @@ import { chime, muted, setMuted, unlockOnGesture } from "./sound.js";
 import { Socket } from "./socket.js";
 import { Store } from "./store.js";
 import { createTable, nameOfFactory, renderTable } from "./view.js";
+import { createChat } from "./chat.js";
+import { createClock } from "./clock.js";
+import { titleAlerts, yourTurn } from "./notify.js";
 
 const body = document.body;
 const code = body.dataset.code;
@@ -187,11 +190,14 @@ function draw() {
   $("undo-btn").onclick = () => send({ type: "undo" });
   $("return-btn").onclick = () => acts.returnAction && send(acts.returnAction);
   const mine = isMyTurn(view);
-  document.title = mine ? t("title.yourTurn") : t("title.table", { code: displayCode(code) });
+  document.title = mine && titleAlerts() ? t("title.yourTurn") : t("title.table", { code: displayCode(code) });
   if (mine && !wasMine) {
-    chime();
+    if (document.hidden) yourTurn(displayCode(code));
+    else chime();
     announce(t("ev.yourTurn"));
   }
+  talk.clock.update(view, isHost(view));
+  talk.chat.update(view);
   wasMine = mine;
   $("device-link").value = tokens.seat(code) ? `${location.origin}${location.pathname}#seat=${encodeURIComponent(tokens.seat(code))}` : "";
   $("help-device").hidden = !tokens.seat(code);
@@ -265,6 +271,7 @@ function banner(state, detail) {
     }
     setInactive(null);
     socket.resend(store.v);
+    talk.chat.greeted();
     return;
   }
   if (state === "gone" && detail === "kicked") {
@@ -307,9 +314,14 @@ const socket = new Socket(code, {
         break;
       }
       case "ack":
+        if (String(frame.id).startsWith("c")) break; // a chat message: not a version to await
         awaitingV = frame.v;
         break;
+      case "chat":
+        talk.chat.receive(frame);
+        break;
       case "error":
+        if (talk.chat.error(frame)) break;
         if (frame.id === null && frame.code === "forbidden" && !socket.resumed) {
           // Our seat token is no longer valid (removed, or the seat was left): watch instead.
           tokens.setSeat(code, null);
@@ -375,6 +387,17 @@ for (const tab of document.querySelectorAll("#side-tabs [role=tab]")) {
     $("side").dataset.show = tab.dataset.panel;
   });
 }
+
+// Table talk: the chat dock and the turn clock (their own modules).
+const talk = {
+  chat: createChat({ code, send: (frame) => socket.send(frame), view: () => store.view }),
+  clock: createClock({
+    nameOf: (seat) => nameOfFactory(store.view)(seat),
+    announce,
+    send: (frame) => socket.send(frame),
+    setClock: (clock) => guarded(() => call("POST", `/api/rooms/${code}/clock`, { token: hostToken(), clock })),
+  }),
+};
 
 body.dataset.busy = "0";
 draw();

@@ -2,6 +2,8 @@
 // engine. Step i is the VIEW after i actions: the dealt view plus the patches of steps 1..i.
 // No rule runs here; stepping only applies JSON patches.
 import "./lang/history.js";
+import "./lang/talk.js";
+import { talkLine } from "./chat.js";
 import { applyPatch, deepClone } from "../vendor/fast-json-patch/index.js";
 import { h, text } from "./dom.js";
 import { getLang, mountSwitch, onLangChange, t, translate } from "./i18n.js";
@@ -53,15 +55,32 @@ function describe(i, nameOf) {
   return lines.join(" ");
 }
 
+// The game's talk (chat and timeouts), by the number of actions played when it happened.
+const talkAfter = new Map();
+for (const item of data.talk || []) {
+  const k = Math.min(item.after, last);
+  if (!talkAfter.has(k)) talkAfter.set(k, []);
+  talkAfter.get(k).push(item);
+}
+
+function talkItems(k, nameOf, items) {
+  const said = talkAfter.get(k) || [];
+  for (let n = said.length - 1; n >= 0 && items.length < 120; n--) {
+    items.push(h("li", { class: `ev ev-talk ev-talk-${said[n].kind}`, text: talkLine(said[n], nameOf) }));
+  }
+}
+
 function renderLog(i, nameOf) {
   const items = [];
   for (let k = i; k >= 1 && items.length < 120; k--) {
+    talkItems(k, nameOf, items);
     const evs = steps[k - 1].events;
     for (let e = evs.length - 1; e >= 0 && items.length < 120; e--) {
       const item = logLine(evs[e], nameOf);
       if (item) items.push(item);
     }
   }
+  talkItems(0, nameOf, items);
   $("log-list").replaceChildren(...items);
 }
 
