@@ -13,6 +13,7 @@ from fastapi.templating import Jinja2Templates
 from redis.asyncio import Redis
 
 from server.api import install_error_handlers, pages_router, rooms_router
+from server.api.error_pages import install as install_error_pages
 from server.api.games import IMPORT_PATH
 from server.api.games import router as games_router
 from server.api.security import Guard
@@ -27,6 +28,7 @@ from server.metrics import Metrics, TimedChooser
 from server.metrics import router as metrics_router
 from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
+from server.rooms.timeouts import ClockKeeper
 from server.ws import router as ws_router
 
 
@@ -80,12 +82,16 @@ def create_app(
         sweeper = asyncio.create_task(manager.run_sweeper())
         collector = (asyncio.create_task(collect_periodically(settings.GC_INTERVAL))
                      if settings.GC_INTERVAL > 0 else None)
+        keeper = ClockKeeper(manager, settings.TAKEOVER_LEVEL)
+        clocks = asyncio.create_task(keeper.run())
         try:
             yield
         finally:
             sweeper.cancel()
             if collector is not None:
                 collector.cancel()
+            clocks.cancel()
+            await keeper.save_all()  # clocks stop while the server is down
             if bots is not None:
                 manager.listeners.remove(bots)
                 await bots.close()
@@ -107,6 +113,7 @@ def create_app(
     app.state.metrics = metrics
     app.state.templates = Jinja2Templates(directory=str(settings.TEMPLATES_DIR))
     install_error_handlers(app)
+    install_error_pages(app)
     app.include_router(rooms_router)
     app.include_router(ws_router)
     app.include_router(pages_router)

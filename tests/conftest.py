@@ -27,6 +27,10 @@ from server.main import create_app
 ROOT = Path(__file__).resolve().parent.parent
 
 LOBBY = "<h1>lobby</h1>{% for r in rooms.open %}<li>{{ r.code }}</li>{% endfor %}"
+ERROR = (
+    '<!doctype html><h1 data-i18n="error.{{ kind }}.title">Not here</h1>'
+    '<a href="/">Back to the lobby</a>'
+)
 TABLE = (
     '<h1>{{ code }}</h1><script id="v" type="application/json">'
     "{{ initial_view_json }}</script>"
@@ -40,6 +44,7 @@ def templates_dir(tmp_path: Path) -> Path:
     folder.mkdir()
     (folder / "lobby.html").write_text(LOBBY)
     (folder / "table.html").write_text(TABLE)
+    (folder / "error.html").write_text(ERROR)
     return folder
 
 

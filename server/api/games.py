@@ -21,6 +21,7 @@ from server.history import ImportRefused, export_document, finished_game, read_d
 from server.history.present import detail_json, page_json, replay_json, summary_json
 from server.rooms import RoomError
 
+from .error_pages import error_page
 from .errors import EVERY_ROUTE, answers, error_response
 from .pages import script_json
 
@@ -121,11 +122,7 @@ async def replay_page(game_id: GameId, request: Request, db: DB) -> Response:
     async with db() as session:
         game = await store.get_game(session, game_id)
     if game is None:
-        return HTMLResponse(
-            "<!doctype html><title>No such game</title><h1>No such game</h1>"
-            '<p>This game is not in the history. <a href="/games">All finished games</a>.',
-            status_code=404,
-        )
+        return error_page(request, "game")
     replay = await asyncio.to_thread(replay_json, game)
     first = {"room": replay["room"], "you": replay["you"], "game": replay["initial"]}
     context = {

@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from server.rooms.turnclock import BANK_MAX, BANK_MIN, TURN_MAX, TURN_MIN
+
 Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 
 
@@ -13,11 +15,20 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class Clock(Body):
+    """A turn clock: seconds per turn, plus a bank per seat spent once a turn's time is up
+    (e.g. 60 + 300, 30 + 120, 120 + 600)."""
+
+    turn: int = Field(ge=TURN_MIN, le=TURN_MAX, description="seconds per turn")
+    bank: int = Field(ge=BANK_MIN, le=BANK_MAX, description="seconds of bank per seat")
+
+
 class CreateRoom(Body):
     players: int = Field(ge=2, le=4)
     starter_orders: bool = False
     starting_player: int | None = Field(None, description="a seat; null: drawn at random")
     public: bool = Field(False, description="listed in the lobby; else reachable by link only")
+    clock: Clock | None = Field(None, description="a turn clock; null or absent: none")
 
     @model_validator(mode="after")
     def _seat_exists(self) -> CreateRoom:
@@ -60,6 +71,10 @@ class SeatAction(HostOnly):
     seat: int
 
 
+class SetClock(HostOnly):
+    clock: Clock | None = Field(description="the new turn clock; null: none")
+
+
 class SeatBot(HostOnly):
     seat: int | None = Field(None, description="null: the first free seat")
     level: Literal["random", "greedy", "strong"] = Field(
@@ -67,5 +82,7 @@ class SeatBot(HostOnly):
     )
 
 
-REQUEST_MODELS = (CreateRoom, JoinRoom, LeaveRoom, HostOnly, SeatOnly, SeatAction, SeatBot)
+REQUEST_MODELS = (
+    CreateRoom, JoinRoom, LeaveRoom, HostOnly, SeatOnly, SeatAction, SeatBot, SetClock
+)
 RESPONSE_MODELS = (CreatedRoom, Joined)

@@ -11,6 +11,8 @@ from markupsafe import Markup
 
 from server.rooms import RoomManager
 
+from .error_pages import error_page
+
 router = APIRouter()
 
 
@@ -34,11 +36,7 @@ async def table(code: str, request: Request) -> Response:
     manager: RoomManager = request.app.state.rooms
     room = manager.find(code)
     if room is None:
-        return HTMLResponse(
-            "<!doctype html><title>No such room</title><h1>No such room</h1>"
-            '<p>This table does not exist (or has expired). <a href="/">Back to the lobby</a>.',
-            status_code=404,
-        )
+        return error_page(request, "room")
     context = {
         "code": room.display_code,
         "room": room.info(),

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from server.rooms import RoomManager, RoomOptions, seating
+from server.rooms.turnclock import ClockOption
 from server.rules import RULES_VERSION
 from server.ws.frames import RoomInfo
 
@@ -22,6 +23,7 @@ from .models import (
     SeatAction,
     SeatBot,
     SeatOnly,
+    SetClock,
 )
 
 router = APIRouter(responses=EVERY_ROUTE)
@@ -63,7 +65,9 @@ async def healthz(request: Request) -> dict[str, Any]:
              responses={**STATE_CHANGING, **answers(429)})
 async def create_room(body: CreateRoom, request: Request) -> JSONResponse:
     client = request.client.host if request.client else "unknown"
-    options = RoomOptions(body.players, body.starter_orders, body.starting_player, body.public)
+    clock = None if body.clock is None else ClockOption(body.clock.turn, body.clock.bank)
+    options = RoomOptions(body.players, body.starter_orders, body.starting_player, body.public,
+                          clock)
     room, host_token = await rooms(request).create(options, client)
     code = room.display_code
     return JSONResponse(
@@ -80,6 +84,14 @@ async def list_rooms(request: Request) -> dict[str, list[dict[str, Any]]]:
             responses=answers(404))
 async def room_info(code: str, request: Request) -> dict[str, Any]:
     return rooms(request).get(code).info()
+
+
+@router.get("/api/rooms/{code}/events")
+async def recent_events(code: str, request: Request, upto: int | None = None) -> dict[str, Any]:
+    """What happened lately: the room's last events (the ones patch frames carried), so a
+    viewer who reloads or arrives mid-game can show them."""
+    room = rooms(request).get(code)
+    return {"v": room.v, "events": room.recent_events(upto)}
 
 
 @router.post("/api/rooms/{code}/join", response_model=Joined, responses=STATE_CHANGING)
@@ -118,13 +130,24 @@ async def seat_bot(code: str, body: SeatBot, request: Request) -> dict[str, bool
     return OK
 
 
+@router.post("/api/rooms/{code}/clock", responses=STATE_CHANGING)
+async def set_clock(code: str, body: SetClock, request: Request) -> dict[str, bool]:
+    """The host changes the turn clock while the room is waiting."""
+    clock = None if body.clock is None else body.clock.model_dump()
+    await seating.set_clock(rooms(request).get(code), body.token, clock)
+    return OK
+
+
 @router.post("/api/rooms/{code}/rematch", responses=STATE_CHANGING)
 async def rematch(code: str, body: SeatOnly, request: Request) -> dict[str, Any]:
-    """A new room for the same table; only the first caller gets its host token."""
+    """A new room for the same table, everyone seated as before: each caller gets their
+    own new seat token; only the first caller gets the host token."""
     client = request.client.host if request.client else "unknown"
     manager = rooms(request)
-    new, host_token = await manager.rematch(manager.get(code), body.token, client)
+    new, host_token, seat_token = await manager.rematch(manager.get(code), body.token, client)
     answer: dict[str, Any] = {"code": new.display_code, "url": f"/r/{new.display_code}"}
+    if seat_token is not None:
+        answer["seat_token"] = seat_token
     if host_token is not None:
         answer["host_token"] = host_token
     return answer

@@ -101,7 +101,7 @@ def rebuild(view: dict, deck: list[int]) -> Game:
         upgraded=view["upgraded"],
     )
     if result is not None:  # a finished game is public: its seed included
-        game.seed = result["seed"]
+        game.seed = int(result["seed"])  # the view sends it as text (exact past 2^53)
         game.result = {k: v for k, v in result.items() if k not in ("seed", "deck")}
     return game
 

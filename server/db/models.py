@@ -137,6 +137,21 @@ class JournalEntry(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class RoomTalk(Base):
+    """Talk of an unfinished room: chat and timeouts (n >= 1), the clock checkpoint (n = 0).
+    Deleted once the game is saved to `games` (with its talk) or the room abandoned."""
+
+    __tablename__ = "room_talk"
+
+    room_id: Mapped[int] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    data: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class Game(Base):
     """A finished game: everything needed to list it, show its result and replay it."""
 
@@ -153,6 +168,8 @@ class Game(Base):
     turns: Mapped[int]  # turns per player (R-END: everyone gets the same number)
     end_reason: Mapped[str | None] = mapped_column(String(32))
     result: Mapped[dict[str, Any]]  # the engine's game.result, verbatim
+    # Chat messages and clock timeouts, in order (each with `after`: actions played by then).
+    talk: Mapped[list[Any]] = mapped_column(default=list, server_default="[]")
     started_at: Mapped[datetime]
     ended_at: Mapped[datetime]
 

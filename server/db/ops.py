@@ -78,8 +78,13 @@ def game_finished(game: FinishedGame) -> Op:
         "options": game.options, "rules_version": game.rules_version,
         "players": _seats(game.players), "actions": [list(a) for a in game.actions],
         "result": game.result, "started_at": game.started_at.isoformat(),
-        "ended_at": game.ended_at.isoformat(),
+        "ended_at": game.ended_at.isoformat(), "talk": list(game.talk),
     })
+
+
+def talk(code: str, item: dict[str, Any], at: datetime) -> Op:
+    """One talk item of a room (chat, timeout; n = 0: the clock checkpoint, replaced)."""
+    return _normal({"op": "talk", "code": code, "item": item, "at": at.isoformat()})
 
 
 def room_abandoned(code: str, at: datetime) -> Op:
@@ -150,7 +155,12 @@ async def _game_finished(session: AsyncSession, op: Op) -> None:
         rules_version=op["rules_version"], players=_seat_records(op["players"]),
         actions=tuple((seat, a) for seat, a in op["actions"]), result=op["result"],
         started_at=_time(op["started_at"]), ended_at=_time(op["ended_at"]),
+        talk=tuple(op.get("talk", ())),
     ))
+
+
+async def _talk(session: AsyncSession, op: Op) -> None:
+    await store.append_talk(session, op["code"], op["item"], _time(op["at"]))
 
 
 async def _room_abandoned(session: AsyncSession, op: Op) -> None:
@@ -163,4 +173,5 @@ _APPLY = {
     "room_started": _room_started,
     "game_finished": _game_finished,
     "room_abandoned": _room_abandoned,
+    "talk": _talk,
 }

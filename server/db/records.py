@@ -68,6 +68,7 @@ class UnfinishedRoom:
     # rebuilt and comes back closed.
     defect: str | None = None
     finished_at: datetime | None = None  # a finished room's, kept on show after a restart
+    talk: tuple[dict[str, Any], ...] = ()  # room_talk rows' data (each with its "n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,7 @@ class FinishedGame:
     result: dict[str, Any]  # the engine's game.result
     started_at: datetime
     ended_at: datetime
+    talk: tuple[dict[str, Any], ...] = ()  # chat and timeouts, in order
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +120,7 @@ class GameDetail:
     rules_version: int
     actions: tuple[tuple[int | None, dict[str, Any]], ...]
     result: dict[str, Any]
+    talk: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ from .models import (
     JournalEntry,
     Room,
     RoomSeat,
+    RoomTalk,
 )
 from .records import (
     ActionRecord,
@@ -177,6 +178,35 @@ async def abandon_room(session: AsyncSession, code: str, at: datetime) -> None:
             update(Room).where(Room.id == room_id).values(status=ABANDONED, finished_at=at)
         )
     await session.execute(delete(JournalEntry).where(JournalEntry.room_id == room_id))
+    await session.execute(delete(RoomTalk).where(RoomTalk.room_id == room_id))
+
+
+# --- talk (chat, clock) --------------------------------------------------------------------
+
+
+async def append_talk(session: AsyncSession, code: str, item: dict[str, Any], at: datetime) -> None:
+    """Keep one talk item. In an unfinished room: a row (n = 0, the clock checkpoint, is
+    replaced; another n already there is left as it is). After the game was saved (a "gg"
+    after the end), chat goes into the game's talk, once. Otherwise it is dropped."""
+    room_id, status = await _room(session, code)
+    n, kind = int(item["n"]), str(item.get("kind", "chat"))
+    if status in UNFINISHED:
+        stmt = _insert(session, RoomTalk).values(
+            room_id=room_id, n=n, kind=kind, data=item, created_at=at
+        )
+        if n == 0:
+            stmt = stmt.on_conflict_do_update(
+                index_elements=["room_id", "n"],
+                set_={"data": stmt.excluded.data, "created_at": stmt.excluded.created_at},
+            )
+        else:
+            stmt = stmt.on_conflict_do_nothing(index_elements=["room_id", "n"])
+        await session.execute(stmt)
+    elif status == FINISHED and n > 0:
+        game = await session.scalar(select(Game).where(Game.room_code == code))
+        if game is not None and all(t.get("n") != n for t in game.talk):
+            game.talk = [*game.talk, _json(item)]
+            await session.flush()
 
 
 # --- the journal -------------------------------------------------------------------------
@@ -291,11 +321,18 @@ async def _load_unfinished(session: AsyncSession, where: Any) -> list[Unfinished
     )
     for room_id, seq, seat, action in rows:
         actions[room_id].append((seq, seat, action))
-    return [_unfinished(r, seats[r.id], actions[r.id]) for r in rooms]
+    talk: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+    for talk_row in await session.execute(
+        select(RoomTalk.room_id, RoomTalk.data)
+        .where(RoomTalk.room_id.in_(ids)).order_by(RoomTalk.room_id, RoomTalk.n)
+    ):
+        talk[talk_row.room_id].append(talk_row.data)
+    return [_unfinished(r, seats[r.id], actions[r.id], talk[r.id]) for r in rooms]
 
 
 def _unfinished(
-    r: Any, seats: list[SeatRecord], rows: list[tuple[int, int | None, str]]
+    r: Any, seats: list[SeatRecord], rows: list[tuple[int, int | None, str]],
+    talk: list[dict[str, Any]],
 ) -> UnfinishedRoom:
     defects: list[str] = []
 
@@ -317,7 +354,7 @@ def _unfinished(
         rules_version=r.rules_version, host_token_hash=r.host_token_hash,
         created_at=r.created_at, started_at=r.started_at, seats=tuple(seats),
         actions=() if defects else actions, host_seat=r.host_seat,
-        defect="; ".join(defects) or None,
+        defect="; ".join(defects) or None, talk=tuple(talk),
     )
 
 
@@ -401,7 +438,7 @@ async def save_finished_game(session: AsyncSession, game: FinishedGame) -> int:
             actions=[[seat, action] for seat, action in game.actions],
             action_count=len(game.actions), turns=max(result.get("turns") or [0]),
             end_reason=result.get("reason"), result=result,
-            started_at=game.started_at, ended_at=game.ended_at,
+            started_at=game.started_at, ended_at=game.ended_at, talk=_json(list(game.talk)),
         )
         .on_conflict_do_nothing(index_elements=["room_code"])
         .returning(Game.id)
@@ -426,6 +463,7 @@ async def save_finished_game(session: AsyncSession, game: FinishedGame) -> int:
         .values(status=FINISHED, finished_at=game.ended_at)
     )
     await session.execute(delete(JournalEntry).where(JournalEntry.room_id == room_id))
+    await session.execute(delete(RoomTalk).where(RoomTalk.room_id == room_id))
     await session.flush()
     return game_id
 
@@ -486,4 +524,5 @@ async def _detail(session: AsyncSession, where: Any) -> GameDetail | None:
     return GameDetail(
         summary=_summary(g), seed=g.seed, options=g.options, rules_version=g.rules_version,
         actions=tuple((seat, action) for seat, action in g.actions), result=g.result,
+        talk=tuple(g.talk or ()),
     )

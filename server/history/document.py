@@ -1,7 +1,8 @@
 """The export document (format 1): a finished game, self-contained, as one JSON object.
 
     {"format": 1, "rules_version", "seed", "options", "players": [{seat, name, bot}],
-     "actions": [[seat, action], ...], "result", "room_code", "started_at", "ended_at"}
+     "actions": [[seat, action], ...], "result", "room_code", "started_at", "ended_at",
+     "talk": [chat message or timeout, ...]}   # talk: optional, [] when absent
 
 Importing reads it strictly, replays it with the engine and accepts it only if every
 action is legal and the replay ends with exactly the document's result.
@@ -12,14 +13,24 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+)
 
 from server.db.models import BOT_LEVEL, NAME
 from server.db.records import FinishedGame, GameDetail, SeatRecord
+from server.rooms.chat import LOG_MAX, REACTIONS, TEXT_MAX, clean_text
 from server.rooms.codes import ALPHABET
+from server.rooms.errors import RoomError
+from server.rooms.turnclock import BANK_MAX, BANK_MIN, TURN_MAX, TURN_MIN
 from server.rules import RULES_VERSION, Game
 
 from .replay import ReplayError, replay_game
@@ -42,11 +53,54 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class _Clock(_Strict):
+    turn: int = Field(ge=TURN_MIN, le=TURN_MAX)
+    bank: int = Field(ge=BANK_MIN, le=BANK_MAX)
+
+
 class _Options(_Strict):
     players: int = Field(ge=2, le=4)
     starter_orders: bool = False
     starting_player: int | None = None
     public: bool = False
+    clock: _Clock | None = None
+
+
+class _Chat(_Strict):
+    """A chat message as exported; its text is checked as a live message is."""
+
+    kind: Literal["chat"]
+    n: int = Field(ge=1)
+    channel: Literal["players", "spectators"]
+    author: Annotated[str, StringConstraints(pattern=r"^[pw][0-9]{1,6}$")]
+    seat: int | None = Field(None, ge=0, le=3)
+    name: Annotated[str, StringConstraints(max_length=NAME)] | None = None
+    text: Annotated[str, StringConstraints(max_length=TEXT_MAX)] | None = None
+    reaction: Literal[REACTIONS] | None = None  # type: ignore[valid-type]
+    after: int = Field(ge=0)
+    at: int | None = None
+
+    @field_validator("text")
+    @classmethod
+    def _clean(cls, text: str | None) -> str | None:
+        if text is None:
+            return None
+        try:
+            return clean_text(text)
+        except RoomError as e:
+            raise ValueError(e.message) from None
+
+
+class _Timeout(_Strict):
+    kind: Literal["timeout"]
+    n: int = Field(ge=1)
+    seat: int = Field(ge=0, le=3)
+    away: bool = False
+    after: int = Field(ge=0)
+    at: int | None = None
+
+
+TalkItem = Annotated[_Chat | _Timeout, Field(discriminator="kind")]
 
 
 class _Player(_Strict):
@@ -66,6 +120,12 @@ class Document(_Strict):
     room_code: str | None = Field(None, max_length=16)
     started_at: datetime | None = None
     ended_at: datetime | None = None
+    talk: list[TalkItem] = Field(default_factory=list, max_length=LOG_MAX)
+
+
+def options_of(doc: Document) -> dict[str, Any]:
+    """The game options as stored: no "clock" key for a game without a clock."""
+    return doc.options.model_dump(exclude={"clock"} if doc.options.clock is None else set())
 
 
 def _plain(value: Any) -> Any:
@@ -86,6 +146,7 @@ def export_document(game: GameDetail) -> dict[str, Any]:
         "room_code": s.room_code,
         "started_at": s.started_at.isoformat(),
         "ended_at": s.ended_at.isoformat(),
+        "talk": list(game.talk),
     }
 
 
@@ -122,7 +183,7 @@ def read_document(data: bytes | str | dict[str, Any]) -> Document:
 def verify(doc: Document) -> Game:
     """Replay the document; its final state, if it reproduces the document's result."""
     try:
-        game = replay_game(doc.seed, doc.options.model_dump(), doc.actions)
+        game = replay_game(doc.seed, options_of(doc), doc.actions)
     except ReplayError as e:
         raise ImportRefused("illegal_action", e.message) from None
     if game.phase != "over":
@@ -136,7 +197,7 @@ def import_code(doc: Document) -> str:
     """The room code an imported game is stored under. It starts with "I", which live room
     codes never contain, and is derived from the game: importing it twice stores it once."""
     key = json.dumps(
-        [doc.seed, doc.options.model_dump(), [p.model_dump() for p in doc.players],
+        [doc.seed, options_of(doc), [p.model_dump() for p in doc.players],
          doc.actions], sort_keys=True, separators=(",", ":"),
     )
     digest = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
@@ -155,13 +216,14 @@ def finished_game(doc: Document, game: Game, now: datetime | None = None) -> Fin
     return FinishedGame(
         room_code=import_code(doc),
         seed=doc.seed,
-        options=doc.options.model_dump(),
+        options=options_of(doc),
         rules_version=doc.rules_version,
         players=tuple(SeatRecord(p.seat, p.name, p.bot) for p in doc.players),
         actions=tuple((seat, action) for seat, action in doc.actions),
         result=_plain(game.result),
         started_at=_aware(started),
         ended_at=_aware(ended),
+        talk=tuple(t.model_dump() for t in doc.talk),
     )
 
 

@@ -5,14 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from server.db.records import GameDetail, GamePage, GameSummary, PlayerResult
+from server.persist.journal import bot_name
 from server.rooms.codes import display
 
 from .replay import replay_steps
 
 
+def level_named(p: PlayerResult) -> bool:
+    """A bot seat stored under its level's name only ("greedy bot"): viewers name it by its
+    seat letter instead (static/js/names.js), as the live table does, so two bots differ."""
+    return p.bot is not None and p.name == bot_name(p.bot)
+
+
 def player_json(p: PlayerResult) -> dict[str, Any]:
     return {
-        "seat": p.seat, "name": p.name, "bot": p.bot, "place": p.place, "winner": p.winner,
+        "seat": p.seat, "name": p.name, "bot": p.bot, "level_named": level_named(p),
+        "place": p.place, "winner": p.winner,
         "total": p.total, "orders": p.orders, "upgrades": p.upgrades,
         "penalties": p.penalties, "rush": p.rush, "tiles": list(p.tiles),
     }
@@ -51,6 +59,7 @@ def detail_json(game: GameDetail) -> dict[str, Any]:
         "rules_version": game.rules_version,
         "actions": [[seat, action] for seat, action in game.actions],
         "result": game.result,
+        "talk": list(game.talk),
     }
 
 
@@ -63,7 +72,8 @@ def room_info(game: GameDetail) -> dict[str, Any]:
         "options": game.options,
         "host_seat": None,
         "seats": [
-            {"seat": p.seat, "name": p.name or None, "connected": False, "bot": p.bot}
+            {"seat": p.seat, "name": None if level_named(p) else p.name or None,
+             "connected": False, "bot": p.bot}
             for p in s.players
         ],
         "spectators": 0,
@@ -84,4 +94,5 @@ def replay_json(game: GameDetail) -> dict[str, Any]:
         "steps": [step.to_json() for step in steps],
         "turns": steps[-1].turn if steps else 0,
         "export_url": f"/api/games/{game.summary.id}/export",
+        "talk": list(game.talk),
     }

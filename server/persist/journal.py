@@ -11,6 +11,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from server.db import ops
 from server.db.journal import Journal as DbJournal
 from server.db.models import utcnow
 from server.db.records import FinishedGame, NewRoom, SeatRecord
@@ -71,7 +72,13 @@ class RoomJournal:
             rules_version=RULES_VERSION, players=player_records(room),
             actions=tuple(room.actions), result=room.game.result,
             started_at=self.started_at.pop(room.code, ended), ended_at=ended,
+            talk=tuple(room.talk.items),
         ))
+
+    async def talk(self, room: Room, item: dict[str, Any]) -> None:
+        """A chat message, a timeout, or the clock checkpoint (item n = 0)."""
+        # A new operation kind: handed to the db journal's writer like its own hooks.
+        await self.db._submit(ops.talk(room.code, item, self.clock()))
 
     async def abandoned(self, room: Room) -> None:
         self.started_at.pop(room.code, None)

@@ -23,14 +23,22 @@ from typing import Any
 
 from server.db.models import utcnow
 from server.db.records import UnfinishedRoom
-from server.rooms import FINISHED, INCOMPATIBLE, PLAYING, Room, RoomManager, RoomOptions
+from server.rooms import (
+    FINISHED,
+    INCOMPATIBLE,
+    PLAYING,
+    Room,
+    RoomManager,
+    RoomOptions,
+    timeouts,
+)
 from server.rules import RULES_VERSION
 
 from .journal import RoomJournal
 
 log = logging.getLogger(__name__)
 
-OPTION_FIELDS = ("players", "starter_orders", "starting_player", "public")
+OPTION_FIELDS = ("players", "starter_orders", "starting_player", "public", "clock")
 
 
 def one_line(exc: BaseException) -> str:
@@ -78,6 +86,7 @@ def rebuild(manager: RoomManager, stored: UnfinishedRoom, base: int) -> Room:
             if room.game.phase != "over":
                 raise ValueError(f"the saved game of {stored.code} does not replay to its end")
             room.finished_at = manager.clock() - seconds_since(stored.finished_at)
+    timeouts.restore(room, list(stored.talk))  # chat, and the clock as last saved
     room.commit([], game_changed=room.game is not None)
     return room
 

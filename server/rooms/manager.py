@@ -78,25 +78,49 @@ class RoomManager:
             raise
         return room, host_token
 
-    async def rematch(self, room: Room, token: str, client: str) -> tuple[Room, str | None]:
+    async def rematch(
+        self, room: Room, token: str, client: str
+    ) -> tuple[Room, str | None, str | None]:
         """The next game at this table, created once by the first player who asks.
 
-        It has the same options and the same bots in the same seats; humans join it from
-        the link every viewer of the old table receives. The first caller gets its host token.
+        Everyone stays seated: the same options, the same bots and the same players (with
+        their names) in the same seats, and the same host. Each player gets a new seat token
+        by asking here with their old one (the tokens wait in the old room's memory).
+        Returns (room, host token for the first caller only, the caller's new seat token;
+        None if it was lost in a restart: the player then watches and may be seated again).
         """
         async with room.lock:
             if room.status != FINISHED:
                 raise RoomError("not_finished", "a rematch follows a finished game", 409)
-            if room.seat_of(token) is None:
+            seat = room.seat_of(token)
+            if seat is None:
                 raise forbidden("only a player of this table can ask for a rematch")
             if room.rematch is not None:
-                return self.get(room.rematch), None
+                return self.get(room.rematch), None, room.rematch_tokens.get(seat)
             new, host_token = await self.create(
-                room.options, client, bots=[seat.bot for seat in room.seats]
+                room.options, client, bots=[old.bot for old in room.seats]
             )
+            async with new.lock:
+                tokens = {}
+                for old in room.seats:
+                    if old.token_hash is not None:
+                        target, tokens[old.index] = new.seats[old.index], new_token()
+                        target.name, target.token_hash = old.name, hash_token(tokens[old.index])
+                humans = [s for s in room.seats if s.token_hash is not None]
+                new.host_seat = room.host_seat if room.host_seat is not None else (
+                    humans[0].index if humans else None)
+                try:
+                    await new.save("seats_changed")
+                except RoomError:
+                    for index in tokens:
+                        new.seats[index].vacate()
+                    new.host_seat = None
+                    raise
+                new.commit([])
+                room.rematch_tokens.update(tokens)
             room.rematch = new.display_code
             room.commit([{"type": "rematch", "code": new.display_code}])
-        return new, host_token
+        return new, host_token, room.rematch_tokens.get(seat)
 
     async def allow_create(self, client: str) -> bool:
         """Whether `client` may create another room now (counts this attempt)."""

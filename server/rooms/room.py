@@ -10,17 +10,20 @@ last versions for clients that come back.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import hmac
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from server.rules import Game, RuleError, apply, new_game, public_view, seat_extras
 
+from . import chat, timeouts
 from .codes import display
 from .connection import Connection
 from .diff import Op, diff
@@ -28,10 +31,13 @@ from .errors import RoomError
 from .history import Entry, FrameTexts, History
 from .journal import Journal
 from .jsontext import dumps
+from .turnclock import AWAY_AFTER, ClockOption, TurnClock
 
 log = logging.getLogger(__name__)
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+# Events kept for "what happened lately", shown to a viewer who (re)loads the table.
+RECENT_EVENTS = 80
 # A room restored from storage whose game was played under other rules: shown, not played.
 INCOMPATIBLE = "incompatible"
 # A room this instance handed over to another (cluster mode): its viewers reconnect there.
@@ -50,14 +56,21 @@ class RoomOptions:
     starter_orders: bool = False
     starting_player: int | None = None
     public: bool = False
+    clock: ClockOption | None = None  # the turn clock; None: no clock
+
+    def __post_init__(self) -> None:  # a stored room gives its clock in dict form
+        object.__setattr__(self, "clock", ClockOption.from_value(self.clock))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        options: dict[str, Any] = {
             "players": self.players,
             "starter_orders": self.starter_orders,
             "starting_player": self.starting_player,
             "public": self.public,
         }
+        if self.clock is not None:  # absent without a clock (as before clocks existed)
+            options["clock"] = self.clock.to_dict()
+        return options
 
 
 @dataclass(slots=True)
@@ -71,6 +84,7 @@ class Seat:
     # an empty seat, or connected). Kept by Room.commit.
     away_since: float | None = None
     stand_in: str | None = None  # a bot level playing for the absent player, until they return
+    timeouts: int = 0  # turns timed out in a row (server.rooms.timeouts)
 
     @property
     def filled(self) -> bool:
@@ -83,6 +97,7 @@ class Seat:
 
     def vacate(self) -> None:
         self.name = self.token_hash = self.bot = self.stand_in = None
+        self.timeouts = 0
 
     def info(self) -> dict[str, Any]:
         info = {
@@ -93,6 +108,8 @@ class Seat:
         }
         if self.stand_in is not None:
             info["stand_in"] = self.stand_in
+        if self.timeouts >= AWAY_AFTER:
+            info["away"] = True
         return info
 
 
@@ -140,12 +157,20 @@ class Room:
         self.actions: list[tuple[int, dict[str, Any]]] = []  # accepted (seat, action), in order
         self.notice: str | None = None  # why an INCOMPATIBLE room cannot be played
         self.rematch: str | None = None  # display code of the next game at this table
+        # The players' seat tokens for that next game, until each asks for theirs (memory
+        # only, like every token here: the room keeps hashes of its own tokens).
+        self.rematch_tokens: dict[int, str] = {}
         self.v = 0  # every change anyone can see
         self.game_v = 0  # the version of the last game change (for stale actions)
         self.lock = asyncio.Lock()
         self.history = History(resume_buffer)
+        self.recent: deque[tuple[int, dict[str, Any]]] = deque(maxlen=RECENT_EVENTS)
         self.created_at = self.touched_at = clock()
         self.finished_at: float | None = None
+        self.talk = chat.TalkLog()
+        self.turn_clock: TurnClock | None = None
+        self.clock_dirty = False  # a new turn began: its clock is worth journaling
+        self.set_clock_option(options.clock)
         self._info = self.info()
         self._public: dict[str, Any] | None = None
         self._extras: dict[int | None, dict[str, Any]] = {}
@@ -156,6 +181,12 @@ class Room:
         self.presence_interval = presence_interval
         self._presence_at = -presence_interval
         self._presence_flush: asyncio.Task[None] | None = None
+
+    def set_clock_option(self, value: ClockOption | dict[str, int] | None) -> None:
+        """Choose the turn clock (before the start)."""
+        option = ClockOption.from_value(value)
+        self.options = dataclasses.replace(self.options, clock=option)
+        self.turn_clock = None if option is None else TurnClock(option, len(self.seats))
 
     @property
     def display_code(self) -> str:
@@ -176,6 +207,8 @@ class Room:
             info["notice"] = self.notice
         if self.rematch is not None:
             info["rematch"] = self.rematch
+        if self.turn_clock is not None and self.status == "playing":
+            info["clock"] = self.turn_clock.view(self.clock())
         return info
 
     def check_open(self) -> None:
@@ -192,6 +225,12 @@ class Room:
             game = {**self._public, **self._extras[seat]}
         you = {"seat": seat, "role": "spectator" if seat is None else "player"}
         return {"room": self._info, "you": you, "game": game}
+
+    def recent_events(self, upto: int | None = None) -> list[dict[str, Any]]:
+        """The last events (every viewer sees the same ones), oldest first, each with the
+        version that carried it; only up to version `upto` if given."""
+        return [{"v": v, "event": event} for v, event in self.recent
+                if upto is None or v <= upto]
 
     def snapshot(self, seat: int | None) -> str:
         if seat is None and self._spectator_snapshot and self._spectator_snapshot[0] == self.v:
@@ -229,6 +268,8 @@ class Room:
     def commit(self, events: list[dict[str, Any]], game_changed: bool = False) -> bool:
         """Publish the current state as a new version; False if nobody would see a change."""
         self._mark_absences()
+        if timeouts.tick(self):
+            self.clock_dirty = True
         info = self.info()
         shared: list[Op] = diff(self._info, info, "/room")
         by_seat: dict[int | None, list[Op]] = {}
@@ -252,6 +293,7 @@ class Room:
         if game_changed:
             self.game_v = self.v
         self.touched_at = self.clock()
+        self.recent.extend((self.v, event) for event in events)
         entry = Entry(self.v, shared, by_seat, events)
         self.history.append(entry)
         texts = FrameTexts(entry)
@@ -296,6 +338,7 @@ class Room:
                 self.seats[seat].conn, self.seats[seat].stand_in = conn, None
                 event = {"type": "presence", "seat": seat, "connected": True}
             self._catch_up(conn, resume)
+            chat.send_recent(self, conn)
             if event is None:
                 self._spectators_changed()
             else:
@@ -389,6 +432,8 @@ class Room:
                 raise RoomError("stale", f"the game changed since version {v}; now {self.v}")
             if bot is not None and self.seats[seat].played_by != bot:
                 raise RoomError("stale", f"a {bot} bot no longer plays seat {seat}")
+            if bot is None:
+                timeouts.check_act(self, seat)
             try:
                 events = apply(game, action, seat)
             except RuleError as e:
@@ -403,6 +448,8 @@ class Room:
                 self.game = self.replay(self.actions)
                 raise RoomError("unavailable", "the action could not be saved", 503) from None
             self.actions.append((seat, action))
+            if bot is None:
+                timeouts.acted(self, seat)
             finished = game.phase == "over"
             if finished:
                 self.status, self.finished_at = FINISHED, self.clock()
@@ -410,8 +457,12 @@ class Room:
                          extra={"room": self.display_code})
             self.commit(events, game_changed=True)
             version = self.v
+            await self.save_clock()
             if finished:
                 await self.tell_journal("finished")
+                for conn in self.connections():  # the spectators' channel opens to players
+                    if conn.seat is not None:
+                        chat.send_recent(self, conn)
         await self.notify(events)
         return version
 
@@ -432,6 +483,23 @@ class Room:
         except Exception:
             log.exception("journal %s failed for room %s", hook, self.display_code,
                           extra={"room": self.display_code})
+
+    async def save_clock(self) -> None:
+        """Journal the clock if a new turn began (call under the lock, after a commit)."""
+        if self.clock_dirty:
+            self.clock_dirty = False
+            await timeouts.save(self)
+
+    async def note_talk(self, item: dict[str, Any]) -> None:
+        """Journal one talk item (chat, timeout, clock); a journal without talk keeps none.
+        A failure is logged: talk is never worth refusing a game change for."""
+        hook = getattr(self.journal, "talk", None)
+        if hook is None:
+            return
+        try:
+            await hook(self, item)
+        except Exception:
+            log.exception("journal talk failed for room %s", self.code)
 
     async def notify(self, events: list[dict[str, Any]]) -> None:
         for listener in list(self.listeners):

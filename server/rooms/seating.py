@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from . import timeouts
 from .connection import Connection
 from .errors import RoomError, forbidden
 from .room import FINISHED, PLAYING, WAITING, Room, hash_token, new_token
+from .turnclock import ClockOptionError
 
 NAME_MAX = 24
 BOT_LEVEL = re.compile(r"[a-z0-9_-]{1,32}")
@@ -174,7 +176,24 @@ async def start(room: Room, token: str) -> None:
             room.game, room.status = None, WAITING
             raise
         room.commit([{"type": "game_started"}], game_changed=True)
+        await room.save_clock()
     await room.notify([])
+
+
+async def set_clock(room: Room, token: str, clock: dict[str, int] | None) -> None:
+    """The host changes the turn clock while the room is waiting (None: no clock)."""
+    async with room.lock:
+        room.check_open()
+        if not room.is_host(token):
+            raise forbidden("only the host can set the clock")
+        if room.status != WAITING:
+            raise RoomError("not_waiting", "the clock is set before the game starts")
+        try:
+            room.set_clock_option(clock)
+        except ClockOptionError as e:
+            raise RoomError("malformed", str(e), 422) from None
+        room.commit([{"type": "clock_set", "clock": clock}])
+        await timeouts.save(room)  # kept across a restart before the start
 
 
 async def stand_in(room: Room, seat: int, level: str) -> bool:

@@ -59,8 +59,9 @@ def public_view(game: Game) -> dict:
         "result": None,
     }
     if game.phase == OVER:
-        # R-HIDDEN: once the game is over its seed and deck order are public.
-        view["result"] = {**game.result, "seed": game.seed, "deck": game.deck[::-1]}
+        # R-HIDDEN: once the game is over its seed and deck order are public. The seed is a
+        # 64-bit number, beyond what a JavaScript number holds exactly (2^53): sent as text.
+        view["result"] = {**game.result, "seed": str(game.seed), "deck": game.deck[::-1]}
     return view
 
 

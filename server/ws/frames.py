@@ -48,9 +48,35 @@ class Ping(ClientFrame):
     type: Literal["ping"]
 
 
-AnyClientFrame = Annotated[Hello | Act | Ping, Field(discriminator="type")]
-CLIENT_TYPES = ("hello", "act", "ping")
-_adapter: TypeAdapter[Hello | Act | Ping] = TypeAdapter(AnyClientFrame)
+class Chat(ClientFrame):
+    """Say something at the table: `text` (1..200 characters after trimming, no control
+    characters) or one quick `reaction`, not both. Never changes the version."""
+
+    type: Literal["chat"]
+    id: FrameId = Field(description="echoed in the ack or error")
+    text: Annotated[str, StringConstraints(max_length=1000)] | None = None
+    reaction: Literal["thumbs", "sweat", "coffee", "gg", "wait"] | None = None
+
+
+class Mute(ClientFrame):
+    """Stop (or start again) receiving one author's chat on this connection."""
+
+    type: Literal["mute"]
+    author: Annotated[str, StringConstraints(pattern=r"^[pw][0-9]{1,6}$")] = Field(
+        description='a chat message\'s author: "p<seat>" or "w<spectator number>"'
+    )
+    muted: bool = True
+
+
+class Back(ClientFrame):
+    """A player whose seat counts as away (timeouts in a row) takes it back."""
+
+    type: Literal["back"]
+
+
+AnyClientFrame = Annotated[Hello | Act | Ping | Chat | Mute | Back, Field(discriminator="type")]
+CLIENT_TYPES = ("hello", "act", "ping", "chat", "mute", "back")
+_adapter: TypeAdapter[Hello | Act | Ping | Chat | Mute | Back] = TypeAdapter(AnyClientFrame)
 
 
 class FrameError(Exception):
@@ -68,7 +94,7 @@ def echoable(frame_id: object) -> bool:
     return isinstance(frame_id, str) and len(frame_id) <= 64
 
 
-def parse(text: str) -> Hello | Act | Ping:
+def parse(text: str) -> Hello | Act | Ping | Chat | Mute | Back:
     """One client frame from its JSON text, or FrameError.
 
     orjson reads strictly: lone surrogates, NaN and nesting deeper than 1024 are not JSON,
@@ -117,6 +143,25 @@ class SeatInfo(BaseModel):
     stand_in: str | None = Field(
         None, description="only while a player is away: the bot level playing for them"
     )
+    away: bool | None = Field(
+        None, description="only true, after 3 turn-clock timeouts in a row: until `back`"
+    )
+
+
+class ClockModel(BaseModel):
+    turn: int = Field(ge=10, le=600, description="seconds per turn")
+    bank: int = Field(ge=0, le=3600, description="seconds of bank per seat")
+
+
+class ClockState(BaseModel):
+    """The turn clock at this version, for a countdown that needs no synchronised clock:
+    the remaining times were measured at `at`, this version's server time."""
+
+    seat: int | None = Field(description="the seat whose time runs (null: nobody's)")
+    running: bool = Field(description="false while a bot plays the turn or it timed out")
+    turn_ms: int = Field(description="what is left of this turn's time at `at`")
+    bank_ms: list[int] = Field(description="every seat's bank at `at`")
+    at: int = Field(description="server time of this version, ms (compare only with other `at`)")
 
 
 class RoomOptionsModel(BaseModel):
@@ -124,6 +169,7 @@ class RoomOptionsModel(BaseModel):
     starter_orders: bool = False
     starting_player: int | None = None
     public: bool = False
+    clock: ClockModel | None = Field(None, description="absent: no turn clock")
 
 
 class RoomInfo(BaseModel):
@@ -139,6 +185,7 @@ class RoomInfo(BaseModel):
     rematch: str | None = Field(
         None, description="only once a player asked for a rematch: the next table's code"
     )
+    clock: ClockState | None = Field(None, description="only while playing with a turn clock")
 
 
 class You(BaseModel):
@@ -193,8 +240,28 @@ class Pong(BaseModel):
     type: Literal["pong"]
 
 
+class ChatMessage(BaseModel):
+    n: int = Field(description="the message's number in this room's talk (gaps: other talk)")
+    channel: Literal["players", "spectators"]
+    author: str = Field(description='"p<seat>" or "w<spectator number>", for `mute`')
+    seat: int | None
+    name: str | None = Field(description="the player's name; null for a spectator")
+    text: str | None = Field(description="plain text: render it as text, never as HTML")
+    reaction: Literal["thumbs", "sweat", "coffee", "gg", "wait"] | None
+    after: int = Field(description="how many game actions had been played when it was said")
+    at: int = Field(description="server time, ms")
+
+
+class ChatFrame(BaseModel):
+    """Messages you may see: new ones, or (`recent`) the last 50, to replace your list."""
+
+    type: Literal["chat"]
+    recent: bool
+    messages: list[ChatMessage]
+
+
 AnyServerFrame = Annotated[
-    Snapshot | Patch | Ack | Error | Bye | Pong, Field(discriminator="type")
+    Snapshot | Patch | Ack | Error | Bye | Pong | ChatFrame, Field(discriminator="type")
 ]
-SERVER_FRAMES: tuple[type[BaseModel], ...] = (Snapshot, Patch, Ack, Error, Bye, Pong)
-CLIENT_FRAMES: tuple[type[BaseModel], ...] = (Hello, Act, Ping)
+SERVER_FRAMES: tuple[type[BaseModel], ...] = (Snapshot, Patch, Ack, Error, Bye, Pong, ChatFrame)
+CLIENT_FRAMES: tuple[type[BaseModel], ...] = (Hello, Act, Ping, Chat, Mute, Back)

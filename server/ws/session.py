@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 from server.config import Settings
 from server.metrics import Metrics
-from server.rooms import Connection, Room, RoomError
+from server.rooms import Connection, Room, RoomError, chat, timeouts
 from server.rooms.ratelimit import SlidingWindow
 
-from .frames import Act, FrameError, Hello, Ping, parse, too_large_texts
+from .frames import Act, Back, Chat, FrameError, Hello, Mute, Ping, parse, too_large_texts
 
 
 class Session:
@@ -50,8 +50,10 @@ class Session:
             self.conn.send_json({"type": "pong"})
         elif isinstance(frame, Hello):
             await self.hello(frame)
-        else:
+        elif isinstance(frame, Act):
             await self.act(frame)
+        else:
+            await self.talk(frame)
         return True
 
     async def hello(self, frame: Hello) -> None:
@@ -66,6 +68,25 @@ class Session:
                 self.conn.close("moved", 1012)
             return
         self.greeted = True
+
+    async def talk(self, frame: Chat | Mute | Back) -> None:
+        """Chat, mute and back: after hello; they share the frame budget with the rest."""
+        frame_id = frame.id if isinstance(frame, Chat) else None
+        if not self.greeted:
+            self.error("malformed", "send hello first", frame_id)
+            return
+        try:
+            if isinstance(frame, Chat):
+                await chat.post(self.room, self.conn, frame.text, frame.reaction)
+                self.conn.send_json({"type": "ack", "id": frame.id, "v": self.room.v})
+            elif isinstance(frame, Mute):
+                chat.mute(self.room, self.conn, frame.author, frame.muted)
+            elif self.conn.seat is None:
+                self.error("forbidden", "spectators have no seat to take back")
+            else:
+                await timeouts.come_back(self.room, self.conn.seat)
+        except RoomError as e:
+            self.error(e.code, e.message, frame_id)
 
     async def act(self, frame: Act) -> None:
         started = time.perf_counter()

@@ -3,6 +3,7 @@ import "./lang/history.js";
 import { call } from "./api.js";
 import { getLang, mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { installSprite } from "./icons.js";
+import { botName } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -11,6 +12,9 @@ function localize() {
   translate(document);
   for (const el of document.querySelectorAll("[data-t]")) {
     el.textContent = t(el.dataset.t, JSON.parse(el.dataset.args || "{}"));
+  }
+  for (const el of document.querySelectorAll("[data-bot-seat]")) {
+    el.textContent = botName(Number(el.dataset.botSeat), el.dataset.botLevel);
   }
   const fmt = new Intl.DateTimeFormat(getLang(), { dateStyle: "medium", timeStyle: "short" });
   for (const el of document.querySelectorAll("time[datetime]")) {

@@ -4,6 +4,8 @@ import en from "./lang/en.js";
 import th from "./lang/th.js";
 import ko from "./lang/ko.js";
 import "./lang/history.js";
+import { particles } from "./korean.js";
+import "./lang/talk.js";
 
 export const LANGS = { en: "English", th: "ไทย", ko: "한국어" };
 const TABLES = { en, th, ko };
@@ -36,9 +38,24 @@ export function setLang(next) {
 export function onLangChange(fn) { listeners.add(fn); }
 
 // Parameters are substituted as plain text; the DOM layer only ever uses textContent.
+// A string may be plural forms ({one: "…", other: "…"}), chosen by Intl.PluralRules from
+// the number parameter `n` (or `count`); Korean particles are fitted to the word before them.
 export function t(key, params = {}) {
-  const raw = TABLES[lang][key] ?? en[key] ?? key;
-  return raw.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  let raw = TABLES[lang][key] ?? en[key] ?? key;
+  if (typeof raw === "object") raw = pluralForm(raw, params);
+  // "{free#count.freeSteps}": the parameter `free` told through the plural string count.freeSteps.
+  const out = raw.replace(/\{(\w+)(?:#([\w.]+))?\}/g, (m, name, counted) => {
+    if (!(name in params)) return m;
+    return counted ? t(counted, { n: params[name] }) : String(params[name]);
+  });
+  return lang === "ko" ? particles(out) : out;
+}
+
+const pluralRules = new Map();
+function pluralForm(forms, params) {
+  const n = Number(params.n ?? params.count ?? params.steps ?? params.turns ?? 0);
+  if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang));
+  return forms[pluralRules.get(lang).select(n)] ?? forms.other;
 }
 
 export function ing(name) { return t(`ing.${name}`); }

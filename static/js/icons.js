@@ -41,6 +41,9 @@ const SYMBOLS = {
     <path d="M21 11 Q24 16 21 21 M24 8 Q29 16 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>`,
   mute: `<path d="M5 12 H10 L17 6 V26 L10 20 H5 Z" fill="currentColor"/>
     <path d="M21 12 L28 20 M28 12 L21 20" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/>`,
+  // an open eye, for spectators
+  eye: `<path d="M3 16 C8 8 24 8 29 16 C24 24 8 24 3 16 Z" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linejoin="round"/>
+    <circle cx="16" cy="16" r="4.5" fill="currentColor"/>`,
   ribbon: `<path d="M9 3 H23 V28 L16 22 L9 28 Z" fill="#d9a520" stroke="#8a6508" stroke-width="1.3" stroke-linejoin="round"/>`,
 };
 

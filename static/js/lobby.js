@@ -3,6 +3,8 @@ import { call, displayCode, normalizeCode, tokens } from "./api.js";
 import { h } from "./dom.js";
 import { mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { installSprite } from "./icons.js";
+import { refusal } from "./refusals.js";
+import { fillClockSelect, parseClock } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("create-form");
@@ -20,8 +22,12 @@ form.addEventListener("change", (e) => {
   if (e.target.name === "players") startingOptions();
 });
 
+// Disabled from the first click until the answer: a double click opens one table.
 form.addEventListener("submit", async (e) => {
   e.preventDefault();
+  const button = form.querySelector("button[type=submit]");
+  if (button.disabled) return;
+  button.disabled = true;
   $("create-error").textContent = "";
   const data = new FormData(form);
   const sp = data.get("starting_player");
@@ -31,11 +37,13 @@ form.addEventListener("submit", async (e) => {
       starter_orders: data.get("starter_orders") === "on",
       starting_player: sp === "" || sp === null ? null : Number(sp),
       public: data.get("public") === "1",
+      clock: parseClock(data.get("clock")),
     });
     tokens.setHost(res.code, res.host_token);
     location.href = `/r/${res.code}`;
   } catch (err) {
-    $("create-error").textContent = t("lobby.error", { message: err.message });
+    $("create-error").textContent = refusal(err.code);
+    button.disabled = false;
   }
 });
 
@@ -80,6 +88,8 @@ installSprite();
 translate(document);
 mountSwitch($("lang-switch"));
 startingOptions();
-onLangChange(() => { startingOptions(); refresh(); });
+const clockChoice = () => fillClockSelect($("clock-choice"), parseClock($("clock-choice").value));
+clockChoice();
+onLangChange(() => { startingOptions(); clockChoice(); refresh(); });
 refresh();
 setInterval(refresh, 15000);

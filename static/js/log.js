@@ -1,6 +1,9 @@
 // Structured events as sentences, through i18n. The server sends data, never prose.
 import { ing, t, tokens } from "./i18n.js";
 import { cellIngredient } from "./view-board.js";
+import { h } from "./dom.js";
+import { badge } from "./names.js";
+import { clockName } from "./clock.js";
 
 function cellName(cell) {
   return `${ing(cellIngredient(cell))} (${cell.toUpperCase()})`;
@@ -12,7 +15,8 @@ export function sentence(ev, nameOf) {
   switch (ev.type) {
     case "placed": return t("ev.placed", { name, cell: cellName(ev.cell) });
     case "starting_token": return t("ev.starting_token", { name, count: ev.count, ing: ing(ev.ingredient), cup: ev.cup + 1 });
-    case "turn_started": return t("ev.turn_started", { name, turn: ev.turn });
+    // A round is every player's turn once: turns 1-3 are round 1 with three players.
+    case "turn_started": return t("ev.turn_started", { name, turn: ev.turn, round: Math.ceil(ev.turn / nameOf.seatCount) });
     case "upgraded": return t("ev.upgraded", { name, tile: t(`tile.${ev.tile}`) });
     case "upgrade_skipped": return t("ev.upgrade_skipped", { name });
     case "meeple_chosen": return t("ev.meeple_chosen", { name, n: ev.meeple + 1 });
@@ -40,13 +44,25 @@ export function sentence(ev, nameOf) {
     case "seat_left": return t("ev.left", { name: t("lobby.starting.seat", { n: ev.seat + 1 }) });
     case "seat_kicked": return t("ev.kicked", { n: ev.seat + 1 });
     case "host_changed": return t("ev.host_changed", { name });
-    case "bot_added": return t("ev.bot_added", { n: ev.seat + 1, level: t(`bot.${ev.level}`) });
+    case "bot_added": return t("ev.bot_added", { n: ev.seat + 1, name });
     case "presence": return t(ev.connected ? "ev.connected" : "ev.disconnected", { name });
-    case "stand_in": return t("ev.stand_in", { name, bot: t("wait.bot", { level: t(`bot.${ev.level}`) }) });
+    case "stand_in": return t("ev.stand_in", { name, level: t(`bot.${ev.level}`) });
     case "started": case "game_started": return t("ev.started");
+    case "timeout": return t(ev.away ? "ev.timeoutAway" : "ev.timeout", { name });
+    case "back": return t("ev.back", { name });
+    case "clock_set": return t("ev.clock_set", { clock: clockName(ev.clock) });
     default: return null;
   }
 }
 
+// A log line: the badge of the seat it is about (if any), then the sentence.
+export function logLine(ev, nameOf) {
+  const line = sentence(ev, nameOf);
+  if (!line) return null;
+  const seat = ev.seat !== undefined && ev.seat !== null ? ev.seat : null;
+  return h("li", { class: `ev ev-${ev.type}`, dataset: { seat: seat ?? "" } },
+    ...(seat === null ? [] : [badge(seat), " "]), h("span", { class: "ev-text", text: line }));
+}
+
 // Events that make a good spoken announcement (the rest only go to the visible log).
-export const ANNOUNCE = new Set(["turn_started", "served", "closed", "game_over", "upgraded", "stopped", "time_flowed"]);
+export const ANNOUNCE = new Set(["turn_started", "served", "closed", "game_over", "upgraded", "stopped", "time_flowed", "timeout"]);

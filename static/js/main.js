@@ -3,12 +3,18 @@ import { call, displayCode, tokens } from "./api.js";
 import { h, text } from "./dom.js";
 import { mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { icon, installSprite } from "./icons.js";
+import { fitBoard } from "./layout.js";
 import { emptySelection, intents, isMyTurn, normalize } from "./intents.js";
 import { ANNOUNCE, sentence } from "./log.js";
+import { LogList } from "./log-list.js";
+import { refusal } from "./refusals.js";
 import { chime, muted, setMuted, unlockOnGesture } from "./sound.js";
 import { Socket } from "./socket.js";
 import { Store } from "./store.js";
 import { createTable, nameOfFactory, renderTable } from "./view.js";
+import { createChat } from "./chat.js";
+import { createClock } from "./clock.js";
+import { titleAlerts, yourTurn } from "./notify.js";
 
 const body = document.body;
 const code = body.dataset.code;
@@ -96,8 +102,10 @@ const handlers = {
   async again() {
     await guarded(async () => {
       // The server makes one rematch room per table and points every viewer to it.
+      // Everyone keeps their seat there; this page gets its own new seat token.
       const res = await call("POST", `/api/rooms/${code}/rematch`, { token: tokens.seat(code) });
       if (res.host_token) tokens.setHost(res.code, res.host_token);
+      if (res.seat_token) tokens.setSeat(res.code, res.seat_token);
       location.href = `/r/${String(res.code).replace("-", "")}`;
     });
   },
@@ -111,12 +119,25 @@ function isHost(view) {
   return Boolean(tokens.host(code)) || (view.you.seat !== null && view.you.seat === view.room.host_seat);
 }
 
+// One request at a time from the waiting room and the scoreboard: the buttons that send
+// one are disabled until it is answered, so a double click sends it once.
+let inFlight = false;
 async function guarded(fn) {
+  if (inFlight) return;
+  inFlight = true;
+  body.dataset.requesting = "1";
+  const buttons = [...document.querySelectorAll("#waiting button, #final button")].filter((b) => !b.disabled);
+  for (const b of buttons) b.disabled = true;
   waitError("");
   try {
     await fn();
   } catch (err) {
-    waitError(t("lobby.error", { message: err.message }));
+    waitError(refusal(err.code));
+  } finally {
+    inFlight = false;
+    delete body.dataset.requesting;
+    for (const b of buttons) b.disabled = false;
+    draw(); // restores the buttons whose state depends on the room (e.g. Start)
   }
 }
 
@@ -131,15 +152,26 @@ function current() {
 
 // data-busy="1" while an action is in flight (until its ack and the version it made are in);
 // data-v is the version shown. Both help anyone (and tests) know the table is settled.
+// While one is in flight, the action buttons are disabled and further clicks are ignored:
+// a double click sends one action.
 let awaitingV = null;
+let heldButtons = [];
 function send(action) {
+  if (body.dataset.busy === "1" || inactive) return;
   body.dataset.busy = "1";
+  heldButtons = [...document.querySelectorAll("#actionbar button")].filter((b) => !b.disabled);
+  for (const b of heldButtons) b.disabled = true;
   socket.act(action, store.v);
 }
 
 function settle() {
   if (awaitingV !== null && store.v !== null && store.v >= awaitingV) awaitingV = null;
-  if (awaitingV === null && socket.pending.size === 0) body.dataset.busy = "0";
+  if (awaitingV === null && socket.pending.size === 0 && body.dataset.busy !== "0") {
+    body.dataset.busy = "0";
+    for (const b of heldButtons) b.disabled = false;
+    heldButtons = [];
+    draw();
+  }
   body.dataset.v = String(store.v);
 }
 
@@ -150,31 +182,46 @@ function draw() {
   sel = normalize(view, sel);
   const acts = intents(view, sel);
   renderTable(parts, view, acts, sel, { isHost: isHost(view), token: tokens.seat(code) });
+  if (inactive) {
+    text($("status"), t("inactive.status"));
+    text($("prompt"), t(`inactive.${inactive}`));
+    parts.root.classList.remove("my-turn");
+  }
   $("undo-btn").onclick = () => send({ type: "undo" });
   $("return-btn").onclick = () => acts.returnAction && send(acts.returnAction);
   const mine = isMyTurn(view);
-  document.title = mine ? t("title.yourTurn") : t("title.table", { code: displayCode(code) });
+  document.title = mine && titleAlerts() ? t("title.yourTurn") : t("title.table", { code: displayCode(code) });
   if (mine && !wasMine) {
-    chime();
+    if (document.hidden) yourTurn(displayCode(code));
+    else chime();
     announce(t("ev.yourTurn"));
   }
+  talk.clock.update(view, isHost(view));
+  talk.chat.update(view);
   wasMine = mine;
   $("device-link").value = tokens.seat(code) ? `${location.origin}${location.pathname}#seat=${encodeURIComponent(tokens.seat(code))}` : "";
   $("help-device").hidden = !tokens.seat(code);
 }
 
-function logEvents(events, view) {
-  const nameOf = nameOfFactory(view);
-  const list = $("log-list");
-  const spoken = [];
-  for (const ev of events) {
-    const line = sentence(ev, nameOf);
-    if (!line) continue;
-    list.prepend(h("li", { class: `ev ev-${ev.type}`, text: line }));
-    if (ANNOUNCE.has(ev.type)) spoken.push(line);
-  }
-  while (list.children.length > 120) list.lastChild.remove();
+const log = new LogList($("log-list"));
+
+function logEvents(v, events) {
+  log.add(v, events);
+  const nameOf = nameOfFactory(store.view);
+  log.render(nameOf);
+  const spoken = events.filter((ev) => ANNOUNCE.has(ev.type)).map((ev) => sentence(ev, nameOf)).filter(Boolean);
   if (spoken.length) announce(spoken.slice(-2).join(" "));
+}
+
+// After a snapshot: what happened before it (the snapshot itself carries no events).
+async function fillLog(v) {
+  try {
+    const res = await call("GET", `/api/rooms/${code}/events?upto=${v}`);
+    log.fill(res.events);
+    log.render(nameOfFactory(store.view));
+  } catch {
+    // The log is a courtesy; the table is complete without it.
+  }
 }
 
 function announce(message) {
@@ -198,9 +245,21 @@ store.subscribe((view, events, previous) => {
   if (tokens.seat(code) && view.you.seat === null && view.room.status === "waiting" && previous && previous.you && previous.you.seat !== null) {
     tokens.setSeat(code, null);
   }
-  if (events.length) logEvents(events, view);
   draw();
 });
+
+// Why this tab cannot play right now (null: it can): "replaced" (the seat moved to another
+// tab or device), "lost" (the connection is down), "gone" (the room closed). The table is
+// dimmed and inert meanwhile, and the prompt says why.
+let inactive = null;
+
+function setInactive(kind) {
+  inactive = kind;
+  if (kind) body.dataset.inactive = kind;
+  else delete body.dataset.inactive;
+  $("game").inert = Boolean(kind);
+  draw();
+}
 
 function banner(state, detail) {
   const el = $("conn-banner");
@@ -210,7 +269,9 @@ function banner(state, detail) {
       el.hidden = true;
       announce(t("conn.back"));
     }
+    setInactive(null);
     socket.resend(store.v);
+    talk.chat.greeted();
     return;
   }
   if (state === "gone" && detail === "kicked") {
@@ -221,10 +282,15 @@ function banner(state, detail) {
     return;
   }
   el.hidden = false;
-  $("conn-retry").hidden = state === "gone" && detail !== "replaced";
+  const replaced = state === "gone" && detail === "replaced";
+  const retry = $("conn-retry");
+  retry.hidden = state === "gone" && !replaced;
+  retry.dataset.i18n = replaced ? "conn.takeBack" : "conn.retry";
+  text(retry, t(retry.dataset.i18n));
   let message = t("conn.lost", { s: detail });
-  if (state === "gone") message = detail === "replaced" ? t("conn.replaced") : t("conn.gone", { reason: detail });
+  if (state === "gone") message = replaced ? t("conn.replaced") : t("conn.gone");
   text(msg, message);
+  setInactive(replaced ? "replaced" : state);
 }
 
 const socket = new Socket(code, {
@@ -235,24 +301,36 @@ const socket = new Socket(code, {
     switch (frame.type) {
       case "snapshot":
         store.snapshot(frame.v, frame.view);
+        fillLog(frame.v);
         break;
-      case "patch":
+      case "patch": {
+        const before = store.v;
         if (!store.patch(frame.v, frame.ops, frame.events)) {
           store.v = null; // cannot apply: ask for a fresh snapshot
           socket.connect();
+        } else if (before === null || frame.v > before) {
+          logEvents(frame.v, frame.events || []);
         }
         break;
+      }
       case "ack":
+        if (String(frame.id).startsWith("c")) break; // a chat message: not a version to await
         awaitingV = frame.v;
         break;
+      case "chat":
+        talk.chat.receive(frame);
+        break;
       case "error":
+        if (talk.chat.error(frame)) break;
         if (frame.id === null && frame.code === "forbidden" && !socket.resumed) {
           // Our seat token is no longer valid (removed, or the seat was left): watch instead.
           tokens.setSeat(code, null);
           socket.connect();
           break;
         }
-        showToast(t("conn.error", { message: frame.message }));
+        // A stale action only means the table moved on (a double click, another tab):
+        // the patches already on their way show the result, so nothing to say.
+        if (frame.code !== "stale") showToast(refusal(frame.code));
         break;
       default:
         break;
@@ -261,11 +339,21 @@ const socket = new Socket(code, {
   },
 });
 
+// No control here wants a double click: its second click (click count 2) could land on
+// whatever the first one's answer put under the pointer ("Remove" where "Add a bot" was,
+// the next cell of a path), so it is dropped before any handler sees it.
+document.addEventListener("click", (e) => {
+  if (e.detail > 1 && e.target.closest("button, [role=button]")) {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  }
+}, true);
+
 // Chrome: header, help, mute, side tabs, language.
 installSprite();
 translate(document);
 mountSwitch($("lang-switch"));
-onLangChange(() => draw());
+onLangChange(() => { draw(); log.render(nameOfFactory(store.view)); });
 unlockOnGesture();
 const mute = $("mute-btn");
 const syncMute = () => {
@@ -277,9 +365,20 @@ const syncMute = () => {
 mute.addEventListener("click", () => { setMuted(!muted()); syncMute(); });
 onLangChange(syncMute);
 syncMute();
-$("help-btn").addEventListener("click", () => $("help").showModal());
+$("help-btn").addEventListener("click", () => {
+  const help = $("help");
+  help.showModal();
+  // Open at the top, with the title focused (not the last control, which scrolls it down).
+  help.scrollTop = 0;
+  $("help-title").focus();
+});
 $("help-close").addEventListener("click", () => $("help").close());
-$("conn-retry").addEventListener("click", () => socket.retryNow());
+$("conn-retry").addEventListener("click", () => {
+  // Taking the seat back changes nothing anyone sees, so a resume would bring no frame to
+  // say we are back: ask for a snapshot instead.
+  if (inactive === "replaced") socket.greetedAs = undefined;
+  socket.retryNow();
+});
 for (const tab of document.querySelectorAll("#side-tabs [role=tab]")) {
   tab.addEventListener("click", () => {
     for (const other of document.querySelectorAll("#side-tabs [role=tab]")) {
@@ -289,7 +388,20 @@ for (const tab of document.querySelectorAll("#side-tabs [role=tab]")) {
   });
 }
 
+// Table talk: the chat dock and the turn clock (their own modules).
+const talk = {
+  chat: createChat({ code, send: (frame) => socket.send(frame), view: () => store.view }),
+  clock: createClock({
+    nameOf: (seat) => nameOfFactory(store.view)(seat),
+    announce,
+    send: (frame) => socket.send(frame),
+    setClock: (clock) => guarded(() => call("POST", `/api/rooms/${code}/clock`, { token: hostToken(), clock })),
+  }),
+};
+
 body.dataset.busy = "0";
 draw();
+const refit = fitBoard();
+store.subscribe(() => refit && refit());
 socket.connect();
 window.addEventListener("beforeunload", () => socket.close());

@@ -2,12 +2,15 @@
 // engine. Step i is the VIEW after i actions: the dealt view plus the patches of steps 1..i.
 // No rule runs here; stepping only applies JSON patches.
 import "./lang/history.js";
+import "./lang/talk.js";
+import { talkLine } from "./chat.js";
 import { applyPatch, deepClone } from "../vendor/fast-json-patch/index.js";
 import { h, text } from "./dom.js";
 import { getLang, mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { installSprite } from "./icons.js";
+import { fitBoard } from "./layout.js";
 import { emptySelection, intents } from "./intents.js";
-import { sentence } from "./log.js";
+import { logLine, sentence } from "./log.js";
 import { createTable, nameOfFactory, renderTable } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -52,15 +55,32 @@ function describe(i, nameOf) {
   return lines.join(" ");
 }
 
+// The game's talk (chat and timeouts), by the number of actions played when it happened.
+const talkAfter = new Map();
+for (const item of data.talk || []) {
+  const k = Math.min(item.after, last);
+  if (!talkAfter.has(k)) talkAfter.set(k, []);
+  talkAfter.get(k).push(item);
+}
+
+function talkItems(k, nameOf, items) {
+  const said = talkAfter.get(k) || [];
+  for (let n = said.length - 1; n >= 0 && items.length < 120; n--) {
+    items.push(h("li", { class: `ev ev-talk ev-talk-${said[n].kind}`, text: talkLine(said[n], nameOf) }));
+  }
+}
+
 function renderLog(i, nameOf) {
   const items = [];
   for (let k = i; k >= 1 && items.length < 120; k--) {
+    talkItems(k, nameOf, items);
     const evs = steps[k - 1].events;
     for (let e = evs.length - 1; e >= 0 && items.length < 120; e--) {
-      const line = sentence(evs[e], nameOf);
-      if (line) items.push(h("li", { class: `ev ev-${evs[e].type}`, text: line }));
+      const item = logLine(evs[e], nameOf);
+      if (item) items.push(item);
     }
   }
+  talkItems(0, nameOf, items);
   $("log-list").replaceChildren(...items);
 }
 
@@ -73,7 +93,9 @@ function draw() {
   renderLog(i, nameOf);
   const turn = i === 0 ? 0 : steps[i - 1].turn;
   const where = [t("replay.stepOf", { i, n: last })];
-  where.push(turn === 0 ? t("replay.setup") : t("replay.turnOf", { turn, turns: data.turns }));
+  const seats = data.room.seats.length;
+  where.push(turn === 0 ? t("replay.setup") : t("replay.turnOf", {
+    turn, turns: data.turns, round: Math.ceil(turn / seats), rounds: Math.ceil(data.turns / seats) }));
   text($("rp-where"), where.join(" · "));
   // The table's prompt line tells a spectator to watch; here it says what this step did.
   text($("prompt"), describe(i, nameOf));
@@ -160,3 +182,4 @@ mountSwitch($("lang-switch"));
 onLangChange(draw);
 const start = Number(new URLSearchParams(location.search).get("step"));
 go(Number.isInteger(start) ? start : 0);
+fitBoard();

@@ -12,7 +12,9 @@ export const BOARD = [
 ];
 const SPECIALTY = new Set(["caramel", "chocolate", "tea", "water"]);
 const CORNERS = new Set(["r1c1", "r1c4", "r4c1", "r4c4"]);
-export const SEAT_LETTERS = ["A", "B", "C", "D"];
+import { SEAT_LETTERS } from "./names.js";
+
+export { SEAT_LETTERS };
 
 export function cellIngredient(cell) {
   const r = Number(cell[1]) - 1;

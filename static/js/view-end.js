@@ -1,7 +1,7 @@
 // The final scoreboard: a table with the breakdown and a small SVG bar chart of totals.
 import { h, svg } from "./dom.js";
 import { t } from "./i18n.js";
-import { SEAT_LETTERS } from "./view-board.js";
+import { SEAT_LETTERS } from "./names.js";
 
 export function renderFinal(section, view, nameOf, onAgain) {
   const res = view.game && view.game.result;
@@ -36,13 +36,22 @@ export function renderFinal(section, view, nameOf, onAgain) {
     h("thead", {}, head), h("tbody", {}, ...rows));
 
   const actions = h("div", { class: "end-actions" });
-  if (view.room.rematch) {
+  if (view.room.rematch && view.you.seat !== null) {
+    // Your seat is kept at the next table: this button fetches your new seat token.
+    actions.append(h("button", { type: "button", class: "btn primary", text: t("end.rematchSeat", { code: view.room.rematch }), onclick: onAgain }));
+  } else if (view.room.rematch) {
     actions.append(h("a", { class: "btn primary", href: `/r/${view.room.rematch}`, text: t("end.rematch", { code: view.room.rematch }) }));
   } else if (view.you.seat !== null) {
     actions.append(h("button", { type: "button", class: "btn primary", text: t("end.again"), onclick: onAgain }));
   }
+  const winners = res.winners.map(nameOf);
+  const cheer = winners.length === 1 ? t("end.celebrate", { name: winners[0] })
+    : t("end.celebrateTie", { names: winners.join(t("end.and")) });
   section.replaceChildren(
     h("h2", { text: t("end.title") }),
+    h("p", { class: "celebrate", role: "status" },
+      ...res.winners.map((seat) => h("span", { class: `badge seat-${seat}`, "aria-hidden": "true" }, SEAT_LETTERS[seat])),
+      h("span", { class: "celebrate-text", text: ` ${cheer}` })),
     h("div", { class: "table-wrap" }, table),
     chart(res, nameOf),
     actions,

@@ -3,7 +3,7 @@
 import { attr, h, syncList, text, toggle, flash } from "./dom.js";
 import { icon } from "./icons.js";
 import { ing, t } from "./i18n.js";
-import { SEAT_LETTERS } from "./view-board.js";
+import { SEAT_LETTERS } from "./names.js";
 
 const TILES = ["double_meeples", "diagonal_movement", "double_corners", "double_specialties"];
 
@@ -85,7 +85,7 @@ export function updatePlayer(panel, view, seat, acts, sel, nameOf, handlers) {
   text(panel.querySelector(".acting"), acting ? t("pb.acting") : "");
   // A bot playing for a player who is away, until they come back.
   text(panel.querySelector(".standin"), info.stand_in
-    ? t("pb.standIn", { bot: t("wait.bot", { level: t(`bot.${info.stand_in}`) }), name: nameOf(seat) })
+    ? t("pb.standIn", { level: t(`bot.${info.stand_in}`), name: nameOf(seat) })
     : "");
   text(panel.querySelector(".pscore"), t("pb.score", { n: p.score.total }));
   toggle(panel, "is-acting", acting);
@@ -106,6 +106,7 @@ export function updatePlayer(panel, view, seat, acts, sel, nameOf, handlers) {
       const serve = interactive ? acts.cards.get(card.id) : null;
       node.disabled = !serve;
       toggle(node, "target", Boolean(serve));
+      attr(node, "title", card.name);
       attr(node, "aria-label", serve
         ? t("pb.serve", { card: card.name, n: serve.cup + 1 })
         : `${card.name}${card.specialty ? " ★" : ""}: ${recipeText(card.recipe)}`);

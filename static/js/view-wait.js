@@ -2,9 +2,12 @@
 // "continue on another device" link. Built once; the seat list is reconciled by seat.
 import { attr, h, syncList, text } from "./dom.js";
 import { t } from "./i18n.js";
-import { SEAT_LETTERS } from "./view-board.js";
+import { seatNames } from "./names.js";
+import { SEAT_LETTERS } from "./names.js";
 
 const LEVELS = ["random", "greedy", "strong"];
+// A fair opponent for a first game: random is for tests, strong thinks for a while.
+const DEFAULT_LEVEL = "greedy";
 
 export function createWaiting(section, handlers) {
   const nameInput = h("input", { id: "player-name", type: "text", maxlength: "24", autocomplete: "nickname" });
@@ -51,15 +54,15 @@ export function updateWaiting(parts, view, ctx) {
   const free = room.seats.filter((s) => s.name === null && !s.bot);
   parts.nameInput.closest(".name-row").hidden = me !== null || free.length === 0;
 
+  const names = seatNames(room.seats);
   syncList(parts.seats, room.seats, (s) => s.seat, () => h("li", { class: "seat" }), (li, s) => {
     const taken = s.name !== null || s.bot;
     const bits = [];
     const label = h("span", { class: "seat-who" },
       h("span", { class: `badge seat-${s.seat}`, "aria-hidden": "true" }, SEAT_LETTERS[s.seat]), " ");
     if (taken) {
-      label.append(h("span", { class: "seat-name", text: s.name || t("wait.bot", { level: t(`bot.${s.bot}`) }) }));
+      label.append(h("span", { class: "seat-name", text: names[s.seat] }));
       const tags = [];
-      if (s.bot) tags.push(t("wait.bot", { level: t(`bot.${s.bot}`) }));
       if (s.seat === me) tags.push(t("wait.you"));
       if (s.seat === room.host_seat) tags.push(t("wait.host"));
       if (tags.length) label.append(h("span", { class: "seat-tags", text: ` (${tags.join(", ")})` }));
@@ -74,11 +77,12 @@ export function updateWaiting(parts, view, ctx) {
     }
     if (ctx.isHost && !taken) {
       const sel = h("select", { "aria-label": t("wait.botLevel", { n: s.seat + 1 }) },
-        ...LEVELS.map((l) => h("option", { value: l, text: t(`bot.${l}`) })));
+        ...LEVELS.map((l) => h("option", { value: l, text: t(`bot.${l}`), selected: l === DEFAULT_LEVEL })));
+      sel.value = DEFAULT_LEVEL;
       ctrls.append(sel, h("button", { type: "button", class: "btn", text: t("wait.addBot", { n: s.seat + 1 }), onclick: () => parts.handlers.bot(s.seat, sel.value) }));
     }
     if (ctx.isHost && taken && s.seat !== me) {
-      const who = s.name || t("wait.bot", { level: t(`bot.${s.bot}`) });
+      const who = names[s.seat];
       ctrls.append(h("button", { type: "button", class: "btn danger", text: t("wait.kick", { name: who }), onclick: () => parts.handlers.kick(s.seat) }));
       if (!s.bot && s.seat !== room.host_seat) {
         ctrls.append(h("button", { type: "button", class: "btn", text: t("wait.makeHost", { name: who }), onclick: () => parts.handlers.host(s.seat) }));
@@ -86,7 +90,7 @@ export function updateWaiting(parts, view, ctx) {
     }
     bits.push(ctrls);
     // Rebuild the row's content only when it differs (keeps focus on unchanged rows).
-    const sig = JSON.stringify([s, me, ctx.isHost, room.host_seat, t("wait.free")]);
+    const sig = JSON.stringify([s, names[s.seat], me, ctx.isHost, room.host_seat, t("wait.free")]);
     if (li.dataset.sig !== sig) {
       li.dataset.sig = sig;
       li.replaceChildren(...bits);
@@ -99,8 +103,12 @@ export function updateWaiting(parts, view, ctx) {
   text(parts.start, t("wait.start"));
   parts.leave.hidden = me === null;
   text(parts.leave, t("wait.leave"));
-  let note = ctx.isHost ? t("wait.needFull") : t("wait.hostStarts");
-  if (me === null && free.length === 0) note = t("wait.full");
+  // The note says what happens next, for this viewer, in this state.
+  const open = room.seats.filter((s) => s.name === null && !s.bot).length;
+  let note;
+  if (ctx.isHost) note = full ? t("wait.readyHost") : t("wait.needFull", { n: open });
+  else if (me === null) note = full ? t("wait.full") : t("wait.pickSeat", { n: open });
+  else note = full ? t("wait.readyGuest") : t("wait.hostStarts", { n: open });
   text(parts.note, note);
   parts.deviceBox.hidden = me === null || !ctx.token;
   text(parts.deviceSummary, t("wait.device"));

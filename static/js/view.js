@@ -7,6 +7,7 @@ import { createBoard, updateBoard } from "./view-board.js";
 import { createPlayer, updatePlayer, cardNode } from "./view-player.js";
 import { createWaiting, updateWaiting } from "./view-wait.js";
 import { renderFinal } from "./view-end.js";
+import { nameOfSeats } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,12 +29,7 @@ export function createTable(handlers) {
 }
 
 export function nameOfFactory(view) {
-  return (seat) => {
-    const s = view.room.seats[seat];
-    if (s && s.name) return s.name;
-    if (s && s.bot) return t("wait.bot", { level: t(`bot.${s.bot}`) });
-    return t("lobby.starting.seat", { n: seat + 1 });
-  };
+  return nameOfSeats(view.room.seats);
 }
 
 export function renderTable(parts, view, acts, sel, ctx) {
@@ -42,7 +38,13 @@ export function renderTable(parts, view, acts, sel, ctx) {
   const room = view.room;
 
   // Header
-  text($("watchers"), t("hdr.watching", { n: room.spectators }));
+  // Spectators: the words on a desktop, an eye and the number on a phone (words kept for readers).
+  const watchers = $("watchers");
+  if (!watchers.firstChild) {
+    watchers.append(icon("eye"), h("span", { class: "short", "aria-hidden": "true" }), h("span", { class: "long" }));
+  }
+  text(watchers.querySelector(".short"), String(room.spectators));
+  text(watchers.querySelector(".long"), t("hdr.watching", { n: room.spectators }));
   const token = $("token-state");
   token.hidden = !g;
   if (g) {
@@ -94,7 +96,9 @@ function renderHand(view, acts, sel, handlers) {
   const box = $("hand");
   const entries = Object.entries(g.hand).filter(([, n]) => n > 0);
   box.hidden = entries.length === 0;
-  text($("hand-label"), t("pb.hand"));
+  // The hand shown is the acting player's: only theirs is labelled "your hand".
+  const mine = view.you.seat !== null && view.you.seat === g.current;
+  text($("hand-label"), mine ? t("pb.hand") : t("pb.handOf", { name: nameOfSeats(view.room.seats)(g.current) }));
   syncList($("hand-list"), entries, ([name]) => name, ([name]) => {
     const b = h("button", { type: "button", class: "token" }, icon(name), h("span", { class: "n" }));
     b.addEventListener("click", () => handlers.pick(name));

@@ -22,8 +22,13 @@ def test_table_page_embeds_the_spectator_view(client):
 
 
 def test_unknown_table_is_a_404_page(client):
-    page = client.get("/r/K7QX-PM2A")
+    """A browser gets the site's page (tests/browser/test_error_pages.py looks at it);
+    a client that does not ask for HTML gets the usual JSON error."""
+    page = client.get("/r/K7QX-PM2A", headers={"Accept": "text/html,*/*;q=0.8"})
     assert page.status_code == 404 and "text/html" in page.headers["content-type"]
+    assert 'data-i18n="error.room.title"' in page.text and 'href="/"' in page.text
+    api = client.get("/r/K7QX-PM2A")
+    assert api.status_code == 404 and api.json()["error"]["code"] == "not_found"
 
 
 def test_script_json_round_trips():

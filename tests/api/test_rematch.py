@@ -37,7 +37,11 @@ def test_the_first_player_to_ask_opens_the_next_table_for_everyone(table, connec
     new = first.json()
     assert new["url"] == f"/r/{new['code']}" and new["host_token"]
     again = t.client.post(f"/api/rooms/{t.code}/rematch", json={"token": t.tokens[0]}).json()
-    assert again == {"code": new["code"], "url": new["url"]}  # one room, one host token
+    # One room, one host token; each player gets their own new seat token.
+    assert again.keys() == {"code", "url", "seat_token"} and again["code"] == new["code"]
+    assert again["seat_token"] not in (new["seat_token"], t.tokens[0])
+    twice = t.client.post(f"/api/rooms/{t.code}/rematch", json={"token": t.tokens[0]}).json()
+    assert twice["seat_token"] == again["seat_token"]  # asking again is harmless
 
     told = {"type": "rematch", "code": new["code"]}
     patch = watcher.recv()
@@ -49,6 +53,14 @@ def test_the_first_player_to_ask_opens_the_next_table_for_everyone(table, connec
     assert info["options"] == {"players": 3, "starter_orders": True, "starting_player": None,
                                "public": True}
     assert [s["bot"] for s in info["seats"]] == [None, None, "greedy"]
+    # Everyone stays seated, under the same names, and the host stays the host.
+    old = t.client.get(f"/api/rooms/{t.code}").json()
+    assert [s["name"] for s in info["seats"]] == [s["name"] for s in old["seats"][:2]] + [None]
+    assert info["host_seat"] == old["host_seat"]
+    for seat, token in ((0, again["seat_token"]), (1, new["seat_token"])):
+        player = connect(new["code"])
+        player.hello(token)
+        assert player.recv()["view"]["you"]["seat"] == seat
 
 
 def test_only_players_of_the_table_may_ask(table):

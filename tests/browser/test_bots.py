@@ -38,10 +38,11 @@ def test_a_person_plays_three_bots_to_the_final_scoreboard(new_page) -> None:  #
     for seat, level in ((2, "random"), (3, "greedy"), (4, "strong")):
         page.get_by_label(f"Bot strength for seat {seat}").select_option(level)
         button(page, f"Add a bot to seat {seat}").click()
-        expect(page.get_by_text(f"(bot ({level}))")).to_be_visible()
+        expect(page.locator(".seat-name").filter(has_text=f"Bot {'ABCD'[seat - 1]} ({level})")
+               ).to_be_visible()
     button(page, "Start the game").click()
     # The bots' panels name them; nobody is away, so no bot plays for anyone.
-    expect(page.locator(".pboard .pname").filter(has_text="bot (strong)")).to_be_visible()
+    expect(page.locator(".pboard .pname").filter(has_text="Bot D (strong)")).to_be_visible()
     expect(page.locator(".pboard .standin:not(:empty)")).to_have_count(0)
     clicks = play_randomly(page, seed=3)
     assert clicks > 0

@@ -56,7 +56,7 @@ def test_waiting_room_host_powers_and_spectators(new_page, base_url: str) -> Non
     # The host adds a bot, removes the visitor, hands nothing over, and starts.
     host.get_by_label("Bot strength for seat 3").select_option("greedy")
     button(host, "Add a bot to seat 3").click()
-    expect(host.get_by_text("(bot (greedy))")).to_be_visible()
+    expect(host.get_by_text("Bot C (greedy)", exact=True)).to_be_visible()
     button(host, "Remove Vic").click()
     expect(visitor.get_by_role("button", name="Sit in seat 2")).to_be_visible()
     # "Continue on another device": the seat token travels in the fragment.
@@ -74,4 +74,4 @@ def test_waiting_room_host_powers_and_spectators(new_page, base_url: str) -> Non
     expect(late.get_by_role("button", name="Start the game")).to_be_hidden()
     expect(other_device.get_by_role("button", name="Start the game")).to_be_enabled()
     # The first window lost the seat to the other device, and says so.
-    expect(host.get_by_role("alert").filter(has_text="another window")).to_be_visible()
+    expect(host.get_by_role("alert").filter(has_text="another tab or device")).to_be_visible()

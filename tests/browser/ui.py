@@ -99,10 +99,10 @@ def board_signature(page: Page) -> str:
     return page.evaluate(BOARD_SIGNATURE)
 
 
-def screenshot(page: Page, name: str) -> None:
+def screenshot(page: Page, name: str, full_page: bool = True) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
 
 def no_sideways_scroll(page: Page) -> None:

@@ -20,7 +20,7 @@ from server.db.session import make_engine, session_factory
 from .conftest import Clock
 from .helpers import finished, new_room, play
 
-TABLES = {"rooms", "room_seats", "journal", "games", "game_players"}
+TABLES = {"rooms", "room_seats", "journal", "games", "game_players", "room_talk"}
 
 
 async def _inspect(url: str) -> tuple[list, set[str], dict[str, set[str]]]:

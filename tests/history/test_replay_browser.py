@@ -69,7 +69,7 @@ def check_table(page: object, known: Played, step: int) -> None:
     totals = [p["score"]["total"] for p in _scores(game)]
     for seat, name in enumerate(names):
         board = page.get_by_role("region", name=name, exact=True)  # type: ignore[attr-defined]
-        expect(board).to_contain_text(f"{totals[seat]} points")
+        expect(board).to_contain_text(re.compile(rf"(^|\D){totals[seat]} points?"))
 
 
 def _scores(game: object) -> list[dict]:
@@ -109,6 +109,14 @@ def test_step_back_and_forth_jump_and_autoplay(
 
     p.get_by_role("button", name="Last step").click()
     check_table(p, known, steps)
+    # Round and turn numbers agree with the history list: a round is each player's turn once.
+    rounds = max(known.record.result["turns"])
+    where = rf"Turn {game.turn} of {game.turn} · round {rounds} of {rounds}$"
+    expect(p.get_by_text(re.compile(where))).to_be_visible()
+    p.goto("/games")
+    expect(p.locator(f'tr[data-game="{ids[0]}"]')).to_contain_text(f"{rounds} rounds")
+    p.go_back()
+    check_table(p, known, steps)
     final = p.get_by_role("heading", name="Final scores")
     expect(final).to_be_visible()
     expect(forward).to_be_disabled()
@@ -117,9 +125,48 @@ def test_step_back_and_forth_jump_and_autoplay(
     check_table(p, known, 0)
     p.get_by_label("Speed").select_option("250")
     p.get_by_role("button", name="Play").click()
-    expect(p.locator("body")).to_have_attribute("data-step", "3")
+    # Autoplay moves on every 250 ms: wait until it has gone some steps (polling could miss
+    # any one exact step on a busy machine).
+    p.wait_for_function("Number(document.body.dataset.step) >= 3")
     p.get_by_role("button", name="Pause").click()
     stopped = p.locator("body").get_attribute("data-step")
     p.wait_for_timeout(700)
     assert p.locator("body").get_attribute("data-step") == stopped
     check_table(p, known, int(stopped))
+
+
+@pytest.mark.parametrize("locale", ["en-US", "th-TH", "ko-KR"])
+def test_the_replay_fits_one_desktop_screen(
+    page: object, ids: list[int], games: list[Played], locale: str
+) -> None:
+    """The replay controls, the whole board and the focused player's cups and orders are
+    visible without scrolling at 1440×900 and 1366×768, mid-game and at the end."""
+    from tests.browser.geometry import DESKTOPS, outside_window, words_fit
+    from tests.browser.ui import screenshot
+
+    p: Any = page
+    lang = locale[:2]
+    p.add_init_script(f"localStorage.setItem('cr.lang', '{lang}')")
+    steps = len(games[0].record.actions)
+    parts = {"#replay-bar": "replay controls", "#board": "board",
+             "#me-area .cups": "cups", "#me-area .tabs": "orders", "#prompt": "prompt"}
+    for step in (steps // 2, steps - 1):
+        p.goto(f"/games/{ids[0]}?step={step}")
+        p.wait_for_selector(f"body[data-step='{step}']")
+        for width, height in DESKTOPS:
+            p.set_viewport_size({"width": width, "height": height})
+            p.wait_for_timeout(50)
+            bad = outside_window(p, parts)
+            assert not bad, f"replay step {step} at {width}×{height}: {bad}"
+            words_fit(p)
+            board_fills_height_below_controls(p)
+            screenshot(p, f"replay-{step}-{width}-{lang}", full_page=False)
+
+
+def board_fills_height_below_controls(p: Any) -> None:
+    got = p.evaluate("""() => { const b = document.getElementById('board').getBoundingClientRect();
+      const c = document.getElementById('replay-bar').getBoundingClientRect();
+      return [b.top - c.bottom, b.height, innerHeight - c.bottom]; }""")
+    gap, height, room = got
+    assert gap < 24, f"dead space of {gap:.0f}px between the controls and the board"
+    assert height >= 0.6 * room, "the board is small for the window"

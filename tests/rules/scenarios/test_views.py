@@ -78,7 +78,7 @@ def test_the_seed_is_secret_until_the_game_is_over() -> None:
     pass_turn(game)
     assert game.phase == "over"
     for shown in _views(game):
-        assert shown["result"]["seed"] == SEED
+        assert shown["result"]["seed"] == str(SEED)
         assert shown["result"]["deck"] == deck[::-1]  # the next card to draw first
         assert shown["legal"] == []
 

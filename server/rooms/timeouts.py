@@ -1,0 +1,195 @@
+"""The turn clock at a live table: keep it in step with the game, time turns out.
+
+- `tick(room)` runs at every commit (under the lock): it brings the clock to the room's
+  turn, runs it only while a person plays that turn, and when a turn that timed out is
+  over it gives the seat back to its (connected) player unless the seat is away.
+- `ClockKeeper` watches the rooms' deadlines on the room clock. When a turn runs out the
+  seat's stand-in bot (TAKEOVER_LEVEL, played by the bots driver) finishes that turn and
+  the event `timeout` says so; after AWAY_AFTER timeouts in a row the seat counts as away
+  (the stand-in keeps playing its turns) until the player acts or says `back`.
+- Each timeout, and the clock at each new turn, is journaled as a talk item, so a restored
+  room (after a restart or a failover) resumes from the remaining times it was saved with.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from .errors import RoomError
+from .turnclock import AWAY_AFTER, Key
+
+if TYPE_CHECKING:
+    from .manager import RoomManager
+    from .room import Room
+
+log = logging.getLogger(__name__)
+
+TICK_MAX = 0.25  # seconds between looks when no deadline is sooner
+TICK_MIN = 0.005
+
+
+def turn_key(room: Room) -> Key | None:
+    game = room.game
+    if game is None or room.status != "playing" or game.phase == "over":
+        return None
+    return (game.turn, game.current)
+
+
+def tick(room: Room) -> bool:
+    """Bring the room's clock up to date (call under the lock, before a commit). True when
+    a new turn began (its clock is then worth saving)."""
+    clock = room.turn_clock
+    if clock is None:
+        return False
+    key = turn_key(room)
+    before = clock.key
+    if key is not None and key != before and before is not None:
+        _end_timed_out_turn(room, before[1])
+    human = key is not None and room.seats[key[1]].played_by is None
+    return clock.sync(room.clock(), key, human)
+
+
+def _end_timed_out_turn(room: Room, seat_index: int) -> None:
+    """A turn is over: a stand-in that only finished a timed-out turn hands the seat back."""
+    clock, seat = room.turn_clock, room.seats[seat_index]
+    if clock is None or not clock.spent:
+        return
+    if seat.timeouts < AWAY_AFTER and seat.conn is not None and seat.stand_in is not None:
+        seat.stand_in = None
+
+
+def check_act(room: Room, seat: int) -> None:
+    """A person's act is refused once their turn's time is up (the stand-in finishes it).
+    Call under the lock, before applying it."""
+    clock = room.turn_clock
+    if clock is None or clock.seat != seat:
+        return
+    if clock.spent or clock.expired(room.clock()):
+        raise RoomError("timed_out", "your time for this turn ran out; a bot finishes it", 409)
+
+
+def acted(room: Room, seat: int) -> None:
+    """A person's act was accepted: it ends their run of timeouts (and an away seat's
+    stand-in, as `back` does)."""
+    target = room.seats[seat]
+    if target.timeouts >= AWAY_AFTER and target.conn is not None:
+        target.stand_in = None
+    target.timeouts = 0
+
+
+async def come_back(room: Room, seat: int) -> None:
+    """The player of an away seat says they are back: the stand-in stops (unless it is
+    finishing a turn that timed out)."""
+    async with room.lock:
+        room.check_open()
+        target = room.seats[seat]
+        if target.timeouts < AWAY_AFTER:
+            return
+        target.timeouts = 0
+        clock = room.turn_clock
+        finishing = clock is not None and clock.spent and clock.seat == seat
+        if target.stand_in is not None and not finishing:
+            target.stand_in = None
+        new_turn = tick(room)
+        room.commit([{"type": "back", "seat": seat}])
+        if new_turn:
+            await save(room)
+
+
+async def time_out(room: Room, level: str) -> bool:
+    """Time out the room's turn if its clock has run out; False if it has not (or the
+    turn is no longer a person's)."""
+    async with room.lock:
+        clock = room.turn_clock
+        if clock is None or room.status != "playing" or not clock.expired(room.clock()):
+            return False
+        seat = room.seats[clock.seat] if clock.seat is not None else None
+        if seat is None or seat.played_by is not None:
+            return False
+        clock.time_out(room.clock())
+        seat.timeouts += 1
+        seat.stand_in = level
+        away = seat.timeouts >= AWAY_AFTER
+        event = {"type": "timeout", "seat": seat.index, "level": level, "away": away}
+        try:
+            await room.note_talk(room.talk.add({
+                "kind": "timeout", "seat": seat.index, "away": away,
+                "after": len(room.actions), "at": round(room.clock() * 1000),
+            }))
+        except RoomError:
+            log.warning("talk log of room %s is full; timeout not logged", room.code)
+        room.commit([event])
+        await save(room)
+    await room.notify([event])
+    return True
+
+
+async def save(room: Room) -> None:
+    """Journal the clock as it stands (a checkpoint restored after a restart)."""
+    clock = room.turn_clock
+    state: dict[str, Any] = {} if clock is None else clock.state(room.clock())
+    state["option"] = room.options.clock.to_dict() if room.options.clock else None
+    state["timeouts"] = [s.timeouts for s in room.seats]
+    await room.note_talk({"n": 0, "kind": "clock", **state})
+
+
+def restore(room: Room, items: list[dict[str, Any]]) -> None:
+    """Put a rebuilt room's talk back: its log, and its clock as last saved (call before
+    its first commit)."""
+    room.talk.load([i for i in items if i.get("n", 0) > 0])
+    saved = next((i for i in items if i.get("n") == 0 and i.get("kind") == "clock"), None)
+    if saved is None:
+        return
+    room.set_clock_option(saved.get("option"))
+    if room.turn_clock is not None and room.game is not None and "turn_ms" in saved:
+        room.turn_clock.load(saved, room.clock())
+    for seat, count in zip(room.seats, saved.get("timeouts") or [], strict=False):
+        seat.timeouts = int(count)
+
+
+class ClockKeeper:
+    """Times out the turns of the manager's rooms, on the manager's clock."""
+
+    def __init__(self, manager: RoomManager, level: str) -> None:
+        self.manager = manager
+        self.level = level
+
+    async def check(self) -> float | None:
+        """Time out every turn that has run out; returns the soonest deadline left."""
+        soonest, due = None, []
+        now = self.manager.clock()
+        for room in list(self.manager.rooms.values()):
+            clock = room.turn_clock
+            deadline = None if clock is None else clock.deadline()
+            if deadline is None:
+                continue
+            if deadline <= now:
+                due.append(room)
+            else:
+                soonest = deadline if soonest is None else min(soonest, deadline)
+        # Together: their journal writes then share group commits instead of queueing.
+        results = await asyncio.gather(*(time_out(r, self.level) for r in due),
+                                       return_exceptions=True)
+        for room, result in zip(due, results, strict=True):
+            if isinstance(result, BaseException):
+                log.error("timing out a turn of room %s failed: %r", room.code, result)
+        return soonest
+
+    async def run(self) -> None:
+        while True:
+            soonest = await self.check()
+            wait = TICK_MAX if soonest is None else soonest - self.manager.clock()
+            await asyncio.sleep(min(TICK_MAX, max(TICK_MIN, wait)))
+
+    async def save_all(self) -> None:
+        """Save every running clock (at shutdown: a restart then costs nobody time)."""
+        for room in list(self.manager.rooms.values()):
+            if room.turn_clock is None or room.status != "playing":
+                continue
+            try:
+                async with room.lock:
+                    await save(room)
+            except Exception:
+                log.exception("saving the clock of room %s failed", room.code)

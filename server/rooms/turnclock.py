@@ -1,0 +1,149 @@
+"""The turn clock: a time per turn plus a bank per seat. Pure state, no asyncio, no rules.
+
+Times are counted on the room's injected clock (seconds, monotonic) and kept in whole
+milliseconds. A turn is whatever the room calls a turn key (the game's turn number and
+the seat to act): the turn time is spent first, then the seat's bank. The clock runs
+only while a person plays the seat to act; a bot (a bot seat, or a stand-in) plays on its
+own delay, so the clock stops meanwhile. Once a turn has timed out the clock stays stopped
+for the rest of that turn: the stand-in finishes it.
+
+Nothing here knows the wall clock: a restored clock (`load`) starts again from the
+remaining times it was saved with, so time the server was down costs nobody anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+TURN_MIN, TURN_MAX = 10, 600  # seconds per turn
+BANK_MIN, BANK_MAX = 0, 3600  # seconds of bank per seat
+AWAY_AFTER = 3  # timeouts in a row after which the seat counts as away
+WARN_MS = 10_000  # the table warns the player in their last 10 seconds
+
+Key = tuple[int, int]  # (game turn, seat to act)
+
+
+class ClockOptionError(ValueError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ClockOption:
+    """What the host chose: seconds per turn and seconds of bank per seat."""
+
+    turn: int
+    bank: int
+
+    def __post_init__(self) -> None:
+        if type(self.turn) is not int or not TURN_MIN <= self.turn <= TURN_MAX:
+            raise ClockOptionError(f"turn time must be {TURN_MIN}..{TURN_MAX} seconds")
+        if type(self.bank) is not int or not BANK_MIN <= self.bank <= BANK_MAX:
+            raise ClockOptionError(f"bank must be {BANK_MIN}..{BANK_MAX} seconds")
+
+    def to_dict(self) -> dict[str, int]:
+        return {"turn": self.turn, "bank": self.bank}
+
+    @classmethod
+    def from_value(cls, value: Any) -> ClockOption | None:
+        """None (no clock), a ClockOption, or its dict form {"turn": s, "bank": s}."""
+        if value is None or isinstance(value, ClockOption):
+            return value
+        if not isinstance(value, dict) or set(value) != {"turn", "bank"}:
+            raise ClockOptionError('a clock is {"turn": seconds, "bank": seconds} or null')
+        return cls(value["turn"], value["bank"])
+
+
+class TurnClock:
+    def __init__(self, option: ClockOption, seats: int) -> None:
+        self.option = option
+        self.bank_ms = [option.bank * 1000] * seats
+        self.key: Key | None = None
+        self.turn_ms = option.turn * 1000
+        self.running = False
+        self.spent = False  # this turn timed out: stopped until the next turn
+        self.since = 0.0  # room-clock time the remaining times were last settled at
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.key is None else self.key[1]
+
+    def _settle(self, now: float) -> None:
+        if self.running and self.seat is not None:
+            used = max(0, round((now - self.since) * 1000))
+            from_turn = min(used, self.turn_ms)
+            self.turn_ms -= from_turn
+            self.bank_ms[self.seat] = max(0, self.bank_ms[self.seat] - (used - from_turn))
+        self.since = now
+
+    def sync(self, now: float, key: Key | None, human: bool) -> bool:
+        """Bring the clock to `now` for the turn `key` (None: no turn, e.g. the game is
+        over); it runs if a person plays that turn. True when a new turn began."""
+        self._settle(now)
+        changed = key != self.key
+        if changed:
+            self.key, self.turn_ms, self.spent = key, self.option.turn * 1000, False
+        self.running = key is not None and human and not self.spent
+        return changed
+
+    def left(self, now: float) -> tuple[int, int]:
+        """(turn ms, bank ms) the player to act has at `now`; the state is not changed."""
+        if self.seat is None:
+            return 0, 0
+        turn, bank = self.turn_ms, self.bank_ms[self.seat]
+        if self.running:
+            used = max(0, round((now - self.since) * 1000))
+            from_turn = min(used, turn)
+            turn, bank = turn - from_turn, max(0, bank - (used - from_turn))
+        return turn, bank
+
+    def deadline(self) -> float | None:
+        """Room-clock time at which the running turn times out; None if it is stopped."""
+        if not self.running or self.seat is None:
+            return None
+        return self.since + (self.turn_ms + self.bank_ms[self.seat]) / 1000
+
+    def expired(self, now: float) -> bool:
+        deadline = self.deadline()
+        return deadline is not None and now >= deadline
+
+    def time_out(self, now: float) -> None:
+        """The turn ran out: nothing left, stopped until the next turn."""
+        self._settle(now)
+        if self.seat is not None:
+            self.turn_ms, self.bank_ms[self.seat] = 0, 0
+        self.running, self.spent = False, True
+
+    def view(self, now: float) -> dict[str, Any]:
+        """What a client needs to draw the countdown: remaining times at `at` (this
+        version's server time, ms), whether they are running down, and every bank."""
+        turn, bank = self.left(now)
+        banks = list(self.bank_ms)
+        if self.seat is not None:
+            banks[self.seat] = bank
+        return {
+            "seat": self.seat, "running": self.running, "turn_ms": turn, "bank_ms": banks,
+            "at": round(now * 1000),
+        }
+
+    # --- saving and restoring (the journal keeps this between processes) ----------------
+
+    def state(self, now: float) -> dict[str, Any]:
+        turn, bank = self.left(now)
+        banks = list(self.bank_ms)
+        if self.seat is not None:
+            banks[self.seat] = bank
+        return {
+            "key": None if self.key is None else list(self.key), "turn_ms": turn,
+            "bank_ms": banks, "spent": self.spent,
+        }
+
+    def load(self, state: dict[str, Any], now: float) -> None:
+        key = state.get("key")
+        self.key = None if key is None else (int(key[0]), int(key[1]))
+        self.turn_ms = int(state["turn_ms"])
+        banks = [int(b) for b in state["bank_ms"]]
+        if len(banks) == len(self.bank_ms):
+            self.bank_ms = banks
+        self.spent = bool(state.get("spent", False))
+        self.running, self.since = False, now

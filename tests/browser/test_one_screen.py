@@ -1,0 +1,86 @@
+"""One screen: on a 1440×900 or 1366×768 desktop, during your own turn in every phase, the
+prompt, the whole board, your cups, hand and orders are visible without scrolling, with 2, 3
+and 4 players; the replay viewer too. On a phone the header is one row."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playwright.sync_api import Page
+
+from .geometry import (
+    DESKTOPS,
+    MY_TURN_PARTS,
+    board_fills_height,
+    header_one_row,
+    outside_window,
+    thai_face_loaded,
+    words_fit,
+)
+from .test_full_games import CANDIDATES, MY_TURN_OR_OVER, finish, start_game
+from .ui import screenshot, settled
+
+pytestmark = pytest.mark.browser
+# Upgrading needs three completed orders, which random play rarely reaches; it shares the
+# layout of every other phase (tiles in your own board), so the test does not wait for it.
+# Choosing a starting cup happens in 2-player games only (R-SETUP 4).
+PHASES = {"placement", "move", "pour", "process"}
+
+
+def phase(page: Page) -> str:
+    return page.evaluate("""() => [...document.getElementById('table-root').classList]
+      .find(c => c.startsWith('phase-')).slice(6)""")
+
+
+def check_phase(page: Page, players: int, name: str, lang: str) -> None:
+    for width, height in DESKTOPS:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(50)  # a layout frame for the new size
+        bad = outside_window(page, MY_TURN_PARTS)
+        assert not bad, f"{players} players, {name} at {width}×{height}: {bad}"
+        board_fills_height(page)
+        words_fit(page)
+        screenshot(page, f"turn-{players}p-{name}-{width}-{lang}", full_page=False)
+
+
+@pytest.mark.parametrize(("players", "locale"), [(2, "en-US"), (3, "th-TH"), (4, "ko-KR")])
+def test_your_turn_fits_one_screen_in_every_phase(new_page, base_url: str, players: int,
+                                                  locale: str) -> None:  # noqa: ANN001
+    page = new_page(width=1366, height=768, locale=locale)
+    bots = start_game(page, base_url, players, "Mochaccino Maximilian")
+    rng = random.Random(players)
+    seen: set[str] = set()
+    wanted = PHASES | ({"starting_cup"} if players == 2 else set())
+    for _ in range(400):
+        page.wait_for_function(MY_TURN_OR_OVER, timeout=60_000)
+        if page.locator("#final").is_visible():
+            break
+        now = phase(page)
+        if now not in seen:
+            seen.add(now)
+            check_phase(page, players, now, locale[:2])
+        if wanted <= seen:
+            break
+        count = page.evaluate(CANDIDATES)
+        page.locator(f'[data-cand="{rng.randrange(count)}"]').click()
+        settled(page)
+    assert wanted <= seen, f"phases never reached on your turn: {wanted - seen}"
+    for b in bots:
+        b.done.set()
+    finish(bots)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "th-TH", "ko-KR"])
+def test_phone_header_is_one_row(new_page, base_url: str, locale: str) -> None:  # noqa: ANN001
+    page = new_page(width=360, height=740, locale=locale)
+    bots = start_game(page, base_url, 3, "Chayanee Srisuwan")
+    page.wait_for_selector("#game:not([hidden])")
+    header_one_row(page)
+    words_fit(page)
+    if locale.startswith("th"):
+        thai_face_loaded(page)
+    screenshot(page, f"phone-table-360-{locale[:2]}", full_page=False)
+    for b in bots:
+        b.done.set()
+    finish(bots)
