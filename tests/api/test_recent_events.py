@@ -16,7 +16,8 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 
 
 def app_client() -> TestClient:
-    settings = Settings(_env_file=None, TEST_FIXED_SEED=7, BOT_WORKERS=0)
+    settings = Settings(_env_file=None, TEST_FIXED_SEED=7, BOT_WORKERS=0,
+                        ALLOWED_HOSTS=["testserver"])  # the TestClient's Host
     return TestClient(create_app(settings, journal=NullJournal()))
 
 

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .players import RandomPlayer, join
-from .ui import button, no_sideways_scroll, screenshot, settled
+from .ui import button, no_sideways_scroll, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +34,7 @@ def play_randomly(page: Page, seed: int, on_click: object = None) -> int:
     rng = random.Random(seed)
     clicks = 0
     while True:
-        page.wait_for_function(MY_TURN_OR_OVER, timeout=60_000)
+        wait_for(page, MY_TURN_OR_OVER, timeout=60_000)
         if page.locator("#final").is_visible():
             return clicks
         count = page.evaluate(CANDIDATES)

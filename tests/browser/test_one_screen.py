@@ -19,7 +19,7 @@ from .geometry import (
     words_fit,
 )
 from .test_full_games import CANDIDATES, MY_TURN_OR_OVER, finish, start_game
-from .ui import screenshot, settled
+from .ui import screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 # Upgrading needs three completed orders, which random play rarely reaches; it shares the
@@ -53,7 +53,7 @@ def test_your_turn_fits_one_screen_in_every_phase(new_page, base_url: str, playe
     seen: set[str] = set()
     wanted = PHASES | ({"starting_cup"} if players == 2 else set())
     for _ in range(400):
-        page.wait_for_function(MY_TURN_OR_OVER, timeout=60_000)
+        wait_for(page, MY_TURN_OR_OVER, timeout=60_000)
         if page.locator("#final").is_visible():
             break
         now = phase(page)

@@ -23,7 +23,7 @@ from tests.serving import served
 
 from .players import RandomPlayer, join
 from .test_full_games import CANDIDATES
-from .ui import button, screenshot, settled
+from .ui import button, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 FAST = {"TEST_FIXED_SEED": "7", "BOT_DELAY": "0.3", "BOT_BUDGET": "0.05", "BOT_WORKERS": "1",
@@ -72,7 +72,7 @@ def test_every_seat_is_recognisable_and_history_survives_a_reload(
     expect(watcher.locator('.pboard[data-seat="0"] .standin')).to_have_text(
         "A greedy bot is playing for Alice (A) until they are back")
     # The hand shown belongs to the acting player, and says whose it is.
-    label = watcher.wait_for_function("""() => !document.getElementById('hand').hidden &&
+    label = wait_for(watcher, """() => !document.getElementById('hand').hidden &&
       document.getElementById('hand-label').textContent""", timeout=30_000).json_value()
     assert label != "Your hand" and re.fullmatch(r"(Alice \([AD]\)|Bot [BC] \(greedy\))'s hand",
                                                  label), label
@@ -207,7 +207,7 @@ def test_no_developer_wording_and_one_table_per_double_click(new_page, base_url:
       }).observe(document.getElementById('toast'), {attributes: true, childList: true})""")
     # Double clicks on the board and on the phase buttons through a few turns.
     for turn in range(12):
-        page.wait_for_function("""() => document.body.dataset.busy === '0' &&
+        wait_for(page, """() => document.body.dataset.busy === '0' &&
           document.getElementById('table-root').classList.contains('my-turn')""", timeout=30_000)
         count = page.evaluate(CANDIDATES)
         page.locator(f'[data-cand="{turn % count}"]').dblclick()

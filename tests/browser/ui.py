@@ -14,6 +14,17 @@ Action = dict[str, Any]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
+def wait_for(page: Page, predicate: str, timeout: float = 30_000) -> Any:
+    """Poll a JS expression or function until it is truthy; its value. (Page.wait_for_function
+    evaluates its predicate with eval, which the site's Content-Security-Policy forbids.)"""
+    for _ in range(max(1, int(timeout / 100))):
+        value = page.evaluate(predicate)
+        if value:
+            return value
+        page.wait_for_timeout(100)
+    raise AssertionError(f"never true: {predicate[:120]}")
+
+
 def settled(page: Page) -> None:
     """Wait until no action of this page is in flight and its result is shown."""
     expect(page.locator("body")).to_have_attribute("data-busy", "0")

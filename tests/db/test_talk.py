@@ -77,7 +77,7 @@ async def test_migration_0004_keeps_every_row_both_ways(db_url: str) -> None:
     assert await _rows(db_url, "SELECT room_id, seq FROM journal") == [(1, 1)]
     assert await _rows(db_url, "SELECT id, room_code FROM games") == [(1, "ZZZZZZZZ")]
     await upgrade_async(db_url)
-    assert await _rows(db_url, "SELECT count(*) FROM room_talk") == [(0,)]
+    assert await _rows(db_url, "SELECT count(*) FROM room_talk") == [(1,)]  # kept both ways
     assert await _rows(db_url, "SELECT room_code, turns FROM games") == [("ZZZZZZZZ", 5)]
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from server.history import replay_game
 from server.rules import apply, view
+from tests.browser.ui import wait_for
 from tests.serving import served
 
 from .helpers import Played
@@ -127,7 +128,7 @@ def test_step_back_and_forth_jump_and_autoplay(
     p.get_by_role("button", name="Play").click()
     # Autoplay moves on every 250 ms: wait until it has gone some steps (polling could miss
     # any one exact step on a busy machine).
-    p.wait_for_function("Number(document.body.dataset.step) >= 3")
+    wait_for(p, "Number(document.body.dataset.step) >= 3")
     p.get_by_role("button", name="Pause").click()
     stopped = p.locator("body").get_attribute("data-step")
     p.wait_for_timeout(700)
