@@ -86,8 +86,9 @@ def start(root: Path, data: str, port: int, extra: dict[str, str]) -> subprocess
 
 
 def soak(root: Path, connections: int, warmup: int, rooms: int, parallel: int,
-         idle: float, extra: dict[str, str] | None = None) -> dict[str, int]:
-    """RSS figures (bytes) of one server run: start, warm, churned, idle."""
+         idle: float, extra: dict[str, str] | None = None, rounds: int = 1) -> dict[str, int]:
+    """RSS figures (bytes) of one server run: start, warm, churned (after `rounds` churns of
+    `connections` each; with several, also churned1, churned2, ... after each), idle."""
     from tests.serving import free_port
 
     port = free_port()
@@ -99,8 +100,9 @@ def soak(root: Path, connections: int, warmup: int, rooms: int, parallel: int,
             rooms_ = asyncio.run(tables(base, rooms))
             asyncio.run(churn(base, rooms_, warmup, parallel))
             figures["warm"] = rss(proc.pid)
-            asyncio.run(churn(base, rooms_, connections, parallel))
-            figures["churned"] = rss(proc.pid)
+            for n in range(1, rounds + 1):
+                asyncio.run(churn(base, rooms_, connections, parallel))
+                figures["churned" if n == rounds else f"churned{n}"] = rss(proc.pid)
             time.sleep(idle)
             figures["idle"] = rss(proc.pid)
             return figures
