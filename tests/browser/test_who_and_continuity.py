@@ -73,7 +73,7 @@ def test_every_seat_is_recognisable_and_history_survives_a_reload(
         "A greedy bot is playing for Alice (A) until they are back")
     # The hand shown belongs to the acting player, and says whose it is.
     label = wait_for(watcher, """() => !document.getElementById('hand').hidden &&
-      document.getElementById('hand-label').textContent""", timeout=30_000).json_value()
+      document.getElementById('hand-label').textContent""", timeout=30_000)
     assert label != "Your hand" and re.fullmatch(r"(Alice \([AD]\)|Bot [BC] \(greedy\))'s hand",
                                                  label), label
     # Log lines carry the badge of the seat they are about.
