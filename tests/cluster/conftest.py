@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
@@ -31,6 +32,18 @@ class At:
 
     def ws(self, code: str) -> str:
         return self.http.replace("http", "ws", 1) + f"/ws/{code}"
+
+
+def bots_game(url: str) -> str:
+    """A started two-player game of random bots, made over HTTP at `url`; its code."""
+    api = httpx.Client(base_url=url, timeout=10)
+    made = api.post("/api/rooms", json={"players": 2}).json()
+    code, host = made["code"], made["host_token"]
+    for _ in range(2):
+        assert api.post(f"/api/rooms/{code}/bot", json={"token": host, "level": "random"}
+                        ).is_success
+    assert api.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
+    return code
 
 
 class ThreadedProxy:

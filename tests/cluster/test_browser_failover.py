@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import signal
 
-import httpx
 import pytest
 
 from tests.browser.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
 
+from .conftest import bots_game
 from .harness import Cluster
 from .test_through_nginx import owner
 
@@ -34,13 +34,7 @@ def test_the_table_follows_its_room_to_the_next_owner(cluster) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     c: Cluster = cluster(2, settings={"BOT_WORKERS": "1", "BOT_DELAY": "0.4"})
-    api = httpx.Client(base_url=c.proxy_url, timeout=10)
-    made = api.post("/api/rooms", json={"players": 2}).json()
-    code, host = made["code"], made["host_token"]
-    for _ in range(2):
-        assert api.post(f"/api/rooms/{code}/bot", json={"token": host, "level": "random"}
-                        ).is_success
-    assert api.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
+    code = bots_game(c.proxy_url)
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

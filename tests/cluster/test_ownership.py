@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.persist.live import ROOT, Player, Table, replay, seat_views, stored_game
 
-from .conftest import At
+from .conftest import At, bots_game
 from .harness import TEST_SETTINGS, Cluster
 
 SEED, PLAYERS = int(TEST_SETTINGS["TEST_FIXED_SEED"]), 2
@@ -132,13 +132,7 @@ def test_a_stopping_instance_hands_its_rooms_over(cluster) -> None:
 def test_bots_play_on_after_their_owner_dies_with_nobody_connected(cluster) -> None:
     c: Cluster = cluster(2, settings={"BOT_WORKERS": "1", "BOT_DELAY": "0.05"})
     i1 = c.instances["i1"]
-    api = httpx.Client(base_url=i1.url, timeout=10)
-    made = api.post("/api/rooms", json={"players": 2}).json()
-    code, host = made["code"], made["host_token"]
-    for _ in range(2):
-        assert api.post(f"/api/rooms/{code}/bot", json={"token": host, "level": "random"}
-                        ).is_success
-    assert api.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
+    code = bots_game(i1.url)
     watcher = Player(At(i1.url).ws(code), None)  # type: ignore[arg-type]
     while watcher.game()["turn"] < 3:
         watcher.recv()
