@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 
+from tests.persist.live import bots_game
 from tests.serving import ROOT, free_port
 
 POLLS = 300  # looks at the process table after the kill, 0.1 s apart
@@ -62,14 +63,7 @@ def test_sigkill_of_the_server_leaves_no_bot_worker_or_resource_tracker(tmp_path
                     break
             except httpx.TransportError:
                 time.sleep(0.1)
-        api = httpx.Client(base_url=url, timeout=10)
-        # A game of bots only: the worker is spawned for the first decision.
-        created = api.post("/api/rooms", json={"players": 2}).json()
-        code, host = created["code"], created["host_token"]
-        for seat in (0, 1):
-            assert api.post(f"/api/rooms/{code}/bot",
-                            json={"token": host, "seat": seat, "level": "random"}).is_success
-        assert api.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
+        bots_game(url)  # a game of bots only: the worker is spawned for the first decision
         for _ in range(300):
             spawned = children(server.pid)
             if len(spawned) >= 2:

@@ -4,21 +4,16 @@ the same port, and nginx from deploy/nginx.conf in front — all of the test's o
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import shutil
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
 from server.cluster.dev import ClusterError, nginx_binary
-from tests.db.proxy import TcpProxy
 
 from .harness import PG_SERVER, Cluster, _admin_url
 
@@ -32,49 +27,6 @@ class At:
 
     def ws(self, code: str) -> str:
         return self.http.replace("http", "ws", 1) + f"/ws/{code}"
-
-
-def bots_game(url: str) -> str:
-    """A started two-player game of random bots, made over HTTP at `url`; its code."""
-    api = httpx.Client(base_url=url, timeout=10)
-    made = api.post("/api/rooms", json={"players": 2}).json()
-    code, host = made["code"], made["host_token"]
-    for _ in range(2):
-        assert api.post(f"/api/rooms/{code}/bot", json={"token": host, "level": "random"}
-                        ).is_success
-    assert api.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
-    return code
-
-
-class ThreadedProxy:
-    """tests.db.proxy.TcpProxy on an event loop of its own thread, for servers in other
-    processes: `shut()` is the database going away, `open()` it coming back."""
-
-    def __init__(self, target_host: str, target_port: int) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.proxy = TcpProxy(target_host, target_port)
-        self.open()
-
-    @property
-    def port(self) -> int:
-        return self.proxy.port
-
-    def _run(self, coro: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
-
-    def open(self) -> None:
-        self._run(self.proxy.open())
-
-    def shut(self) -> None:
-        self._run(self.proxy.shut())
-
-    def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.shut()
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
 
 
 # --- the harness: nginx + Redis + instances + a fresh database -------------------------------

@@ -8,8 +8,8 @@ import signal
 import pytest
 
 from tests.browser.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from tests.persist.live import bots_game
 
-from .conftest import bots_game
 from .harness import Cluster
 from .test_through_nginx import owner
 

@@ -10,8 +10,9 @@ import httpx
 from sqlalchemy.engine import make_url
 
 from tests.persist.live import Table, stored_game
+from tests.persist.test_outage import ProxyThread
 
-from .conftest import At, ThreadedProxy
+from .conftest import At
 from .harness import Cluster, create_database, drop_database
 from .test_ownership import PLAYERS, finish_and_check, health
 
@@ -51,14 +52,15 @@ def test_without_redis_owners_play_on_and_no_room_changes_hands(cluster) -> None
 def test_without_postgresql_play_pauses_with_a_clear_error_and_resumes(cluster) -> None:
     database = create_database()
     url = make_url(database)
-    proxy = ThreadedProxy(url.host or "127.0.0.1", url.port or 5432)
+    proxy = ProxyThread(url.host or "127.0.0.1", url.port or 5432)
+    proxy.run(proxy.proxy.open())
     try:
-        c: Cluster = cluster(1, database_url=url.set(port=proxy.port).render_as_string(
+        c: Cluster = cluster(1, database_url=url.set(port=proxy.proxy.port).render_as_string(
             hide_password=False))
         i1 = c.instances["i1"]
         table = Table(At(i1.url), PLAYERS, seed=7)  # type: ignore[arg-type]
         table.play(4)
-        proxy.shut()
+        proxy.run(proxy.proxy.shut())
         seat, action = table.choose()
         player = table.players[seat]
         player.send_act(action)
@@ -66,7 +68,7 @@ def test_without_postgresql_play_pauses_with_a_clear_error_and_resumes(cluster) 
             assert frame["type"] != "ack", frame
         assert frame["code"] == "unavailable"  # the table says so; nothing was applied
         assert health(i1.url)["status"] == "degraded"
-        proxy.open()
+        proxy.run(proxy.proxy.open())
         for _ in range(50):  # the first write after the outage may still meet a dead socket
             player.send_act(action)
             while (frame := player.recv())["type"] not in ("ack", "error"):

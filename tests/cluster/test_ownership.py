@@ -14,9 +14,9 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.persist.live import ROOT, Player, Table, replay, seat_views, stored_game
+from tests.persist.live import ROOT, Player, Table, bots_game, replay, seat_views, stored_game
 
-from .conftest import At, bots_game
+from .conftest import At
 from .harness import TEST_SETTINGS, Cluster
 
 SEED, PLAYERS = int(TEST_SETTINGS["TEST_FIXED_SEED"]), 2

@@ -186,6 +186,19 @@ class Table:
             p.close()
 
 
+def bots_game(url: str) -> str:
+    """A started two-player room with a random bot in each seat, made over HTTP at `url`;
+    its code."""
+    api = httpx.Client(base_url=url, timeout=10)
+    created = api.post("/api/rooms", json={"players": 2}).json()
+    code, host = created["code"], created["host_token"]
+    for seat in (0, 1):
+        assert api.post(f"/api/rooms/{code}/bot",
+                        json={"token": host, "seat": seat, "level": "random"}).is_success
+    assert api.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
+    return code
+
+
 def replay(seed: int, players: int, actions: list[tuple[int, dict[str, Any]]]) -> Game:
     game = new_game(seed, players)
     for seat, action in actions:

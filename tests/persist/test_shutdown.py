@@ -16,7 +16,7 @@ import pytest
 from server.db import store
 from server.rules import view
 
-from .live import Player, Server, replay, stored_game
+from .live import Player, Server, bots_game, replay, stored_game
 from .test_restore import db
 
 SEED = 7
@@ -34,18 +34,6 @@ def server(tmp_path: Path, db_url: str):
     s.stop()
 
 
-def bot_game(server: Server) -> str:
-    """A started two-player room with a random bot in each seat; its code."""
-    api = httpx.Client(base_url=server.http, timeout=10)
-    created = api.post("/api/rooms", json={"players": 2}).json()
-    code, host = created["code"], created["host_token"]
-    for seat in (0, 1):
-        assert api.post(f"/api/rooms/{code}/bot",
-                        json={"token": host, "seat": seat, "level": "random"}).is_success
-    assert api.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
-    return code
-
-
 def info(server: Server, code: str) -> httpx.Response:
     return httpx.get(f"{server.http}/api/rooms/{code}", timeout=10)
 
@@ -55,7 +43,7 @@ def spectator_view(game: Any) -> dict[str, Any]:
 
 
 def test_a_finished_room_is_on_show_after_a_restart_until_its_ttl(server: Server):
-    code = bot_game(server)
+    code = bots_game(server.http)
     for _ in range(1200):
         if info(server, code).json()["status"] == "finished":
             break
@@ -80,7 +68,7 @@ def test_a_finished_room_is_on_show_after_a_restart_until_its_ttl(server: Server
 
 
 def test_bots_make_no_move_after_the_bye(server: Server):
-    code = bot_game(server)
+    code = bots_game(server.http)
     watcher = Player(server.ws(code), None)  # type: ignore[arg-type]  # a spectator
     for _ in range(10):  # the bots are playing
         assert watcher.recv()["type"] == "patch"
