@@ -20,6 +20,7 @@ from server.config import Settings
 from server.db.migrate import DatabaseRefused
 from server.logs import log_config
 from server.main import create_app
+from server.memory import limit_malloc_arenas
 from server.ws.protocol import AnsweringWebSocketProtocol
 
 STARTUP_FAILURE = 3  # uvicorn's own exit status when an app fails to start
@@ -71,6 +72,7 @@ class Server(uvicorn.Server):
 
 
 def main() -> None:
+    limit_malloc_arenas()  # before any thread starts
     settings = Settings()
     try:
         app = create_app(settings)
