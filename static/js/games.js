@@ -3,7 +3,7 @@ import "./lang/history.js";
 import { call } from "./api.js";
 import { getLang, mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { installSprite } from "./icons.js";
-import { botName } from "./names.js";
+import { botName, standInName } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -15,6 +15,9 @@ function localize() {
   }
   for (const el of document.querySelectorAll("[data-bot-seat]")) {
     el.textContent = botName(Number(el.dataset.botSeat), el.dataset.botLevel);
+  }
+  for (const el of document.querySelectorAll("[data-stand-in]")) {
+    el.textContent = standInName(el.dataset.standIn, el.dataset.for);
   }
   const fmt = new Intl.DateTimeFormat(getLang(), { dateStyle: "medium", timeStyle: "short" });
   for (const el of document.querySelectorAll("time[datetime]")) {

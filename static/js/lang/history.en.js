@@ -46,4 +46,8 @@ export default {
   "replay.list": "All finished games",
   "replay.heading": "Replay of {code} · {date}",
   "replay.undo": "{name} took back an action.",
+  "games.abandoned": "Abandoned",
+  "games.botsFinished": "Every player had left; bots played it out.",
+  "end.reason.abandoned": "The table emptied before the end: the scores as they stood.",
+  "replay.abandoned": "Abandoned game",
 };

@@ -45,4 +45,8 @@ export default {
   "replay.list": "끝난 게임 모두 보기",
   "replay.heading": "{code} 리플레이 · {date}",
   "replay.undo": "{name} 님이 행동을 되돌렸습니다.",
+  "games.abandoned": "중도 방치",
+  "games.botsFinished": "플레이어가 모두 떠나서 봇이 끝까지 플레이했습니다.",
+  "end.reason.abandoned": "게임이 끝나기 전에 테이블이 비었습니다. 그때의 점수입니다.",
+  "replay.abandoned": "중도 방치된 게임",
 };

@@ -17,7 +17,7 @@ export default {
   "games.lengthValue": "{turns} รอบ · {min} นาที",
   "games.points": "{n} แต้ม",
   "games.winner": "ผู้ชนะ",
-  "games.bot": "บอท",
+  "games.bot": "บอต",
   "games.page": "หน้า {page} จาก {pages}",
   "games.newer": "เกมใหม่กว่า",
   "games.older": "เกมเก่ากว่า",
@@ -45,4 +45,8 @@ export default {
   "replay.list": "เกมที่จบแล้วทั้งหมด",
   "replay.heading": "รีเพลย์ของ {code} · {date}",
   "replay.undo": "{name} ย้อนการกระทำ",
+  "games.abandoned": "ถูกทิ้งกลางคัน",
+  "games.botsFinished": "ผู้เล่นทุกคนออกไปแล้ว บอตเล่นต่อจนจบ",
+  "end.reason.abandoned": "โต๊ะว่างก่อนเกมจบ คะแนนตามที่เป็นอยู่ตอนนั้น",
+  "replay.abandoned": "เกมที่ถูกทิ้งกลางคัน",
 };
