@@ -25,6 +25,14 @@ function localize() {
   }
 }
 
+// The file input's own button and "no file" text would be in the browser's language: a
+// translated label stands for the button, and the chosen file's name is shown next to it.
+function showFile() {
+  const file = $("import-file").files[0];
+  $("import-name").textContent = file ? file.name : t("games.noFile");
+}
+$("import-file").addEventListener("change", showFile);
+
 $("import-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const error = $("import-error");
@@ -47,5 +55,6 @@ $("import-form").addEventListener("submit", async (e) => {
 
 installSprite();
 localize();
+showFile();
 mountSwitch($("lang-switch"));
-onLangChange(localize);
+onLangChange(() => { localize(); showFile(); });

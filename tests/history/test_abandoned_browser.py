@@ -5,11 +5,13 @@ a phone width, without sideways scrolling. Screenshots land in test-artifacts/."
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.browser.geometry import header_one_row
 from tests.browser.ui import ARTIFACTS, no_sideways_scroll
 from tests.serving import served
 
@@ -22,9 +24,9 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at
 
 # What each language shows: the tag, the stand-in of Bo's seat, the replay's line.
 EXPECTED = {
-    "en-US": ("Abandoned", "Bot (greedy) for Bo", "Abandoned game"),
-    "th-TH": ("ถูกทิ้งกลางคัน", "บอต (โลภ) เล่นแทน Bo", "เกมที่ถูกทิ้งกลางคัน"),
-    "ko-KR": ("중도 방치", "Bo 대신 봇(욕심쟁이)", "중도 방치된 게임"),
+    "en-US": ("Abandoned", "Bot (greedy) for Bo", "Abandoned game", "Choose a file…"),
+    "th-TH": ("ถูกทิ้งกลางคัน", "บอต (โลภ) เล่นแทน Bo", "เกมที่ถูกทิ้งกลางคัน", "เลือกไฟล์…"),
+    "ko-KR": ("중도 방치", "Bo 대신 봇(욕심쟁이)", "중도 방치된 게임", "파일 선택…"),
 }
 
 
@@ -59,7 +61,7 @@ def test_history_and_replay_mark_an_abandoned_game_and_its_stand_in(
 ) -> None:
     from playwright.sync_api import expect
 
-    tag, stand_in, heading = EXPECTED[locale]
+    tag, stand_in, heading, choose = EXPECTED[locale]
     context = browser.new_context(  # type: ignore[attr-defined]
         base_url=base_url, locale=locale, viewport={"width": width, "height": height})
     context.set_default_timeout(10_000)
@@ -77,7 +79,10 @@ def test_history_and_replay_mark_an_abandoned_game_and_its_stand_in(
         expect(row.locator(".gp-stand-in")).to_have_text(stand_in)
         expect(row.locator(".game-end")).not_to_contain_text("abandoned")  # translated
         expect(row.locator(".win-tag")).to_have_count(0)  # no winner
+        expect(page.locator(".file-pick")).to_have_text(choose)  # not the browser's words
         no_sideways_scroll(page)
+        if width == 360:
+            header_one_row(page)
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"history-abandoned-{slug}.png"), full_page=True)
 
@@ -91,7 +96,37 @@ def test_history_and_replay_mark_an_abandoned_game_and_its_stand_in(
         page.locator("#rp-last").click()
         expect(page.locator("#rp-ended")).to_contain_text(stand_in)
         no_sideways_scroll(page)
+        if width == 360:
+            header_one_row(page)
+            expect(page.locator(".topbar .nav-history")).to_be_visible()  # the way back
         page.screenshot(path=str(ARTIFACTS / f"replay-abandoned-{slug}.png"))
     finally:
         context.close()
     assert errors == []
+
+
+def test_an_exported_abandoned_game_imports_through_the_page(
+    browser: object, base_url: str, tmp_path: Path
+) -> None:
+    """The translated file button works: the export of the abandoned game, chosen and
+    imported on /games, opens as its own replay, still abandoned."""
+    import httpx
+    from playwright.sync_api import expect
+
+    (game,) = httpx.get(f"{base_url}/api/games").json()["items"]
+    export = tmp_path / "abandoned.json"
+    export.write_bytes(httpx.get(f"{base_url}/api/games/{game['id']}/export").content)
+    context = browser.new_context(base_url=base_url, locale="ko-KR")  # type: ignore[attr-defined]
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        page.goto("/games")
+        expect(page.locator("#import-name")).to_have_text("선택한 파일 없음")
+        page.locator("#import-file").set_input_files(str(export))
+        expect(page.locator("#import-name")).to_have_text("abandoned.json")
+        page.locator("#import-form button[type=submit]").click()
+        page.wait_for_url(re.compile(r"/games/\d+$"))
+        assert page.url.rsplit("/", 1)[1] != str(game["id"])
+        expect(page.locator("#rp-ended")).to_contain_text("Bo 대신 봇(욕심쟁이)")
+    finally:
+        context.close()

@@ -50,4 +50,6 @@ export default {
   "games.botsFinished": "Every player had left; bots played it out.",
   "end.reason.abandoned": "The table emptied before the end: the scores as they stood.",
   "replay.abandoned": "Abandoned game",
+  "games.chooseFile": "Choose a file…",
+  "games.noFile": "No file chosen",
 };

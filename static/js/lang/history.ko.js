@@ -49,4 +49,6 @@ export default {
   "games.botsFinished": "플레이어가 모두 떠나서 봇이 끝까지 플레이했습니다.",
   "end.reason.abandoned": "게임이 끝나기 전에 테이블이 비었습니다. 그때의 점수입니다.",
   "replay.abandoned": "중도 방치된 게임",
+  "games.chooseFile": "파일 선택…",
+  "games.noFile": "선택한 파일 없음",
 };

@@ -49,4 +49,6 @@ export default {
   "games.botsFinished": "ผู้เล่นทุกคนออกไปแล้ว บอตเล่นต่อจนจบ",
   "end.reason.abandoned": "โต๊ะว่างก่อนเกมจบ คะแนนตามที่เป็นอยู่ตอนนั้น",
   "replay.abandoned": "เกมที่ถูกทิ้งกลางคัน",
+  "games.chooseFile": "เลือกไฟล์…",
+  "games.noFile": "ยังไม่ได้เลือกไฟล์",
 };
