@@ -27,4 +27,6 @@ def test_phone_pages_keep_a_one_row_header(new_page, locale: str, name: str) -> 
     expect(page.get_by_role("link", name="Coffee Rush")).to_have_count(1)  # hidden text, named
     if name in ("rules", "games"):
         expect(page.locator(".topbar [aria-current=page]")).to_have_count(1)
+    if locale == "ko-KR":  # Korean lines break between words, not inside one ("있/습니다")
+        assert page.evaluate("getComputedStyle(document.body).wordBreak") == "keep-all"
     screenshot(page, f"phone-{name}-360-{locale[:2]}", full_page=False)
