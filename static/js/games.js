@@ -39,17 +39,19 @@ $("import-form").addEventListener("submit", async (e) => {
   error.textContent = "";
   const file = $("import-file").files[0];
   if (!file) return;
+  const button = e.submitter || $("import-form").querySelector("button[type=submit]");
+  button.disabled = true;  // one import per click
   try {
-    let doc;
-    try {
-      doc = JSON.parse(await file.text());
-    } catch {
-      throw new Error("not JSON");
-    }
-    const res = await call("POST", "/api/games/import", doc);
+    // Sent as read, never parsed and re-serialised here: JSON.parse would round a 64-bit
+    // seed to the nearest double, and the game would replay as another deal.
+    const res = await call("POST", "/api/games/import", await file.text());
     location.href = res.url;
   } catch (err) {
-    error.textContent = t("games.importError", { message: err.message });
+    // The reason in the reader's language, by its code (the server's sentence is English).
+    const key = `games.importWhy.${err.code}`;
+    const why = t(key) === key ? t("games.importWhy.malformed") : t(key);
+    error.textContent = t("games.importError", { message: why });
+    button.disabled = false;
   }
 });
 

@@ -122,11 +122,19 @@ def test_an_exported_abandoned_game_imports_through_the_page(
         page = context.new_page()
         page.goto("/games")
         expect(page.locator("#import-name")).to_have_text("선택한 파일 없음")
+        junk = tmp_path / "junk.json"
+        junk.write_text("not a game")
+        page.locator("#import-file").set_input_files(str(junk))
+        page.locator("#import-form button[type=submit]").click()
+        # Refused in the reader's language, without the server's English sentence.
+        expect(page.locator("#import-error")).to_have_text(
+            "가져오지 못했습니다: Coffee Rush에서 내보낸 게임 파일이 아닙니다.")
+        expect(page.locator("#import-form button[type=submit]")).to_be_enabled()
         page.locator("#import-file").set_input_files(str(export))
         expect(page.locator("#import-name")).to_have_text("abandoned.json")
         page.locator("#import-form button[type=submit]").click()
-        page.wait_for_url(re.compile(r"/games/\d+$"))
-        assert page.url.rsplit("/", 1)[1] != str(game["id"])
+        page.wait_for_url(re.compile(r"/games/\d+"), timeout=30_000)
+        assert re.search(r"/games/(\d+)", page.url).group(1) != str(game["id"])  # type: ignore[union-attr]
         expect(page.locator("#rp-ended")).to_contain_text("Bo 대신 봇(욕심쟁이)")
     finally:
         context.close()

@@ -4,6 +4,7 @@ as text), the columns are translated, the winner is celebrated by name."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -93,3 +94,32 @@ def test_the_final_scoreboard_is_exact_translated_and_cheers_the_winner(
     finally:
         context.close()
     assert errors == []
+
+
+def test_a_game_with_a_64_bit_seed_imports_through_the_page(
+    browser: object, served_game: tuple, tmp_path: Path
+) -> None:
+    """The page sends the exported file as it is: parsed in JavaScript, the seed would be
+    rounded to a double and the import refused (the actions would not fit the deal)."""
+    import httpx
+
+    base, game_id = served_game
+    export = tmp_path / "big-seed.json"
+    export.write_bytes(httpx.get(f"{base}/api/games/{game_id}/export").content)
+    assert f'"seed":{BIG_SEED}' in export.read_text().replace(" ", "")
+    context = browser.new_context(base_url=base, locale="th-TH")  # type: ignore[attr-defined]
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        page.goto("/games")
+        page.locator("#import-file").set_input_files(str(export))
+        page.locator("#import-form button[type=submit]").click()
+        page.wait_for_url(re.compile(r"/games/\d+"), timeout=30_000)
+        found = re.search(r"/games/(\d+)", page.url)
+        assert found is not None
+        new_id = int(found.group(1))
+        assert new_id != game_id
+        imported = httpx.get(f"{base}/api/games/{new_id}").json()
+        assert imported["seed"] == BIG_SEED
+    finally:
+        context.close()
