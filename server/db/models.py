@@ -153,7 +153,10 @@ class RoomTalk(Base):
 
 
 class Game(Base):
-    """A finished game: everything needed to list it, show its result and replay it."""
+    """A finished game: everything needed to list it, show its result and replay it.
+
+    A game whose room expired before its end is kept too, with end_reason ABANDONED and
+    the standings it had then (no winner); its room's status is ABANDONED."""
 
     __tablename__ = "games"
     __table_args__ = (Index(None, "ended_at", "id"),)
@@ -189,6 +192,8 @@ class GamePlayer(Base):
     name: Mapped[str] = mapped_column(String(NAME))
     name_key: Mapped[str] = mapped_column(String(NAME), index=True)  # casefolded, for search
     bot: Mapped[str | None] = mapped_column(String(BOT_LEVEL))
+    # A player's seat played by a bot of this level when the game ended (they had left).
+    stand_in: Mapped[str | None] = mapped_column(String(BOT_LEVEL))
     place: Mapped[int]
     winner: Mapped[bool] = mapped_column(Boolean)
     total: Mapped[int]

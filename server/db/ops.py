@@ -32,7 +32,10 @@ def decode(line: str) -> Op:
 
 
 def _seats(seats: Sequence[SeatRecord]) -> list[list[Any]]:
-    return [[s.seat, s.name, s.bot, s.token_hash] for s in seats]
+    """[seat, name, bot, token_hash], and a fifth item, stand_in, only when there is one
+    (so files written before stand-ins were kept read the same)."""
+    return [[s.seat, s.name, s.bot, s.token_hash, *([s.stand_in] if s.stand_in else [])]
+            for s in seats]
 
 
 def _seat_records(rows: list[list[Any]]) -> tuple[SeatRecord, ...]:

@@ -26,6 +26,7 @@ class SeatRecord:
     name: str
     bot: str | None = None  # bot level name; None for a human
     token_hash: str | None = None
+    stand_in: str | None = None  # a finished game's: the bot level playing for this player
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +99,7 @@ class PlayerResult:
     penalties: int
     rush: int
     tiles: tuple[str, ...]
+    stand_in: str | None = None  # the bot level that played for this player at the end
 
 
 @dataclass(frozen=True, slots=True)

@@ -435,7 +435,10 @@ _OWNER_EPOCHS_PG = text(
 
 async def save_finished_game(session: AsyncSession, game: FinishedGame) -> int:
     """Store a finished game, close its room and drop its journal rows. Returns the game id;
-    saving the same room's game again returns the existing id and changes nothing."""
+    saving the same room's game again returns the existing id and changes nothing.
+
+    A result whose reason is ABANDONED (the room expired before the end: the standings
+    then, no winner) leaves its room ABANDONED, so it is never put on show again."""
     result = game.result
     scores, places = result["scores"], result["places"]
     if not len(game.players) == len(scores) == len(places):
@@ -460,7 +463,7 @@ async def save_finished_game(session: AsyncSession, game: FinishedGame) -> int:
     session.add_all(
         GamePlayer(
             game_id=game_id, seat=p.seat, name=p.name, name_key=name_key(p.name), bot=p.bot,
-            place=places[p.seat], winner=p.seat in winners,
+            stand_in=p.stand_in, place=places[p.seat], winner=p.seat in winners,
             total=scores[p.seat]["total"], orders=scores[p.seat]["orders"],
             upgrades=scores[p.seat]["upgrades"], penalties=scores[p.seat]["penalties"],
             rush=scores[p.seat]["rush"], tiles=list(scores[p.seat]["tiles"]),
@@ -470,7 +473,8 @@ async def save_finished_game(session: AsyncSession, game: FinishedGame) -> int:
     room_id = select(Room.id).where(Room.code == game.room_code).scalar_subquery()
     await session.execute(
         update(Room).where(Room.code == game.room_code, Room.status.in_(UNFINISHED))
-        .values(status=FINISHED, finished_at=game.ended_at)
+        .values(status=ABANDONED if result.get("reason") == ABANDONED else FINISHED,
+                finished_at=game.ended_at)
     )
     await session.execute(delete(JournalEntry).where(JournalEntry.room_id == room_id))
     await session.execute(delete(RoomTalk).where(RoomTalk.room_id == room_id))
@@ -493,6 +497,7 @@ def _summary(g: Game) -> GameSummary:
                 seat=p.seat, name=p.name, bot=p.bot, place=p.place, winner=p.winner,
                 total=p.total, orders=p.orders, upgrades=p.upgrades,
                 penalties=p.penalties, rush=p.rush, tiles=tuple(p.tiles),
+                stand_in=p.stand_in,
             )
             for p in g.players
         ),

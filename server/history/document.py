@@ -1,11 +1,14 @@
 """The export document (format 1): a finished game, self-contained, as one JSON object.
 
-    {"format": 1, "rules_version", "seed", "options", "players": [{seat, name, bot}],
+    {"format": 1, "rules_version", "seed", "options",
+     "players": [{seat, name, bot, stand_in}],    # stand_in: only when a bot stood in
      "actions": [[seat, action], ...], "result", "room_code", "started_at", "ended_at",
      "talk": [chat message or timeout, ...]}   # talk: optional, [] when absent
 
 Importing reads it strictly, replays it with the engine and accepts it only if every
-action is legal and the replay ends with exactly the document's result.
+action is legal and the replay ends with exactly the document's result: the engine's at
+the end of the game, or, for an abandoned game (result reason "abandoned"), the
+standings where its actions stop (server.history.outcome).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from pydantic import (
     field_validator,
 )
 
-from server.db.models import BOT_LEVEL, NAME
+from server.db.models import ABANDONED, BOT_LEVEL, NAME
 from server.db.records import FinishedGame, GameDetail, SeatRecord
 from server.rooms.chat import LOG_MAX, REACTIONS, TEXT_MAX, clean_text
 from server.rooms.codes import ALPHABET
@@ -33,6 +36,7 @@ from server.rooms.errors import RoomError
 from server.rooms.turnclock import BANK_MAX, BANK_MIN, TURN_MAX, TURN_MIN
 from server.rules import RULES_VERSION, Game
 
+from .outcome import abandoned_result
 from .replay import ReplayError, replay_game
 
 FORMAT = 1
@@ -107,6 +111,7 @@ class _Player(_Strict):
     seat: int = Field(ge=0, le=3)
     name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME)]
     bot: Annotated[str, StringConstraints(min_length=1, max_length=BOT_LEVEL)] | None = None
+    stand_in: Annotated[str, StringConstraints(min_length=1, max_length=BOT_LEVEL)] | None = None
 
 
 class Document(_Strict):
@@ -140,7 +145,8 @@ def export_document(game: GameDetail) -> dict[str, Any]:
         "rules_version": game.rules_version,
         "seed": game.seed,
         "options": game.options,
-        "players": [{"seat": p.seat, "name": p.name, "bot": p.bot} for p in s.players],
+        "players": [{"seat": p.seat, "name": p.name, "bot": p.bot,
+                     **({"stand_in": p.stand_in} if p.stand_in else {})} for p in s.players],
         "actions": [[seat, action] for seat, action in game.actions],
         "result": game.result,
         "room_code": s.room_code,
@@ -186,6 +192,14 @@ def verify(doc: Document) -> Game:
         game = replay_game(doc.seed, options_of(doc), doc.actions)
     except ReplayError as e:
         raise ImportRefused("illegal_action", e.message) from None
+    if doc.result.get("reason") == ABANDONED:
+        if game.phase == "over":
+            raise ImportRefused("result_mismatch", "the game was played to its end, so it "
+                                "was not abandoned")
+        if _plain(abandoned_result(game)) != _plain(doc.result):
+            raise ImportRefused("result_mismatch",
+                                "replaying the actions gives other standings")
+        return game
     if game.phase != "over":
         raise ImportRefused("not_finished", "the actions stop before the end of the game")
     if _plain(game.result) != _plain(doc.result):
@@ -197,7 +211,9 @@ def import_code(doc: Document) -> str:
     """The room code an imported game is stored under. It starts with "I", which live room
     codes never contain, and is derived from the game: importing it twice stores it once."""
     key = json.dumps(
-        [doc.seed, options_of(doc), [p.model_dump() for p in doc.players],
+        [doc.seed, options_of(doc),
+         [p.model_dump(exclude={"stand_in"} if p.stand_in is None else set())
+          for p in doc.players],  # as before stand-ins were exported: the same codes
          doc.actions], sort_keys=True, separators=(",", ":"),
     )
     digest = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
@@ -218,9 +234,10 @@ def finished_game(doc: Document, game: Game, now: datetime | None = None) -> Fin
         seed=doc.seed,
         options=options_of(doc),
         rules_version=doc.rules_version,
-        players=tuple(SeatRecord(p.seat, p.name, p.bot) for p in doc.players),
+        players=tuple(SeatRecord(p.seat, p.name, p.bot, stand_in=p.stand_in)
+                      for p in doc.players),
         actions=tuple((seat, action) for seat, action in doc.actions),
-        result=_plain(game.result),
+        result=_plain(game.result if game.result is not None else abandoned_result(game)),
         started_at=_aware(started),
         ended_at=_aware(ended),
         talk=tuple(t.model_dump() for t in doc.talk),

@@ -8,6 +8,7 @@ from server.db.records import GameDetail, GamePage, GameSummary, PlayerResult
 from server.persist.journal import bot_name
 from server.rooms.codes import display
 
+from .outcome import is_abandoned
 from .replay import replay_steps
 
 
@@ -20,6 +21,7 @@ def level_named(p: PlayerResult) -> bool:
 def player_json(p: PlayerResult) -> dict[str, Any]:
     return {
         "seat": p.seat, "name": p.name, "bot": p.bot, "level_named": level_named(p),
+        "stand_in": p.stand_in,
         "place": p.place, "winner": p.winner,
         "total": p.total, "orders": p.orders, "upgrades": p.upgrades,
         "penalties": p.penalties, "rush": p.rush, "tiles": list(p.tiles),
@@ -34,6 +36,7 @@ def summary_json(s: GameSummary) -> dict[str, Any]:
         "ended_at": s.ended_at.isoformat(),
         "duration": max(0, round((s.ended_at - s.started_at).total_seconds())),
         "end_reason": s.end_reason,
+        "abandoned": is_abandoned(s.end_reason, s.players),
         "turns": s.turns,
         "action_count": s.action_count,
         "players": [player_json(p) for p in s.players],

@@ -8,6 +8,7 @@ once the operation is durable. Only tokens' sha256 hashes are ever written.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -15,7 +16,8 @@ from server.db import ops
 from server.db.journal import Journal as DbJournal
 from server.db.models import utcnow
 from server.db.records import FinishedGame, NewRoom, SeatRecord
-from server.rooms import Room
+from server.history.outcome import abandoned_result
+from server.rooms import PLAYING, Room
 from server.rules import RULES_VERSION
 
 
@@ -32,8 +34,10 @@ def seat_records(room: Room) -> tuple[SeatRecord, ...]:
 
 
 def player_records(room: Room) -> tuple[SeatRecord, ...]:
-    """Every seat of a finished game (a seat kicked and never refilled keeps a plain name)."""
-    filled = {r.seat: r for r in seat_records(room)}
+    """Every seat of a finished game (a seat kicked and never refilled keeps a plain name),
+    with the bot level standing in for each player who had left."""
+    filled = {r.seat: replace(r, stand_in=room.seats[r.seat].stand_in)
+              for r in seat_records(room)}
     return tuple(filled.get(i, SeatRecord(i, f"Seat {i + 1}")) for i in range(len(room.seats)))
 
 
@@ -66,14 +70,17 @@ class RoomJournal:
     async def finished(self, room: Room) -> None:
         if room.game is None or room.game.result is None:
             raise ValueError(f"room {room.code} has no result to save")
+        await self.db.game_finished(self._record(room, room.game.result))
+
+    def _record(self, room: Room, result: dict[str, Any]) -> FinishedGame:
         ended = self.clock()
-        await self.db.game_finished(FinishedGame(
+        return FinishedGame(
             room_code=room.code, seed=room.seed, options=room.options.to_dict(),
             rules_version=RULES_VERSION, players=player_records(room),
-            actions=tuple(room.actions), result=room.game.result,
+            actions=tuple(room.actions), result=result,
             started_at=self.started_at.pop(room.code, ended), ended_at=ended,
             talk=tuple(room.talk.items),
-        ))
+        )
 
     async def talk(self, room: Room, item: dict[str, Any]) -> None:
         """A chat message, a timeout, or the clock checkpoint (item n = 0)."""
@@ -81,5 +88,13 @@ class RoomJournal:
         await self.db._submit(ops.talk(room.code, item, self.clock()))
 
     async def abandoned(self, room: Room) -> None:
+        """A room expired. A game that was being played is kept in the history, marked
+        abandoned with the standings it had (server.history.outcome); a waiting room
+        just closes."""
+        game = room.game
+        if room.status == PLAYING and game is not None:
+            result = game.result if game.result is not None else abandoned_result(game)
+            await self.db.game_finished(self._record(room, result))
+            return
         self.started_at.pop(room.code, None)
         await self.db.room_abandoned(room.code)

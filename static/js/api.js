@@ -4,7 +4,8 @@ export async function call(method, path, body) {
   const res = await fetch(path, {
     method,
     headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
+    // A string is sent as it is: JSON text whose numbers must stay exact (64-bit seeds).
+    body: typeof body === "string" ? body : body ? JSON.stringify(body) : undefined,
   });
   let data = null;
   try {

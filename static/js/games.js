@@ -3,7 +3,7 @@ import "./lang/history.js";
 import { call } from "./api.js";
 import { getLang, mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { installSprite } from "./icons.js";
-import { botName } from "./names.js";
+import { botName, standInName } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,11 +16,22 @@ function localize() {
   for (const el of document.querySelectorAll("[data-bot-seat]")) {
     el.textContent = botName(Number(el.dataset.botSeat), el.dataset.botLevel);
   }
+  for (const el of document.querySelectorAll("[data-stand-in]")) {
+    el.textContent = standInName(el.dataset.standIn, el.dataset.for);
+  }
   const fmt = new Intl.DateTimeFormat(getLang(), { dateStyle: "medium", timeStyle: "short" });
   for (const el of document.querySelectorAll("time[datetime]")) {
     el.textContent = fmt.format(new Date(el.dateTime));
   }
 }
+
+// The file input's own button and "no file" text would be in the browser's language: a
+// translated label stands for the button, and the chosen file's name is shown next to it.
+function showFile() {
+  const file = $("import-file").files[0];
+  $("import-name").textContent = file ? file.name : t("games.noFile");
+}
+$("import-file").addEventListener("change", showFile);
 
 $("import-form").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -28,21 +39,24 @@ $("import-form").addEventListener("submit", async (e) => {
   error.textContent = "";
   const file = $("import-file").files[0];
   if (!file) return;
+  const button = e.submitter || $("import-form").querySelector("button[type=submit]");
+  button.disabled = true;  // one import per click
   try {
-    let doc;
-    try {
-      doc = JSON.parse(await file.text());
-    } catch {
-      throw new Error("not JSON");
-    }
-    const res = await call("POST", "/api/games/import", doc);
+    // Sent as read, never parsed and re-serialised here: JSON.parse would round a 64-bit
+    // seed to the nearest double, and the game would replay as another deal.
+    const res = await call("POST", "/api/games/import", await file.text());
     location.href = res.url;
   } catch (err) {
-    error.textContent = t("games.importError", { message: err.message });
+    // The reason in the reader's language, by its code (the server's sentence is English).
+    const key = `games.importWhy.${err.code}`;
+    const why = t(key) === key ? t("games.importWhy.malformed") : t(key);
+    error.textContent = t("games.importError", { message: why });
+    button.disabled = false;
   }
 });
 
 installSprite();
 localize();
+showFile();
 mountSwitch($("lang-switch"));
-onLangChange(localize);
+onLangChange(() => { localize(); showFile(); });

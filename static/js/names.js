@@ -10,6 +10,11 @@ export function botName(seat, level) {
   return t("name.bot", { letter: SEAT_LETTERS[seat], level: t(`bot.${level}`) });
 }
 
+// A bot of `level` that played for the player `name` (who had left): "Bot (greedy) for Ana".
+export function standInName(level, name) {
+  return t("name.standIn", { level: t(`bot.${level}`), name });
+}
+
 function baseName(seat, info) {
   if (info && info.name) return info.name;
   if (info && info.bot) return botName(seat, info.bot);

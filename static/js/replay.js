@@ -11,6 +11,7 @@ import { installSprite } from "./icons.js";
 import { fitBoard } from "./layout.js";
 import { emptySelection, intents } from "./intents.js";
 import { logLine, sentence } from "./log.js";
+import { standInName } from "./names.js";
 import { createTable, nameOfFactory, renderTable } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -84,6 +85,21 @@ function renderLog(i, nameOf) {
   $("log-list").replaceChildren(...items);
 }
 
+// An abandoned game says so, and which bot played for which player who had left; each
+// such seat's board says it too.
+function drawEnded() {
+  const standIns = data.game.players.filter((p) => p.stand_in);
+  for (const p of standIns) {
+    const slot = document.querySelector(`.pboard[data-seat="${p.seat}"] .standin`);
+    if (slot) text(slot, standInName(p.stand_in, p.name));
+  }
+  if (!data.game.abandoned) return;
+  const parts = [t("replay.abandoned")];
+  parts.push(data.game.end_reason === "abandoned" ? t("end.reason.abandoned") : t("games.botsFinished"));
+  for (const p of standIns) parts.push(standInName(p.stand_in, p.name));
+  text($("rp-ended"), parts.join(" · "));
+}
+
 function draw() {
   const i = current;
   const view = viewAt(i);
@@ -112,6 +128,7 @@ function draw() {
   text($("replay-title"), t("replay.heading", { code: data.room.code, date }));
   document.title = t("replay.heading", { code: data.room.code, date });
   drawPlay();
+  drawEnded();
   document.body.dataset.step = String(i);
 }
 

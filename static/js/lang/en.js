@@ -40,6 +40,7 @@ export default {
   "lobby.seated": "{n} of {total} seated",
   "name.bot": "Bot {letter} ({level})",
   "name.twin": "{name} ({letter})",
+  "name.standIn": "Bot ({level}) for {name}",
   "lobby.openRoom": "Open table {code}",
   "lobby.watchRoom": "Watch table {code}",
   "lobby.badCode": "A room code has 8 letters and digits, like K7QX-PM2A.",

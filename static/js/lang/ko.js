@@ -38,6 +38,7 @@ export default {
   "lobby.seated": "{total}명 중 {n}명 착석",
   "name.bot": "봇 {letter} ({level})",
   "name.twin": "{name} ({letter})",
+  "name.standIn": "{name} 대신 봇({level})",
   "lobby.openRoom": "{code} 테이블 열기",
   "lobby.watchRoom": "{code} 테이블 관전",
   "lobby.badCode": "방 코드는 K7QX-PM2A처럼 문자와 숫자 8개입니다.",

@@ -38,6 +38,7 @@ export default {
   "lobby.seated": "นั่งแล้ว {n} จาก {total}",
   "name.bot": "บอต {letter} ({level})",
   "name.twin": "{name} ({letter})",
+  "name.standIn": "บอต ({level}) เล่นแทน {name}",
   "lobby.openRoom": "เปิดโต๊ะ {code}",
   "lobby.watchRoom": "ดูโต๊ะ {code}",
   "lobby.badCode": "รหัสห้องมี 8 ตัวอักษรและตัวเลข เช่น K7QX-PM2A",
