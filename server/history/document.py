@@ -27,11 +27,12 @@ from pydantic import (
 
 from server.db.models import BOT_LEVEL, NAME
 from server.db.records import FinishedGame, GameDetail, SeatRecord
+from server.rooms import RoomOptions
 from server.rooms.chat import LOG_MAX, REACTIONS, TEXT_MAX, clean_text
 from server.rooms.codes import ALPHABET
 from server.rooms.errors import RoomError
-from server.rooms.turnclock import BANK_MAX, BANK_MIN, TURN_MAX, TURN_MIN
-from server.rules import RULES_VERSION, Game
+from server.rooms.option_models import DocumentOptions
+from server.rules import RULES_VERSION, Game, is_over
 
 from .replay import ReplayError, replay_game
 
@@ -51,19 +52,6 @@ class ImportRefused(ValueError):
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class _Clock(_Strict):
-    turn: int = Field(ge=TURN_MIN, le=TURN_MAX)
-    bank: int = Field(ge=BANK_MIN, le=BANK_MAX)
-
-
-class _Options(_Strict):
-    players: int = Field(ge=2, le=4)
-    starter_orders: bool = False
-    starting_player: int | None = None
-    public: bool = False
-    clock: _Clock | None = None
 
 
 class _Chat(_Strict):
@@ -113,7 +101,7 @@ class Document(_Strict):
     format: int
     rules_version: int
     seed: int = Field(ge=0, lt=1 << 64)
-    options: _Options
+    options: DocumentOptions  # type: ignore[valid-type]  # derived from RoomOptions
     players: list[_Player] = Field(min_length=2, max_length=4)
     actions: list[tuple[int | None, dict[str, Any]]] = Field(max_length=MAX_ACTIONS)
     result: dict[str, Any]
@@ -125,7 +113,7 @@ class Document(_Strict):
 
 def options_of(doc: Document) -> dict[str, Any]:
     """The game options as stored: no "clock" key for a game without a clock."""
-    return doc.options.model_dump(exclude={"clock"} if doc.options.clock is None else set())
+    return RoomOptions.from_dict(doc.options.model_dump()).to_dict()
 
 
 def _plain(value: Any) -> Any:
@@ -186,7 +174,7 @@ def verify(doc: Document) -> Game:
         game = replay_game(doc.seed, options_of(doc), doc.actions)
     except ReplayError as e:
         raise ImportRefused("illegal_action", e.message) from None
-    if game.phase != "over":
+    if not is_over(game):
         raise ImportRefused("not_finished", "the actions stop before the end of the game")
     if _plain(game.result) != _plain(doc.result):
         raise ImportRefused("result_mismatch", "replaying the actions gives another result")

@@ -5,6 +5,7 @@ from .connection import Close, Connection
 from .errors import RoomError
 from .journal import Journal, NullJournal
 from .manager import RoomManager
+from .options import RoomOptions
 from .room import (
     FINISHED,
     INCOMPATIBLE,
@@ -13,7 +14,6 @@ from .room import (
     WAITING,
     Listener,
     Room,
-    RoomOptions,
     Seat,
     hash_token,
 )

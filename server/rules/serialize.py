@@ -5,6 +5,7 @@ from __future__ import annotations
 from .data import RULES_VERSION
 from .errors import CorruptState
 from .invariants import check_invariants
+from .options import GameOptions
 from .state import Game, Player, TurnStart
 
 FORMAT = 1
@@ -37,7 +38,7 @@ def to_dict(game: Game) -> dict:
         "format": FORMAT,
         "rules_version": RULES_VERSION,
         "seed": game.seed,
-        "options": dict(game.options),
+        "options": game.options.to_dict(),
         "players": [_player_dict(p) for p in game.players],
         "deck": game.deck[:],
         "set_aside": game.set_aside[:],
@@ -81,7 +82,7 @@ def from_dict(d: dict) -> Game:
         game = Game(
             seed=d["seed"],
             players=[_player(p) for p in d["players"]],
-            options=dict(d["options"]),
+            options=GameOptions.from_dict(d["options"]),
             deck=list(d["deck"]),
             set_aside=list(d["set_aside"]),
             discard=list(d["discard"]),
@@ -110,7 +111,7 @@ def from_dict(d: dict) -> Game:
         )
         if len(game.supply) != 8 or len(game.hand) != 8:
             raise CorruptState("supply and hand have one count per ingredient")
-        if game.options.get("players") != len(game.players):
+        if game.options.players != len(game.players):
             raise CorruptState("player count does not match the options")
         check_invariants(game)
     except CorruptState:

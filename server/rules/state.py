@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .options import GameOptions
+
 # Phases, in the order a game passes through them.
 PLACEMENT = "placement"  # R-SETUP-3
 STARTING_CUP = "starting_cup"  # R-SETUP-4 (2 players)
@@ -59,7 +61,7 @@ class TurnStart:
 class Game:
     seed: int
     players: list[Player]
-    options: dict
+    options: GameOptions
     deck: list[int]  # the next card to draw is deck[-1]; secret until the game is over
     set_aside: list[int]  # R-SETUP-V1 leftovers, face up, out of the game
     discard: list[int]
@@ -96,7 +98,7 @@ class Game:
         return Game(
             self.seed,
             [p.clone() for p in self.players],
-            dict(self.options),
+            self.options,  # frozen: shared
             self.deck[:],
             self.set_aside[:],
             self.discard[:],
@@ -122,3 +124,8 @@ class Game:
             self.version,
             self.result,
         )
+
+
+def is_over(game: Game) -> bool:
+    """Whether the game has ended (its result is final)."""
+    return game.phase == OVER

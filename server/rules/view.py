@@ -33,7 +33,7 @@ def public_view(game: Game) -> dict:
     view = {
         "rules_version": RULES_VERSION,
         "players_count": game.n,
-        "options": {"starter_orders": game.options["starter_orders"]},
+        "options": {"starter_orders": game.options.starter_orders},
         "phase": game.phase,
         "current": game.current,
         "start": game.start,

@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
+from server.rooms.option_models import RoomOptionsModel
+
 INT64 = (-(2**63), 2**63 - 1)
 FrameId = (
     Annotated[str, StringConstraints(max_length=64)]
@@ -148,11 +150,6 @@ class SeatInfo(BaseModel):
     )
 
 
-class ClockModel(BaseModel):
-    turn: int = Field(ge=10, le=600, description="seconds per turn")
-    bank: int = Field(ge=0, le=3600, description="seconds of bank per seat")
-
-
 class ClockState(BaseModel):
     """The turn clock at this version, for a countdown that needs no synchronised clock:
     the remaining times were measured at `at`, this version's server time."""
@@ -164,18 +161,10 @@ class ClockState(BaseModel):
     at: int = Field(description="server time of this version, ms (compare only with other `at`)")
 
 
-class RoomOptionsModel(BaseModel):
-    players: int = Field(ge=2, le=4)
-    starter_orders: bool = False
-    starting_player: int | None = None
-    public: bool = False
-    clock: ClockModel | None = Field(None, description="absent: no turn clock")
-
-
 class RoomInfo(BaseModel):
     code: str = Field(description='display form, e.g. "K7QX-PM2A"')
     status: Literal["waiting", "playing", "finished", "incompatible"]
-    options: RoomOptionsModel
+    options: RoomOptionsModel  # type: ignore[valid-type]  # derived from RoomOptions
     host_seat: int | None
     seats: list[SeatInfo]
     spectators: int
