@@ -27,6 +27,7 @@ from pydantic import (
 
 from server.db.models import BOT_LEVEL, NAME
 from server.db.records import FinishedGame, GameDetail, SeatRecord
+from server.error_codes import registered
 from server.rooms import RoomOptions
 from server.rooms.chat import LOG_MAX, REACTIONS, TEXT_MAX, clean_text
 from server.rooms.codes import ALPHABET
@@ -45,7 +46,7 @@ class ImportRefused(ValueError):
 
     def __init__(self, code: str, message: str, status: int = 422) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = registered(code)
         self.message = message
         self.status = status
 

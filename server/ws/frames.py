@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
+from server.error_codes import registered
 from server.rooms.option_models import RoomOptionsModel
 
 INT64 = (-(2**63), 2**63 - 1)
@@ -84,7 +85,7 @@ _adapter: TypeAdapter[Hello | Act | Ping | Chat | Mute | Back] = TypeAdapter(Any
 class FrameError(Exception):
     def __init__(self, code: str, message: str, frame_id: str | int | None = None) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = registered(code)
         self.message = message
         self.id = frame_id
 
