@@ -11,7 +11,7 @@ import random
 import time
 from dataclasses import asdict, dataclass
 
-from server.rules import Game, apply, legal_actions, new_game
+from server.rules import Game, GameOptions, apply, is_over, legal_actions, new_game_from
 
 # Why a game ended (R-END-DECK, R-END-PEN, R-END-STALL), in report order.
 ENDINGS: dict[str, str] = {
@@ -23,9 +23,9 @@ ENDINGS: dict[str, str] = {
 
 def play_random_game(players: int, rng: random.Random, starter_orders: bool = False) -> Game:
     """Play one game to the end, every action chosen uniformly among the legal ones."""
-    game = new_game(seed=rng.getrandbits(64), players=players, starter_orders=starter_orders)
+    game = new_game_from(rng.getrandbits(64), GameOptions(players, starter_orders))
     choice = rng.choice
-    while game.phase != "over":
+    while not is_over(game):
         apply(game, choice(legal_actions(game)))
     return game
 

@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
+from server.error_codes import codes_with_status
 from server.rooms import RoomError
 
 
@@ -30,18 +31,9 @@ def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
             for status in statuses}
 
 
-ERROR_STATUSES = {
-    400: "bad_host (Host not in ALLOWED_HOSTS), malformed Content-Length",
-    403: "forbidden (token), forbidden_origin (a foreign Origin on a POST)",
-    404: "not_found",
-    409: "not_waiting, not_finished, incompatible, rules_version_mismatch",
-    413: "too_large: a body over HTTP_MAX_BODY (import: IMPORT_MAX_BODY), refused unread",
-    415: "unsupported_media_type: a POST body that is not application/json",
-    422: "malformed (wrong or unknown fields, ids beyond 64 bits) or a rule refused it",
-    429: "rate_limited",
-    500: "internal: a server bug (logged)",
-    503: "unavailable: no database, or the journal could not write",
-}
+# The codes each status comes with, from the registry (server/error_codes.py).
+ERROR_STATUSES = {status: ", ".join(codes_with_status(status))
+                  for status in (400, 403, 404, 409, 413, 415, 422, 429, 500, 503)}
 # What any route may answer before it even runs (server/api/security.py) or on a bug.
 EVERY_ROUTE = answers(400, 413, 422, 500)
 STATE_CHANGING = answers(403, 404, 409, 415)

@@ -4,37 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from server.rooms.turnclock import BANK_MAX, BANK_MIN, TURN_MAX, TURN_MIN
+from server.rooms.option_models import Clock, CreateRoom
+
+__all__ = ["Clock", "CreateRoom"]  # derived from the options dataclasses; re-exported here
 
 Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 
 
 class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class Clock(Body):
-    """A turn clock: seconds per turn, plus a bank per seat spent once a turn's time is up
-    (e.g. 60 + 300, 30 + 120, 120 + 600)."""
-
-    turn: int = Field(ge=TURN_MIN, le=TURN_MAX, description="seconds per turn")
-    bank: int = Field(ge=BANK_MIN, le=BANK_MAX, description="seconds of bank per seat")
-
-
-class CreateRoom(Body):
-    players: int = Field(ge=2, le=4)
-    starter_orders: bool = False
-    starting_player: int | None = Field(None, description="a seat; null: drawn at random")
-    public: bool = Field(False, description="listed in the lobby; else reachable by link only")
-    clock: Clock | None = Field(None, description="a turn clock; null or absent: none")
-
-    @model_validator(mode="after")
-    def _seat_exists(self) -> CreateRoom:
-        if self.starting_player is not None and not 0 <= self.starting_player < self.players:
-            raise ValueError("starting_player must be a seat of this room")
-        return self
 
 
 class CreatedRoom(BaseModel):
@@ -72,7 +52,7 @@ class SeatAction(HostOnly):
 
 
 class SetClock(HostOnly):
-    clock: Clock | None = Field(description="the new turn clock; null: none")
+    clock: Clock | None = Field(description="the new turn clock; null: none")  # ClockOption
 
 
 class SeatBot(HostOnly):

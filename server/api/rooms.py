@@ -8,9 +8,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from server.rooms import RoomManager, RoomOptions, seating
-from server.rooms.turnclock import ClockOption
+from server.rooms.outgoing import RoomInfo
 from server.rules import RULES_VERSION
-from server.ws.frames import RoomInfo
 
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
 from .models import (
@@ -63,11 +62,12 @@ async def healthz(request: Request) -> dict[str, Any]:
 
 @router.post("/api/rooms", status_code=201, response_model=CreatedRoom,
              responses={**STATE_CHANGING, **answers(429)})
-async def create_room(body: CreateRoom, request: Request) -> JSONResponse:
+async def create_room(
+    body: CreateRoom,  # a model derived from RoomOptions
+    request: Request,
+) -> JSONResponse:
     client = request.client.host if request.client else "unknown"
-    clock = None if body.clock is None else ClockOption(body.clock.turn, body.clock.bank)
-    options = RoomOptions(body.players, body.starter_orders, body.starting_player, body.public,
-                          clock)
+    options = RoomOptions.from_dict(body.model_dump())
     room, host_token = await rooms(request).create(options, client)
     code = room.display_code
     return JSONResponse(

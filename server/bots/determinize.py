@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from server.rules import Game
+from server.rules import Game, GameOptions
 from server.rules.data import CARD_COUNT, CELL_INDEX, ING_INDEX, INGREDIENTS, UPGRADES
 from server.rules.state import OVER, Player
 
@@ -76,11 +76,7 @@ def rebuild(view: dict, deck: list[int]) -> Game:
     game = Game(
         seed=_SEED,
         players=[_player(p) for p in view["players"]],
-        options={
-            "players": view["players_count"],
-            "starting_player": None,
-            "starter_orders": view["options"]["starter_orders"],
-        },
+        options=GameOptions(view["players_count"], view["options"]["starter_orders"]),
         deck=list(deck),
         set_aside=[c["id"] for c in view["set_aside"]],
         discard=[c["id"] for c in view["discard"]],

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from server.config import Settings
 from server.rooms import PLAYING, Room, RoomError, RoomManager, stand_in
+from server.rules import is_over
 
 from .levels import LEVELS
 
@@ -140,7 +141,7 @@ class BotDriver:
         or nothing (a person is to act, or the game is not being played)."""
         if self._closed or room.status != PLAYING or room.game is None:
             return None
-        if room.game.phase == "over" or self.manager.rooms.get(room.code) is not room:
+        if is_over(room.game) or self.manager.rooms.get(room.code) is not room:
             return None
         seat = room.seats[room.game.current]
         if seat.played_by is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from server.rules import apply, new_game, view
+from server.rules import apply, is_over, new_game, view
 from server.rules.actions import action_key
 
 from .levels import Chooser
@@ -28,7 +28,7 @@ def play_game(
     """
     game = new_game(seed, len(choosers), starting_player=starting_player)
     rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(choosers))]
-    while game.phase != "over":
+    while not is_over(game):
         seat = game.current
         seen = view(game, seat)
         action = choosers[seat](seen, rngs[seat], budget)

@@ -29,7 +29,7 @@ from redis.exceptions import RedisError
 from server.db import store
 from server.db.models import utcnow
 from server.persist import RoomJournal, restore_rooms
-from server.rooms import MOVED, RoomError
+from server.rooms import RoomError
 
 from .leases import PREFIX, Leases
 
@@ -218,8 +218,7 @@ class Ownership:
             async with room.lock:
                 if self.manager.rooms.get(code) is room:
                     del self.manager.rooms[code]
-                room.status = MOVED
-                room.close_all("moved", 1012)
+                room.move_away()
         self.epochs.pop(code, None)
         self.claimed_at.pop(code, None)
         if self.journal is not None:

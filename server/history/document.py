@@ -30,11 +30,13 @@ from pydantic import (
 
 from server.db.models import ABANDONED, BOT_LEVEL, NAME
 from server.db.records import FinishedGame, GameDetail, SeatRecord
+from server.error_codes import registered
+from server.rooms import RoomOptions
 from server.rooms.chat import LOG_MAX, REACTIONS, TEXT_MAX, clean_text
 from server.rooms.codes import ALPHABET
 from server.rooms.errors import RoomError
-from server.rooms.turnclock import BANK_MAX, BANK_MIN, TURN_MAX, TURN_MIN
-from server.rules import RULES_VERSION, Game
+from server.rooms.option_models import DocumentOptions
+from server.rules import RULES_VERSION, Game, is_over
 
 from .outcome import abandoned_result
 from .replay import ReplayError, replay_game
@@ -48,26 +50,13 @@ class ImportRefused(ValueError):
 
     def __init__(self, code: str, message: str, status: int = 422) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = registered(code)
         self.message = message
         self.status = status
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class _Clock(_Strict):
-    turn: int = Field(ge=TURN_MIN, le=TURN_MAX)
-    bank: int = Field(ge=BANK_MIN, le=BANK_MAX)
-
-
-class _Options(_Strict):
-    players: int = Field(ge=2, le=4)
-    starter_orders: bool = False
-    starting_player: int | None = None
-    public: bool = False
-    clock: _Clock | None = None
 
 
 class _Chat(_Strict):
@@ -118,7 +107,7 @@ class Document(_Strict):
     format: int
     rules_version: int
     seed: int = Field(ge=0, lt=1 << 64)
-    options: _Options
+    options: DocumentOptions  # derived from RoomOptions
     players: list[_Player] = Field(min_length=2, max_length=4)
     actions: list[tuple[int | None, dict[str, Any]]] = Field(max_length=MAX_ACTIONS)
     result: dict[str, Any]
@@ -130,7 +119,7 @@ class Document(_Strict):
 
 def options_of(doc: Document) -> dict[str, Any]:
     """The game options as stored: no "clock" key for a game without a clock."""
-    return doc.options.model_dump(exclude={"clock"} if doc.options.clock is None else set())
+    return RoomOptions.from_dict(doc.options.model_dump()).to_dict()
 
 
 def _plain(value: Any) -> Any:
@@ -179,7 +168,7 @@ def read_document(data: bytes | str | dict[str, Any]) -> Document:
             f"the game was played under rules version {doc.rules_version}; "
             f"this server plays version {RULES_VERSION}", 409,
         )
-    if sorted(p.seat for p in doc.players) != list(range(doc.options.players)):
+    if sorted(p.seat for p in doc.players) != list(range(options_of(doc)["players"])):
         raise ImportRefused("malformed", "players: one entry per seat 0..players-1")
     if doc.started_at and doc.ended_at and doc.ended_at < doc.started_at:
         raise ImportRefused("malformed", "ended_at is before started_at")
@@ -193,14 +182,14 @@ def verify(doc: Document) -> Game:
     except ReplayError as e:
         raise ImportRefused("illegal_action", e.message) from None
     if doc.result.get("reason") == ABANDONED:
-        if game.phase == "over":
+        if is_over(game):
             raise ImportRefused("result_mismatch", "the game was played to its end, so it "
                                 "was not abandoned")
         if _plain(abandoned_result(game)) != _plain(doc.result):
             raise ImportRefused("result_mismatch",
                                 "replaying the actions gives other standings")
         return game
-    if game.phase != "over":
+    if not is_over(game):
         raise ImportRefused("not_finished", "the actions stop before the end of the game")
     if _plain(game.result) != _plain(doc.result):
         raise ImportRefused("result_mismatch", "replaying the actions gives another result")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.rooms.diff import Op, diff
-from server.rules import Game, RuleError, apply, new_game, view
+from server.rules import Game, GameOptions, RuleError, apply, new_game_from, view
 
 Action = tuple[int | None, dict[str, Any]]
 
@@ -48,10 +48,7 @@ class Step:
 def start(seed: int, options: Mapping[str, Any]) -> Game:
     """The game as dealt, before the first action."""
     try:
-        return new_game(
-            seed, options["players"], options.get("starting_player"),
-            bool(options.get("starter_orders", False)),
-        )
+        return new_game_from(seed, GameOptions.from_dict(options))
     except RuleError as e:
         raise ReplayError(0, e.code, e.message) from None
     except (KeyError, TypeError) as e:

@@ -25,21 +25,17 @@ from server.db.models import utcnow
 from server.db.records import UnfinishedRoom
 from server.rooms import (
     FINISHED,
-    INCOMPATIBLE,
     PLAYING,
     Room,
     RoomManager,
     RoomOptions,
     timeouts,
 )
-from server.rules import RULES_VERSION
+from server.rules import RULES_VERSION, is_over
 
 from .journal import RoomJournal
 
 log = logging.getLogger(__name__)
-
-OPTION_FIELDS = ("players", "starter_orders", "starting_player", "public", "clock")
-
 
 def one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split()) or "no detail"
@@ -50,42 +46,29 @@ def version_base() -> int:
     return time.time_ns() // 1000
 
 
-def room_options(stored: UnfinishedRoom) -> RoomOptions:
-    options = stored.options
-    if not isinstance(options, dict) or type(options.get("players")) is not int:
-        raise ValueError(f"options {options!r} give no number of players")
-    return RoomOptions(**{k: options[k] for k in OPTION_FIELDS if k in options})
-
-
 def rebuild(manager: RoomManager, stored: UnfinishedRoom, base: int) -> Room:
     """One room as it was (not registered, nobody told). Raises if its stored record does
     not make a room or its journal does not replay."""
     if stored.defect is not None:
         raise ValueError(stored.defect)
-    room = manager.build(stored.code, room_options(stored), stored.seed, stored.host_token_hash)
+    options = RoomOptions.from_dict(stored.options)
+    room = manager.build(stored.code, options, stored.seed, stored.host_token_hash)
     for record in stored.seats:
-        seat = room.seats[record.seat]
-        seat.name = None if record.bot is not None else record.name
-        seat.bot, seat.token_hash = record.bot, record.token_hash
-    if stored.host_seat is not None and not 0 <= stored.host_seat < len(room.seats):
-        raise ValueError(f"host seat {stored.host_seat} of {len(room.seats)}")
-    room.host_seat = stored.host_seat
-    room.v = base
+        room.restore_seat(record.seat, record.name, record.bot, record.token_hash)
+    room.restore_host(stored.host_seat)
+    room.number_versions_from(base)
     if stored.rules_version != RULES_VERSION:
-        close(room, f"this game was played under rules version {stored.rules_version}; "
-                    f"this server plays version {RULES_VERSION}, so it cannot continue here")
+        room.make_incompatible(
+            f"this game was played under rules version {stored.rules_version}; "
+            f"this server plays version {RULES_VERSION}, so it cannot continue here")
     elif stored.status in (PLAYING, FINISHED):
         actions: list[tuple[int, dict[str, Any]]] = []
         for expected, (seq, seat, action) in enumerate(stored.actions, start=1):
             if seq != expected or seat is None:
                 raise ValueError(f"journal of {stored.code}: row {seq} where {expected} was due")
             actions.append((seat, action))
-        room.game = room.replay(actions)  # checks every action again, and seq == version
-        room.actions, room.status = actions, stored.status
-        if stored.status == FINISHED:
-            if room.game.phase != "over":
-                raise ValueError(f"the saved game of {stored.code} does not replay to its end")
-            room.finished_at = manager.clock() - seconds_since(stored.finished_at)
+        # Every action is checked again, and seq == version.
+        room.restore_game(stored.status, actions, seconds_since(stored.finished_at))
     timeouts.restore(room, list(stored.talk))  # chat, and the clock as last saved
     room.commit([], game_changed=room.game is not None)
     return room
@@ -100,23 +83,17 @@ def quarantined(manager: RoomManager, stored: UnfinishedRoom, base: int) -> Room
     room = manager.build(stored.code, RoomOptions(players), 0, stored.host_token_hash)
     for record in stored.seats:
         if 0 <= record.seat < players:
-            seat = room.seats[record.seat]
-            seat.name = record.name if record.bot is None else None
-            seat.bot, seat.token_hash = record.bot, record.token_hash
+            room.restore_seat(record.seat, record.name, record.bot, record.token_hash)
     if stored.host_seat is not None and 0 <= stored.host_seat < players:
-        room.host_seat = stored.host_seat
-    room.v = base
-    close(room, "this game's record could not be replayed, so it cannot continue")
+        room.restore_host(stored.host_seat)
+    room.number_versions_from(base)
+    room.make_incompatible("this game's record could not be replayed, so it cannot continue")
     room.commit([])
     return room
 
 
 def seconds_since(at: datetime | None) -> float:
     return 0.0 if at is None else max(0.0, (utcnow() - at).total_seconds())
-
-
-def close(room: Room, notice: str) -> None:
-    room.status, room.notice, room.game, room.actions = INCOMPATIBLE, notice, None, []
 
 
 async def restore_rooms(
@@ -142,9 +119,9 @@ async def restore_rooms(
         if room.status == PLAYING and stored_room.started_at is not None:
             journal.started_at[room.code] = stored_room.started_at
     for room in rooms:
-        if room.status == PLAYING and room.game is not None and room.game.phase == "over":
+        if room.status == PLAYING and room.game is not None and is_over(room.game):
             async with room.lock:
-                room.status, room.finished_at = FINISHED, manager.clock()
+                room.finish()
                 room.commit([])
                 await room.tell_journal("finished")
     for room in rooms:

@@ -5,6 +5,7 @@ from .connection import Close, Connection
 from .errors import RoomError
 from .journal import Journal, NullJournal
 from .manager import RoomManager
+from .options import RoomOptions
 from .room import (
     FINISHED,
     INCOMPATIBLE,
@@ -13,10 +14,8 @@ from .room import (
     WAITING,
     Listener,
     Room,
-    RoomOptions,
-    Seat,
-    hash_token,
 )
+from .seat import Seat, hash_token
 from .seating import add_bot, hand_host, join, kick, leave, stand_in, start
 
 __all__ = [

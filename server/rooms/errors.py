@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from server.error_codes import registered
+
 
 class RoomError(Exception):
     """A room refused a request; nothing changed."""
 
     def __init__(self, code: str, message: str, status: int = 409) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = registered(code)
         self.message = message
         self.status = status
 

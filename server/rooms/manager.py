@@ -14,8 +14,10 @@ from server.config import Settings
 from .codes import display, new_code, normalize
 from .errors import RoomError, forbidden, not_found
 from .journal import Journal, NullJournal
+from .options import RoomOptions
 from .ratelimit import RateLimit
-from .room import FINISHED, PLAYING, WAITING, Listener, Room, RoomOptions, hash_token, new_token
+from .room import FINISHED, PLAYING, WAITING, Listener, Room
+from .seat import hash_token, new_token
 
 log = logging.getLogger(__name__)
 
@@ -101,25 +103,14 @@ class RoomManager:
                 room.options, client, bots=[old.bot for old in room.seats]
             )
             async with new.lock:
-                tokens = {}
-                for old in room.seats:
-                    if old.token_hash is not None:
-                        target, tokens[old.index] = new.seats[old.index], new_token()
-                        target.name, target.token_hash = old.name, hash_token(tokens[old.index])
-                humans = [s for s in room.seats if s.token_hash is not None]
-                new.host_seat = room.host_seat if room.host_seat is not None else (
-                    humans[0].index if humans else None)
+                tokens = new.seat_players_of(room)
                 try:
                     await new.save("seats_changed")
                 except RoomError:
-                    for index in tokens:
-                        new.seats[index].vacate()
-                    new.host_seat = None
+                    new.unseat_players(list(tokens))
                     raise
                 new.commit([])
-                room.rematch_tokens.update(tokens)
-            room.rematch = new.display_code
-            room.commit([{"type": "rematch", "code": new.display_code}])
+            room.link_rematch(new, tokens)
         return new, host_token, room.rematch_tokens.get(seat)
 
     async def allow_create(self, client: str) -> bool:

@@ -11,19 +11,23 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import hashlib
-import hmac
 import logging
-import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
-from server.rules import Game, RuleError, apply, new_game, public_view, seat_extras
+from server.rules import (
+    Game,
+    RuleError,
+    apply,
+    is_over,
+    new_game_from,
+    public_view,
+    seat_extras,
+)
 
-from . import chat, timeouts
+from . import chat, outgoing, timeouts
 from .codes import display
 from .connection import Connection
 from .diff import Op, diff
@@ -31,7 +35,9 @@ from .errors import RoomError
 from .history import Entry, FrameTexts, History
 from .journal import Journal
 from .jsontext import dumps
-from .turnclock import AWAY_AFTER, ClockOption, TurnClock
+from .options import RoomOptions
+from .seat import Seat, hash_token, new_token, same_hash
+from .turnclock import ClockOption, TurnClock
 
 log = logging.getLogger(__name__)
 
@@ -48,83 +54,6 @@ MOVED = "moved"
 # (a "presence" event). It runs outside the room lock; one that wants to act (a bot)
 # should schedule its own task rather than act inline.
 Listener = Callable[["Room", list[dict[str, Any]]], Awaitable[None]]
-
-
-@dataclass(frozen=True, slots=True)
-class RoomOptions:
-    players: int
-    starter_orders: bool = False
-    starting_player: int | None = None
-    public: bool = False
-    clock: ClockOption | None = None  # the turn clock; None: no clock
-
-    def __post_init__(self) -> None:  # a stored room gives its clock in dict form
-        object.__setattr__(self, "clock", ClockOption.from_value(self.clock))
-
-    def to_dict(self) -> dict[str, Any]:
-        options: dict[str, Any] = {
-            "players": self.players,
-            "starter_orders": self.starter_orders,
-            "starting_player": self.starting_player,
-            "public": self.public,
-        }
-        if self.clock is not None:  # absent without a clock (as before clocks existed)
-            options["clock"] = self.clock.to_dict()
-        return options
-
-
-@dataclass(slots=True)
-class Seat:
-    index: int
-    name: str | None = None
-    token_hash: str | None = None  # sha256 of the seat token; the token itself is not kept
-    bot: str | None = None  # a bot level name; the bots package plays this seat
-    conn: Connection | None = None
-    # Room-clock time since which this player's seat has had no connection (None: a bot,
-    # an empty seat, or connected). Kept by Room.commit.
-    away_since: float | None = None
-    stand_in: str | None = None  # a bot level playing for the absent player, until they return
-    timeouts: int = 0  # turns timed out in a row (server.rooms.timeouts)
-
-    @property
-    def filled(self) -> bool:
-        return self.token_hash is not None or self.bot is not None
-
-    @property
-    def played_by(self) -> str | None:
-        """The bot level that plays this seat now, if any."""
-        return self.bot or self.stand_in
-
-    def vacate(self) -> None:
-        self.name = self.token_hash = self.bot = self.stand_in = None
-        self.timeouts = 0
-
-    def info(self) -> dict[str, Any]:
-        info = {
-            "seat": self.index,
-            "name": self.name,
-            "connected": self.conn is not None or self.bot is not None,
-            "bot": self.bot,
-        }
-        if self.stand_in is not None:
-            info["stand_in"] = self.stand_in
-        if self.timeouts >= AWAY_AFTER:
-            info["away"] = True
-        return info
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def hash_token(token: str) -> str:
-    """Tokens are high-entropy secrets: a plain sha256 is enough to keep instead of them."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def same_hash(given_hash: str, expected: str | None) -> bool:
-    """Constant-time comparison of a given token's hash with a stored one."""
-    return expected is not None and hmac.compare_digest(given_hash, expected)
 
 
 class Room:
@@ -235,7 +164,7 @@ class Room:
     def snapshot(self, seat: int | None) -> str:
         if seat is None and self._spectator_snapshot and self._spectator_snapshot[0] == self.v:
             return self._spectator_snapshot[1]
-        text = dumps({"type": "snapshot", "v": self.v, "view": self.view(seat)})
+        text = dumps(outgoing.snapshot(self.v, self.view(seat)))
         if seat is None:
             self._spectator_snapshot = (self.v, text)
         return text
@@ -403,11 +332,89 @@ class Room:
         for seat in self.seats:
             seat.conn = None
 
+    # --- lifecycle: the only writers of status, game, actions, finished_at and notice --------
+
+    def begin(self) -> None:
+        """WAITING -> PLAYING: deal the game from the room's seed and options."""
+        self.game, self.status = self.new_game(), PLAYING
+
+    def unbegin(self) -> None:
+        """Undo `begin` (the start could not be made durable)."""
+        self.game, self.status = None, WAITING
+
+    def finish(self) -> None:
+        """PLAYING -> FINISHED: the game is over."""
+        self.status, self.finished_at = FINISHED, self.clock()
+        log.info("game finished in room %s", self.display_code,
+                 extra={"room": self.display_code})
+
+    def make_incompatible(self, notice: str) -> None:
+        """A restored room that cannot be played here: readable, closed, `notice` says why."""
+        self.status, self.notice, self.game, self.actions = INCOMPATIBLE, notice, None, []
+
+    def move_away(self) -> None:
+        """Handed over to another instance (cluster mode): its viewers reconnect there."""
+        self.status = MOVED
+        self.close_all("moved", 1012)
+
+    def number_versions_from(self, base: int) -> None:
+        """A rebuilt room's versions restart at `base`, above any sent before (no viewer yet)."""
+        self.v = base
+
+    def restore_seat(self, index: int, name: str | None, bot: str | None,
+                     token_hash: str | None) -> None:
+        """A seat as stored (a bot seat keeps no name)."""
+        seat = self.seats[index]
+        seat.name = None if bot is not None else name
+        seat.bot, seat.token_hash = bot, token_hash
+
+    def restore_host(self, seat: int | None) -> None:
+        if seat is not None and not 0 <= seat < len(self.seats):
+            raise ValueError(f"host seat {seat} of {len(self.seats)}")
+        self.host_seat = seat
+
+    def restore_game(self, status: str, actions: list[tuple[int, dict[str, Any]]],
+                     finished_ago: float = 0.0) -> None:
+        """A PLAYING or FINISHED room rebuilt from storage by replaying its actions (each is
+        checked again). Raises if they do not replay, or a finished game does not end."""
+        if status not in (PLAYING, FINISHED):
+            raise ValueError(f"a game cannot be restored as {status!r}")
+        game = self.replay(actions)
+        if status == FINISHED and not is_over(game):
+            raise ValueError(f"the saved game of {self.code} does not replay to its end")
+        self.game, self.actions, self.status = game, actions, status
+        if status == FINISHED:
+            self.finished_at = self.clock() - finished_ago
+
+    def seat_players_of(self, old: Room) -> dict[int, str]:
+        """A rematch: the old room's players take the same seats here, with new tokens, and
+        the same host seat (else the first player). Returns the new tokens by seat."""
+        tokens = {}
+        for seat in old.seats:
+            if seat.token_hash is not None:
+                target, tokens[seat.index] = self.seats[seat.index], new_token()
+                target.name, target.token_hash = seat.name, hash_token(tokens[seat.index])
+        humans = [s.index for s in old.seats if s.token_hash is not None]
+        self.host_seat = old.host_seat if old.host_seat is not None else (
+            humans[0] if humans else None)
+        return tokens
+
+    def unseat_players(self, seats: list[int]) -> None:
+        """Undo `seat_players_of` (the seats could not be made durable)."""
+        for index in seats:
+            self.seats[index].vacate()
+        self.host_seat = None
+
+    def link_rematch(self, new: Room, tokens: dict[int, str]) -> None:
+        """The next game at this table is `new`; its players' tokens wait here."""
+        self.rematch_tokens.update(tokens)
+        self.rematch = new.display_code
+        self.commit([{"type": "rematch", "code": new.display_code}])
+
     # --- playing -------------------------------------------------------------------------
 
     def new_game(self) -> Game:
-        opts = self.options
-        return new_game(self.seed, opts.players, opts.starting_player, opts.starter_orders)
+        return new_game_from(self.seed, self.options)
 
     def replay(self, actions: list[tuple[int, dict[str, Any]]]) -> Game:
         """The game after `actions` from the start: randomness is state, so this is exact."""
@@ -450,11 +457,9 @@ class Room:
             self.actions.append((seat, action))
             if bot is None:
                 timeouts.acted(self, seat)
-            finished = game.phase == "over"
+            finished = is_over(game)
             if finished:
-                self.status, self.finished_at = FINISHED, self.clock()
-                log.info("game finished in room %s", self.display_code,
-                         extra={"room": self.display_code})
+                self.finish()
             self.commit(events, game_changed=True)
             version = self.v
             await self.save_clock()

@@ -15,7 +15,8 @@ import unicodedata
 from . import timeouts
 from .connection import Connection
 from .errors import RoomError, forbidden
-from .room import FINISHED, PLAYING, WAITING, Room, hash_token, new_token
+from .room import FINISHED, PLAYING, WAITING, Room
+from .seat import hash_token, new_token
 from .turnclock import ClockOptionError
 
 NAME_MAX = 24
@@ -169,11 +170,11 @@ async def start(room: Room, token: str) -> None:
             raise RoomError("not_waiting", "the game has already started")
         if not all(s.filled for s in room.seats):
             raise RoomError("seats_empty", "every seat must be taken first")
-        room.game, room.status = room.new_game(), PLAYING
+        room.begin()
         try:
             await room.save("started")
         except RoomError:
-            room.game, room.status = None, WAITING
+            room.unbegin()
             raise
         room.commit([{"type": "game_started"}], game_changed=True)
         await room.save_clock()

@@ -17,6 +17,8 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from server.rules import is_over
+
 from .errors import RoomError
 from .turnclock import AWAY_AFTER, Key
 
@@ -32,7 +34,7 @@ TICK_MIN = 0.005
 
 def turn_key(room: Room) -> Key | None:
     game = room.game
-    if game is None or room.status != "playing" or game.phase == "over":
+    if game is None or room.status != "playing" or is_over(game):
         return None
     return (game.turn, game.current)
 

@@ -13,7 +13,7 @@ remaining times it was saved with, so time the server was down costs nobody anyt
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 TURN_MIN, TURN_MAX = 10, 600  # seconds per turn
@@ -32,8 +32,10 @@ class ClockOptionError(ValueError):
 class ClockOption:
     """What the host chose: seconds per turn and seconds of bank per seat."""
 
-    turn: int
-    bank: int
+    turn: int = field(metadata={"ge": TURN_MIN, "le": TURN_MAX,
+                                "description": "seconds per turn"})
+    bank: int = field(metadata={"ge": BANK_MIN, "le": BANK_MAX,
+                                "description": "seconds of bank per seat"})
 
     def __post_init__(self) -> None:
         if type(self.turn) is not int or not TURN_MIN <= self.turn <= TURN_MAX:

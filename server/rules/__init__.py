@@ -1,7 +1,7 @@
 """The game of Coffee Rush as a pure, deterministic rules engine (see RULES.md).
 
     game = new_game(seed=7, players=4)
-    while game.phase != "over":
+    while not is_over(game):
         events = apply(game, legal_actions(game)[0])
 """
 
@@ -18,15 +18,30 @@ from .errors import (
 )
 from .invariants import check_invariants
 from .legal import legal_actions
+from .options import GAME_OPTION_NAMES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
 from .scoring import final_result, score
 from .serialize import from_dict, to_dict
-from .setup import new_game
-from .state import Game
+from .setup import new_game, new_game_from
+from .state import (
+    MOVE,
+    OVER,
+    PHASES,
+    PLACEMENT,
+    POUR,
+    PROCESS,
+    STARTING_CUP,
+    TURN_PHASES,
+    UPGRADE,
+    Game,
+    is_over,
+)
 from .view import public_view, seat_extras, view
 
 __all__ = [
-    "RULES_VERSION", "CorruptState", "Game", "GameOver", "IllegalAction", "MalformedAction",
+    "GAME_OPTION_NAMES", "MAX_PLAYERS", "MIN_PLAYERS", "MOVE", "OVER", "PHASES", "PLACEMENT",
+    "POUR", "PROCESS", "RULES_VERSION", "STARTING_CUP", "TURN_PHASES", "UPGRADE",
+    "CorruptState", "Game", "GameOptions", "GameOver", "IllegalAction", "MalformedAction",
     "NothingToUndo", "NotYourTurn", "RuleError", "apply", "can_undo", "card_public",
-    "check_invariants", "final_result", "from_dict", "legal_actions", "new_game",
-    "public_view", "score", "seat_extras", "to_dict", "view",
+    "check_invariants", "final_result", "from_dict", "is_over", "legal_actions", "new_game",
+    "new_game_from", "public_view", "score", "seat_extras", "to_dict", "view",
 ]

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .data import RULES_VERSION
 from .errors import CorruptState
 from .invariants import check_invariants
+from .options import GameOptions
 from .state import Game, Player, TurnStart
 
 FORMAT = 1
 _PLAYER_FIELDS = ("meeples", "tabs", "cups", "completed", "penalties", "rush", "upgrades", "turns")
 
 
-def _player_dict(p: Player) -> dict:
+def _player_dict(p: Player) -> dict[str, Any]:
     return {
         "meeples": p.meeples[:],
         "tabs": [t[:] for t in p.tabs],
@@ -24,20 +27,20 @@ def _player_dict(p: Player) -> dict:
     }
 
 
-def _player(d: dict) -> Player:
+def _player(d: dict[str, Any]) -> Player:
     if set(d) != set(_PLAYER_FIELDS):
         raise CorruptState("player fields do not match the format")
     return Player(**{k: d[k] for k in _PLAYER_FIELDS}).clone()
 
 
-def to_dict(game: Game) -> dict:
+def to_dict(game: Game) -> dict[str, Any]:
     """Everything, the secret deck order included: for storage, never for a client."""
     ts = game.turn_start
     return {
         "format": FORMAT,
         "rules_version": RULES_VERSION,
         "seed": game.seed,
-        "options": dict(game.options),
+        "options": game.options.to_dict(),
         "players": [_player_dict(p) for p in game.players],
         "deck": game.deck[:],
         "set_aside": game.set_aside[:],
@@ -70,7 +73,7 @@ def to_dict(game: Game) -> dict:
     }
 
 
-def from_dict(d: dict) -> Game:
+def from_dict(d: dict[str, Any]) -> Game:
     """Load a state written by to_dict; raise CorruptState if it is not a sound game."""
     try:
         if d.get("format") != FORMAT:
@@ -81,7 +84,7 @@ def from_dict(d: dict) -> Game:
         game = Game(
             seed=d["seed"],
             players=[_player(p) for p in d["players"]],
-            options=dict(d["options"]),
+            options=GameOptions.from_dict(d["options"]),
             deck=list(d["deck"]),
             set_aside=list(d["set_aside"]),
             discard=list(d["discard"]),
@@ -110,7 +113,7 @@ def from_dict(d: dict) -> Game:
         )
         if len(game.supply) != 8 or len(game.hand) != 8:
             raise CorruptState("supply and hand have one count per ingredient")
-        if game.options.get("players") != len(game.players):
+        if game.options.players != len(game.players):
             raise CorruptState("player count does not match the options")
         check_invariants(game)
     except CorruptState:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .data import CARD_COUNT, RUSH_TOKENS, STARTER_CARDS, SUPPLY_VECTOR
 from .errors import MalformedAction
+from .options import GameOptions
 from .state import PLACEMENT, Game, Player
 
 _MASK = (1 << 64) - 1
@@ -30,7 +33,7 @@ class SplitMix64:
             if x < limit:
                 return x % n
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
@@ -51,19 +54,23 @@ def new_game(
     starter_orders: bool = False,
 ) -> Game:
     """Shuffle and deal a new game; the first decision is the first meeple placement."""
+    return new_game_from(seed, GameOptions(players, starter_orders, starting_player))
+
+
+def new_game_from(seed: int, options: GameOptions) -> Game:
+    """The one conversion from options to a dealt game (rooms and replays both use it)."""
+    options = options.game_options()
+    players, starting_player = options.players, options.starting_player
     if type(players) is not int or not 2 <= players <= 4:
         raise MalformedAction("a game has 2, 3 or 4 players", "R-SETUP")
     if type(seed) is not int or not 0 <= seed < 1 << 64:
         raise MalformedAction("the seed is an integer in [0, 2**64)", "R-SETUP-1")
-    if starting_player is not None and (
-        type(starting_player) is not int or not 0 <= starting_player < players
-    ):
-        raise MalformedAction("starting_player must be a seat number", "R-SETUP-1")
+    options.check()
     rng = SplitMix64(seed)
     start = rng.below(players) if starting_player is None else starting_player
 
     starters: list[int] = []
-    if starter_orders:
+    if options.starter_orders:
         starters = list(STARTER_CARDS)
         rng.shuffle(starters)
     deck = [c for c in range(CARD_COUNT) if c not in starters]
@@ -87,11 +94,7 @@ def new_game(
     return Game(
         seed=seed,
         players=seats,
-        options={
-            "players": players,
-            "starting_player": starting_player,
-            "starter_orders": starter_orders,
-        },
+        options=options,
         deck=deck,
         set_aside=sorted(starters),
         discard=[],

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+from .options import GameOptions
 
 # Phases, in the order a game passes through them.
 PLACEMENT = "placement"  # R-SETUP-3
@@ -59,7 +62,7 @@ class TurnStart:
 class Game:
     seed: int
     players: list[Player]
-    options: dict
+    options: GameOptions
     deck: list[int]  # the next card to draw is deck[-1]; secret until the game is over
     set_aside: list[int]  # R-SETUP-V1 leftovers, face up, out of the game
     discard: list[int]
@@ -79,12 +82,13 @@ class Game:
     path: list[int] = field(default_factory=list)
     served: int = 0
     upgraded: bool = False
-    turn_log: list[dict] = field(default_factory=list)
+    turn_log: list[dict[str, Any]] = field(default_factory=list)
     turn_start: TurnStart | None = None
     # Bookkeeping.
     version: int = 0  # actions applied so far
-    result: dict | None = None
-    legal_cache: tuple | None = field(default=None, compare=False, repr=False)
+    result: dict[str, Any] | None = None
+    legal_cache: tuple[int, list[dict[str, Any]]] | None = field(
+        default=None, compare=False, repr=False)  # (version, legal actions at that version)
 
     @property
     def n(self) -> int:
@@ -96,7 +100,7 @@ class Game:
         return Game(
             self.seed,
             [p.clone() for p in self.players],
-            dict(self.options),
+            self.options,  # frozen: shared
             self.deck[:],
             self.set_aside[:],
             self.discard[:],
@@ -122,3 +126,8 @@ class Game:
             self.version,
             self.result,
         )
+
+
+def is_over(game: Game) -> bool:
+    """Whether the game has ended (its result is final)."""
+    return game.phase == OVER

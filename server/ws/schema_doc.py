@@ -1,4 +1,5 @@
-"""Render the JSON Schema section of docs/PROTOCOL.md from the pydantic models.
+"""Render the generated sections of docs/PROTOCOL.md: the JSON Schemas (from the pydantic
+models) and the error-code table (from server/error_codes.py).
 
     python -m server.ws.schema_doc          # rewrite the generated section in place
     python -m server.ws.schema_doc --check  # exit 1 if the file has drifted
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from server import error_codes
 from server.api.models import REQUEST_MODELS, RESPONSE_MODELS
 
 from .frames import CLIENT_FRAMES, SERVER_FRAMES
@@ -39,10 +41,15 @@ def render() -> str:
     return "\n".join(lines)
 
 
+def _replace(document: str, begin: str, end_marker: str, fresh: str) -> str:
+    start, end = document.index(begin), document.index(end_marker) + len(end_marker)
+    return document[:start] + fresh + document[end:]
+
+
 def splice(document: str) -> str:
-    """The document with its generated section replaced by a fresh one."""
-    start, end = document.index(BEGIN), document.index(END) + len(END)
-    return document[:start] + render() + document[end:]
+    """The document with its generated sections (schemas, error codes) replaced by fresh ones."""
+    document = _replace(document, BEGIN, END, render())
+    return _replace(document, error_codes.BEGIN, error_codes.END, error_codes.render_table())
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,123 @@
+"""Every error code a client can get: the one registry (code, HTTP status, meaning).
+
+HTTP answers carry `{"error": {"code", "message"}}` and socket error frames carry `code`;
+either way the code is one of these. docs/PROTOCOL.md's error table is generated from this
+registry (python -m server.ws.schema_doc) and tests fail when a code is used that is not
+registered or the table drifts. Adding an error code: one entry here, then regenerate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCode:
+    code: str
+    status: int | None  # the HTTP status it comes with; None: on the socket only
+    meaning: str
+    also: tuple[int, ...] = ()  # other HTTP statuses it comes with in some answers
+
+    @property
+    def statuses(self) -> tuple[int, ...]:
+        return () if self.status is None else (self.status, *self.also)
+
+
+ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
+    # The boundary: checked before any route or room sees a request (api/security.py).
+    ErrorCode("bad_host", 400, "the `Host` header is not in `ALLOWED_HOSTS`"),
+    ErrorCode("forbidden_origin", 403,
+              "a `POST` with an `Origin` other than this site or `ALLOWED_ORIGINS`"),
+    ErrorCode("unsupported_media_type", 415,
+              "a `POST` whose `Content-Type` is not `application/json`"),
+    ErrorCode("too_large", 413,
+              "a body over `HTTP_MAX_BODY` (64 KiB; import: `IMPORT_MAX_BODY`, 2 MB), refused "
+              "before it is read; on the socket, a frame over `WS_MAX_FRAME` bytes (16384), "
+              "however large: error, bye `too_large`, close 1009 (the frame is not read)"),
+    ErrorCode("malformed", 422,
+              "wrong/missing/unknown fields, ids beyond 64 bits (400: a `Content-Length` that "
+              "is not a number, a body that is not JSON); on the socket: not JSON, not an "
+              "object, act or chat before hello, a second hello", (400,)),
+    ErrorCode("method_not_allowed", 405, "a method the path does not take"),
+    ErrorCode("internal", 500, "a server bug (logged); the same shape as every refusal"),
+    # The socket.
+    ErrorCode("unknown_type", None, "a frame whose `type` is not hello/act/ping/chat/mute/back"),
+    ErrorCode("flood", None,
+              "more than `WS_FLOOD_MESSAGES` frames in `WS_FLOOD_WINDOW` s (100 / 20 s): "
+              "error, bye, close 1008"),
+    ErrorCode("chat_invalid", 422,
+              "a chat text that is empty after trimming, longer than 200 characters, or has "
+              "control characters"),
+    ErrorCode("chat_full", 409, "the room's talk log is full (2000 items)"),
+    ErrorCode("spectators_full", 503,
+              "a hello without a seat token on a room that already has `MAX_SPECTATORS` "
+              "spectators; the socket stays open, try again later"),
+    # Rooms.
+    ErrorCode("not_found", 404, "no such room or game (also on the socket)"),
+    ErrorCode("forbidden", 403,
+              "a token that may not do that: an unknown seat token, a spectator acting, "
+              "a host-only request without the host's token"),
+    ErrorCode("rate_limited", 429, "more than `ROOM_CREATE_RATE` rooms a minute from a client"),
+    ErrorCode("name_invalid", 422, "a name that is not 1-24 printable characters after trimming"),
+    ErrorCode("room_full", 409, "no free seat, or the asked seat is taken"),
+    ErrorCode("not_waiting", 409, "a change allowed only before the start"),
+    ErrorCode("seats_empty", 409, "starting before every seat is taken"),
+    ErrorCode("not_started", 409, "acting before the game starts"),
+    ErrorCode("not_finished", 409,
+              "a rematch of an unfinished game (import, 422: the actions stop before the end)",
+              (422,)),
+    ErrorCode("stale", 409,
+              "`v` is older than the last *game* change (presence changes never make an "
+              "action stale) or newer than the room"),
+    ErrorCode("timed_out", 409, "an act of a player whose turn ran out (a bot finishes it)"),
+    ErrorCode("incompatible", 409,
+              "the room's game was started under other rules (`notice` in the room info says "
+              "which); it cannot continue on this server"),
+    ErrorCode("unavailable", 503,
+              "the change could not be made durable (the database and the fallback file both "
+              "failed; in cluster mode, the database, or this instance no longer owns the "
+              "room), or no database for history; nothing changed, try again"),
+    ErrorCode("moved", 503,
+              "cluster mode: the table moved to another instance while the request waited; "
+              "reconnect"),
+    ErrorCode("busy", 503, "cluster mode: the table is changing hands; retry in a moment"),
+    # The engine (server.rules.errors): the message names the rule, e.g. `R-MOVE`.
+    ErrorCode("not_your_turn", 409, "the engine refused the action: another seat is to act"),
+    ErrorCode("illegal_action", 422,
+              "the engine refused the action: not legal now (import: an action of the "
+              "document is not legal)"),
+    ErrorCode("malformed_action", 422, "the engine refused the action: not an action at all"),
+    ErrorCode("game_over", 409, "the game is over (acting, joining or kicking)"),
+    ErrorCode("nothing_to_undo", 409, "undo with nothing to undo in this turn"),
+    # Game history import (server/history/document.py).
+    ErrorCode("unsupported_format", 422, "an imported document of another `format`"),
+    ErrorCode("rules_version_mismatch", 409,
+              "an imported document played under another `RULES_VERSION`"),
+    ErrorCode("result_mismatch", 422,
+              "replaying an imported document's actions gives another result"),
+)}
+
+
+def codes_with_status(status: int) -> list[str]:
+    return [e.code for e in ERRORS.values() if status in e.statuses]
+
+
+def registered(code: str) -> str:
+    """`code` itself if it is registered; raises ValueError for a code nobody documented."""
+    if code not in ERRORS:
+        raise ValueError(f"unregistered error code {code!r}: add it to server/error_codes.py")
+    return code
+
+
+BEGIN = "<!-- BEGIN GENERATED ERROR CODES (python -m server.ws.schema_doc) -->"
+END = "<!-- END GENERATED ERROR CODES -->"
+
+
+def render_table() -> str:
+    """The markdown table of every code, for docs/PROTOCOL.md."""
+    lines = [BEGIN, "", "| code | HTTP status | when |", "|---|---|---|"]
+    for e in ERRORS.values():
+        status = "socket only" if e.status is None else ", ".join(map(str, e.statuses))
+        lines.append(f"| `{e.code}` | {status} | {e.meaning} |")
+    lines += ["", END]
+    return "\n".join(lines)

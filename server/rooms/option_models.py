@@ -1,0 +1,91 @@
+"""Pydantic models of the options, derived from the dataclasses that own them.
+
+`server.rules.GameOptions` declares the game's options and `server.rooms.RoomOptions` adds
+the room's; their fields (names, types, defaults, bounds and descriptions in the field
+metadata) become the HTTP request body, the export document's options and the documented
+room info here, so a new option needs no edit in this file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+
+from server.rules import GameOptions
+
+from .options import RoomOptions
+from .turnclock import ClockOption
+
+
+class Strict(BaseModel):
+    """Wrong types or unknown fields are refused (HTTP bodies, imported documents)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def model_of(
+    cls: type, name: str, base: type[BaseModel], nested: dict[type, type[BaseModel]],
+    doc: str | None = None,
+) -> type[BaseModel]:
+    """A pydantic model with one field per dataclass field of `cls` (dataclass-typed fields
+    replaced by their models in `nested`)."""
+    hints = typing.get_type_hints(cls)
+    fields: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        annotation = _swap(hints[f.name], nested)
+        default = ... if f.default is dataclasses.MISSING else f.default
+        fields[f.name] = (annotation, Field(default, **dict(f.metadata)))
+    return create_model(name, __base__=base, __doc__=doc or cls.__doc__, **fields)
+
+
+def _swap(annotation: Any, nested: dict[type, type[BaseModel]]) -> Any:
+    if annotation in nested:
+        return nested[annotation]
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        parts = tuple(_swap(a, nested) for a in typing.get_args(annotation))
+        return typing.Union[parts]  # noqa: UP007 - built from a runtime tuple
+    return annotation
+
+
+class _SeatExists(Strict):
+    """A body whose starting player must be one of its seats (checked by the rules)."""
+
+    @model_validator(mode="after")
+    def _check_game_options(self) -> _SeatExists:
+        values = self.model_dump()
+        GameOptions(values["players"], values["starter_orders"], values["starting_player"]).check()
+        return self
+
+
+def options_models(
+    base: type[BaseModel], names: tuple[str, str], options_base: type[BaseModel] | None = None,
+) -> tuple[type[BaseModel], type[BaseModel]]:
+    """(clock model, room options model) on `base`, with these names."""
+    clock = model_of(ClockOption, names[0], base, {},
+                     "A turn clock: seconds per turn, plus a bank per seat spent once a "
+                     "turn's time is up (e.g. 60 + 300, 30 + 120, 120 + 600).")
+    options = model_of(RoomOptions, names[1], options_base or base,
+                       {ClockOption: clock})
+    return clock, options
+
+
+if TYPE_CHECKING:  # built at run time: to a type checker, plain pydantic models
+    Clock: TypeAlias = BaseModel
+    CreateRoom: TypeAlias = BaseModel
+    DocumentClock: TypeAlias = BaseModel
+    DocumentOptions: TypeAlias = BaseModel
+    ClockModel: TypeAlias = BaseModel
+    RoomOptionsModel: TypeAlias = BaseModel
+else:
+    # The HTTP body creating a room: exactly the room options.
+    Clock, CreateRoom = options_models(Strict, ("Clock", "CreateRoom"), _SeatExists)
+    # The options in an exported game document (imported strictly; replay checks the rest).
+    DocumentClock, DocumentOptions = options_models(
+        Strict, ("DocumentClock", "DocumentOptions"))
+    # The options in the room info (documentation of the server frames).
+    ClockModel, RoomOptionsModel = options_models(
+        BaseModel, ("ClockModel", "RoomOptionsModel"))

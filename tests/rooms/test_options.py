@@ -1,0 +1,68 @@
+"""One options type (server.rules.GameOptions, extended by RoomOptions), one conversion to a
+new game: a live room and a stored game's replay deal the same game from the same options,
+and every schema of the options is derived from the dataclasses."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import pytest
+
+from server.config import Settings
+from server.history.replay import start as replay_start
+from server.rooms import RoomManager, RoomOptions
+from server.rooms.option_models import CreateRoom, DocumentOptions, RoomOptionsModel
+from server.rooms.options import ROOM_OPTION_NAMES
+from server.rules import GAME_OPTION_NAMES, GameOptions, MalformedAction, new_game, to_dict
+
+CASES = [
+    RoomOptions(players, starter, start, public)
+    for players, starter, public in itertools.product((2, 3, 4), (False, True), (False, True))
+    for start in (None, players - 1)
+]
+
+
+@pytest.mark.parametrize("options", CASES, ids=str)
+def test_a_room_and_a_replay_deal_the_same_game(options: RoomOptions) -> None:
+    room = RoomManager(Settings()).build("ABCDEFGH", options, seed=2**63 + 5, host_token_hash="h")
+    live = room.new_game()
+    stored = replay_start(room.seed, room.options.to_dict())  # as the journal keeps them
+    assert to_dict(live) == to_dict(stored)
+    assert live.options == options.game_options() == stored.options
+
+
+def test_new_game_is_the_same_conversion() -> None:
+    options = GameOptions(3, True, 2)
+    assert to_dict(new_game(9, 3, 2, True)) == to_dict(
+        RoomManager(Settings()).build("ABCDEFGH", RoomOptions(3, True, 2), 9, "h").new_game())
+    assert options.game_options() is options
+
+
+def test_room_options_round_trip_through_their_stored_form() -> None:
+    options = RoomOptions(4, True, 1, True, {"turn": 30, "bank": 120})
+    assert RoomOptions.from_dict(options.to_dict()) == options
+    assert "clock" not in RoomOptions(2).to_dict()  # absent without a clock, as before
+
+
+def test_bad_options_are_refused_by_the_rules() -> None:
+    for bad in ({"players": 5}, {"players": 2, "starting_player": 2}, {"starter_orders": True}):
+        with pytest.raises(MalformedAction):
+            GameOptions.from_dict(bad)
+
+
+@pytest.mark.parametrize("model", [CreateRoom, DocumentOptions, RoomOptionsModel])
+def test_every_schema_has_exactly_the_declared_options(model) -> None:
+    assert tuple(model.model_fields) == ROOM_OPTION_NAMES
+    assert ROOM_OPTION_NAMES[: len(GAME_OPTION_NAMES)] == GAME_OPTION_NAMES
+    for f in dataclasses.fields(RoomOptions):
+        declared = model.model_fields[f.name]
+        default = None if f.default is dataclasses.MISSING else f.default
+        assert (declared.default if not declared.is_required() else None) == default
+        assert declared.description == f.metadata["description"]
+
+
+def test_create_room_checks_the_starting_seat_with_the_rules() -> None:
+    assert CreateRoom.model_validate({"players": 3, "starting_player": 2})
+    with pytest.raises(ValueError, match="R-SETUP-1"):
+        CreateRoom.model_validate({"players": 3, "starting_player": 3})
