@@ -8,8 +8,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from server.rooms import RoomManager, RoomOptions, seating
+from server.rooms.outgoing import RoomInfo
 from server.rules import RULES_VERSION
-from server.ws.frames import RoomInfo
 
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
 from .models import (

@@ -18,6 +18,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from . import outgoing
 from .connection import Connection
 from .errors import RoomError
 from .jsontext import dumps
@@ -117,7 +118,7 @@ def send_recent(room: Room, conn: Connection) -> None:
     back; the client replaces its list). Nothing when there is nothing to see."""
     shown = [public(m) for m in room.talk.items if visible(room, conn, m)][-RECENT:]
     if shown:
-        conn.send(dumps({"type": "chat", "recent": True, "messages": shown}))
+        conn.send(dumps(outgoing.chat(True, shown)))
 
 
 async def post(room: Room, conn: Connection, text: str | None, reaction: str | None) -> None:
@@ -144,7 +145,7 @@ async def post(room: Room, conn: Connection, text: str | None, reaction: str | N
             "at": round(room.clock() * 1000),
         })
         await room.note_talk(message)
-        frame = dumps({"type": "chat", "recent": False, "messages": [public(message)]})
+        frame = dumps(outgoing.chat(False, [public(message)]))
         for viewer in room.connections():
             if visible(room, viewer, message):
                 viewer.send(frame)

@@ -10,6 +10,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+from . import outgoing
 from .jsontext import dumps
 
 OUTBOX_LIMIT = 1000  # frames waiting for a socket that does not read (WS_OUTBOX)
@@ -51,6 +52,6 @@ class Connection:
         """Say bye with a reason, then close; later frames are dropped."""
         if self.closing:
             return
-        self.outbox.put_nowait(dumps({"type": "bye", "reason": reason}))
+        self.outbox.put_nowait(dumps(outgoing.bye(reason)))
         self.outbox.put_nowait(Close(code, reason))
         self.closing = True

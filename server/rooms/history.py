@@ -6,6 +6,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from . import outgoing
 from .diff import Op
 from .jsontext import dumps
 
@@ -37,9 +38,9 @@ class FrameTexts:
         if text is not None:
             return text
         if not self._head:
-            self._head = f'{{"type":"patch","v":{entry.v},"ops":['
+            self._head = outgoing.patch_head(entry.v)
             self._shared = dumps(entry.shared)[1:-1]
-            self._tail = '],"events":' + dumps(entry.events) + "}"
+            self._tail = outgoing.patch_tail(dumps(entry.events))
         ops = self._shared
         if own:
             own_text = dumps(own)[1:-1]

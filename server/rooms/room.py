@@ -31,7 +31,7 @@ from server.rules import (
     seat_extras,
 )
 
-from . import chat, timeouts
+from . import chat, outgoing, timeouts
 from .codes import display
 from .connection import Connection
 from .diff import Op, diff
@@ -221,7 +221,7 @@ class Room:
     def snapshot(self, seat: int | None) -> str:
         if seat is None and self._spectator_snapshot and self._spectator_snapshot[0] == self.v:
             return self._spectator_snapshot[1]
-        text = dumps({"type": "snapshot", "v": self.v, "view": self.view(seat)})
+        text = dumps(outgoing.snapshot(self.v, self.view(seat)))
         if seat is None:
             self._spectator_snapshot = (self.v, text)
         return text

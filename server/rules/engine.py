@@ -1,354 +1,74 @@
 """Applying actions: validation first, then the change, then the events that describe it.
 
 `apply` mutates the game in place and returns structured events. Validation happens
-before any mutation, so a refused action leaves the game exactly as it was.
+before any mutation, so a refused action leaves the game exactly as it was. What each
+action type is and does is declared once, in registry.py.
 """
 
 from __future__ import annotations
 
 from .actions import action_key
-from .data import (
-    BASE_STEPS,
-    CARD_SPECIALTY,
-    CELL_INDEX,
-    CELL_ING,
-    CELL_NAMES,
-    ING_INDEX,
-    INGREDIENTS,
-    PENALTY_LIMIT,
-    UPGRADE_COST,
-    UPGRADE_INDEX,
-)
-from .data import card_public as card_info
 from .errors import GameOver, IllegalAction, NothingToUndo, NotYourTurn
-from .legal import KEY_OF, can_upgrade, legal_index, listed_key
-from .scoring import final_result
-from .state import (
-    MOVE,
-    OVER,
-    PLACEMENT,
-    POUR,
-    PROCESS,
-    STARTING_CUP,
-    TURN_PHASES,
-    UPGRADE,
-    Game,
-    TurnStart,
-)
-
-Events = list[dict]
-
-# The rule each action type belongs to, for refusal messages.
-_RULE_OF = {
-    "place": "R-SETUP-3", "starting_cup": "R-SETUP-4", "upgrade": "R-UPG",
-    "skip_upgrade": "R-UPG", "choose_meeple": "R-MOVE", "step": "R-MOVE", "stop": "R-MOVE",
-    "pour": "R-POUR", "return": "R-POUR", "empty": "R-POUR", "done_pouring": "R-POUR",
-    "serve": "R-PROC", "end_turn": "R-END",
-}
+from .legal import KEY_OF, legal_index, listed_key
+from .moves import Action, Events, Key, begin_turn
+from .registry import ACTIONS, Apply, allowed_in
+from .state import TURN_PHASES, Game, is_over
 
 
 def can_undo(game: Game) -> bool:
     return game.phase in TURN_PHASES and bool(game.turn_log)
 
 
+def _apply_fn(kind: str) -> Apply:
+    fn = ACTIONS[kind].apply
+    assert fn is not None, f"{kind} is played by the engine itself"
+    return fn
+
+
 def apply(game: Game, action: object, seat: int | None = None) -> Events:
     """Validate and apply `action` for `seat` (default: the seat to act)."""
-    if seat is not None and seat != game.current and game.phase != OVER:
+    if seat is not None and seat != game.current and not is_over(game):
         action_key(action)  # junk is reported as junk, whoever sends it
         raise NotYourTurn(f"it is seat {game.current}'s turn, not seat {seat}'s", "R-TURN")
     key = listed_key(game, action)  # fast path: a dict legal_actions handed out
     if key is not None:
-        legal = action
+        legal: Action = action  # type: ignore[assignment]  # a listed dict, checked by id
     else:
-        legal = _validate(game, action)
-        if legal is None:
+        validated = _validate(game, action)
+        if validated is None:
             return _undo(game)
-        key = KEY_OF[id(legal)]
+        legal, key = validated, KEY_OF[id(validated)]
     in_turn = game.phase in TURN_PHASES
-    events = _APPLY[key[0]](game, key, legal)
+    events = _apply_fn(key[0])(game, key, legal)
     game.version += 1
     if in_turn and key[0] != "end_turn":
         game.turn_log.append(legal)
     return events
 
 
-def _validate(game: Game, action: object) -> dict | None:
+def _validate(game: Game, action: object) -> Action | None:
     """The listed legal action equal to `action`, or None for undo; raise if refused."""
     key = action_key(action)
-    if game.phase == OVER:
+    if is_over(game):
         raise GameOver("the game is over", "R-END")
-    if key[0] == "undo":
+    kind = ACTIONS[key[0]]
+    if kind.apply is None:  # undo
         return None
     legal = legal_index(game).get(key)
     if legal is None:
-        raise IllegalAction(_why_illegal(game, key), _RULE_OF[key[0]])
-    if key[0] == "step":  # an echoed preview must be the true one
-        for name in ("gain", "rush"):
-            if name in action and action[name] != legal[name]:  # type: ignore[operator,index]
-                raise IllegalAction(f"step preview {name!r} does not match", "R-MOVE")
+        raise IllegalAction(_why_illegal(game, key), kind.rule)
+    assert isinstance(action, dict)  # action_key checked it
+    for name in kind.echoes:  # an echoed preview must be the true one
+        if name in action and action[name] != legal[name]:
+            raise IllegalAction(f"{kind.name} preview {name!r} does not match", kind.rule)
     return legal
 
 
-def _why_illegal(game: Game, key: tuple) -> str:
+def _why_illegal(game: Game, key: Key) -> str:
     kind = key[0]
-    if kind not in _PHASE_ALLOWS.get(game.phase, ()):
+    if kind not in allowed_in(game.phase):
         return f"{kind!r} is not possible in the {game.phase} phase"
     return f"{kind!r} with these arguments is not legal now"
-
-
-_PHASE_ALLOWS = {
-    PLACEMENT: ("place",),
-    STARTING_CUP: ("starting_cup",),
-    UPGRADE: ("upgrade", "skip_upgrade"),
-    MOVE: ("choose_meeple", "step", "stop"),
-    POUR: ("pour", "return", "empty", "done_pouring"),
-    PROCESS: ("serve", "end_turn"),
-}
-
-
-# --- setup (R-SETUP) -------------------------------------------------------------------
-
-
-def _take_into_cup(game: Game, seat: int, meeple: int, cup: int) -> dict:
-    """R-SETUP-4: the token under a meeple goes into a cup (if the supply has one)."""
-    ing = CELL_ING[game.players[seat].meeples[meeple]]
-    got = 1 if game.supply[ing] else 0
-    if got:
-        game.supply[ing] -= 1
-        game.players[seat].cups[cup].append(ing)
-    return {"type": "starting_token", "seat": seat, "ingredient": INGREDIENTS[ing],
-            "cup": cup, "count": got}
-
-
-def _place(game: Game, key: tuple, legal: dict) -> Events:
-    seat = game.pending.pop(0)
-    game.players[seat].meeples.append(CELL_INDEX[key[1]])
-    events: Events = [{"type": "placed", "seat": seat, "cell": key[1]}]
-    if game.pending:
-        game.current = game.pending[0]
-        return events
-    # Every meeple is down: each player takes the token(s) under their meeple(s).
-    for seat in range(game.n):
-        events.append(_take_into_cup(game, seat, 0, 0))
-    if game.n == 2:
-        game.phase = STARTING_CUP
-        game.pending = [game.start, 1 - game.start]
-        game.current = game.start
-        return events
-    return events + _begin_turn(game, game.start)
-
-
-def _starting_cup(game: Game, key: tuple, legal: dict) -> Events:
-    seat = game.pending.pop(0)
-    events = [_take_into_cup(game, seat, 1, key[1])]
-    if game.pending:
-        game.current = game.pending[0]
-        return events
-    return events + _begin_turn(game, game.start)
-
-
-# --- a turn (R-TURN) -------------------------------------------------------------------
-
-
-def _begin_turn(game: Game, seat: int) -> Events:
-    game.current = seat
-    game.turn += 1
-    game.hand = [0] * 8
-    game.moving = None if game.n == 2 else 0
-    game.steps = 0
-    game.path = []
-    game.served = 0
-    game.upgraded = False
-    game.turn_log = []
-    game.phase = UPGRADE if can_upgrade(game) else MOVE
-    if game.moving is not None:
-        game.path = [game.players[seat].meeples[0]]
-    game.turn_start = TurnStart(
-        game.players[seat].clone(), game.supply[:], game.rush_supply, game.discard[:],
-        game.phase,
-    )
-    return [{"type": "turn_started", "seat": seat, "turn": game.turn, "phase": game.phase}]
-
-
-def _upgrade(game: Game, key: tuple, legal: dict) -> Events:
-    player = game.players[game.current]
-    tile = UPGRADE_INDEX[key[1]]
-    spent = player.completed[-UPGRADE_COST:]  # which three does not matter (R-UPG)
-    del player.completed[-UPGRADE_COST:]
-    game.discard.extend(spent)
-    player.upgrades[tile] = True
-    game.upgraded = True
-    game.phase = MOVE
-    return [{"type": "upgraded", "seat": game.current, "tile": key[1], "discarded": spent}]
-
-
-def _skip_upgrade(game: Game, key: tuple, legal: dict) -> Events:
-    game.phase = MOVE
-    return [{"type": "upgrade_skipped", "seat": game.current}]
-
-
-def _choose_meeple(game: Game, key: tuple, legal: dict) -> Events:
-    game.moving = key[1]
-    game.path = [game.players[game.current].meeples[key[1]]]
-    return [{"type": "meeple_chosen", "seat": game.current, "meeple": key[1]}]
-
-
-def _step(game: Game, key: tuple, legal: dict) -> Events:
-    player = game.players[game.current]
-    cell = CELL_INDEX[key[1]]
-    here = player.meeples[game.moving]
-    paid = game.steps >= BASE_STEPS
-    if paid:  # R-MOVE: each step beyond 3 costs a Rush Token, back to the supply
-        player.rush -= 1
-        game.rush_supply += 1
-    ing = CELL_ING[cell]
-    count = legal["gain"][INGREDIENTS[ing]]  # computed by legal.py, supply cap included
-    game.supply[ing] -= count
-    game.hand[ing] += count
-    player.meeples[game.moving] = cell
-    game.steps += 1
-    game.path.append(cell)
-    return [{
-        "type": "moved", "seat": game.current, "meeple": game.moving,
-        "from": CELL_NAMES[here], "to": key[1], "gained": {INGREDIENTS[ing]: count},
-        "rush_spent": paid,
-    }]
-
-
-def _stop(game: Game, key: tuple, legal: dict) -> Events:
-    game.phase = POUR
-    cell = game.players[game.current].meeples[game.moving]
-    return [{"type": "stopped", "seat": game.current, "cell": CELL_NAMES[cell],
-             "steps": game.steps}]
-
-
-def _pour(game: Game, key: tuple, legal: dict) -> Events:
-    ing = ING_INDEX[key[1]]
-    game.hand[ing] -= 1
-    game.players[game.current].cups[key[2]].append(ing)
-    return [{"type": "poured", "seat": game.current, "ingredient": key[1], "cup": key[2]}]
-
-
-def _return(game: Game, key: tuple, legal: dict) -> Events:
-    ing = ING_INDEX[key[1]]
-    game.hand[ing] -= 1
-    game.supply[ing] += 1
-    return [{"type": "returned", "seat": game.current, "ingredient": key[1]}]
-
-
-def _tokens(ings: list[int]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for ing in ings:
-        name = INGREDIENTS[ing]
-        out[name] = out.get(name, 0) + 1
-    return out
-
-
-def _empty(game: Game, key: tuple, legal: dict) -> Events:
-    cup = game.players[game.current].cups[key[1]]
-    for ing in cup:
-        game.supply[ing] += 1
-    event = {"type": "emptied", "seat": game.current, "cup": key[1], "returned": _tokens(cup)}
-    cup.clear()
-    return [event]
-
-
-def _done_pouring(game: Game, key: tuple, legal: dict) -> Events:
-    game.phase = PROCESS
-    return [{"type": "pouring_done", "seat": game.current}]
-
-
-def _serve(game: Game, key: tuple, legal: dict) -> Events:
-    player = game.players[game.current]
-    cup, card = key[1], key[2]
-    for ing in player.cups[cup]:
-        game.supply[ing] += 1
-    player.cups[cup].clear()
-    for tab in player.tabs:
-        if card in tab:
-            tab.remove(card)
-            break
-    player.completed.append(card)
-    game.served += 1
-    rush = 1 if CARD_SPECIALTY[card] and game.rush_supply else 0  # R-PROC, R-COMP-5
-    player.rush += rush
-    game.rush_supply -= rush
-    return [{"type": "served", "seat": game.current, "cup": cup, "card": card_info(card),
-             "rush_gained": rush}]
-
-
-# --- turn end (R-END) --------------------------------------------------------------------
-
-
-def _draw(game: Game, seat: int, count: int) -> list[int]:
-    """Deal up to `count` cards onto a seat's tab 1; closes the game when the deck runs out."""
-    got = []
-    tab1 = game.players[seat].tabs[0]
-    deck = game.deck
-    for _ in range(count):
-        if not deck:
-            break
-        card = deck.pop()
-        tab1.append(card)
-        got.append(card)
-    if not deck or len(got) < count:
-        _close(game, "deck")  # R-END-DECK
-    return got
-
-
-def _close(game: Game, reason: str) -> None:
-    if not game.closed:
-        game.closed = True
-        game.close_reason = reason
-
-
-def _end_turn(game: Game, key: tuple, legal: dict) -> Events:
-    seat, n = game.current, game.n
-    player = game.players[seat]
-    events: Events = []
-    was_closed = game.closed
-    # 1. Too Many Orders: the next two players (2 players: the other) take N cards each.
-    if game.served:
-        for k in (1, 2) if n > 2 else (1,):
-            taker = (seat + k) % n
-            cards = _draw(game, taker, game.served)
-            events.append({"type": "orders_dealt", "seat": taker, "from": seat,
-                           "cards": [card_info(c) for c in cards], "reason": "too_many_orders"})
-    # 2. Flow of Time: orders move down a tab; those pushed off tab 4 become penalties.
-    tabs = player.tabs
-    fallen = tabs[3]
-    player.tabs = [[], tabs[0], tabs[1], tabs[2]]
-    rush = min(len(fallen), game.rush_supply)
-    player.penalties.extend(fallen)
-    player.rush += rush
-    game.rush_supply -= rush
-    events.append({"type": "time_flowed", "seat": seat, "penalties": fallen,
-                   "rush_gained": rush})
-    # 3. Two players: one new order every turn.
-    if n == 2:
-        cards = _draw(game, seat, 1)
-        events.append({"type": "orders_dealt", "seat": seat, "from": seat,
-                       "cards": [card_info(c) for c in cards], "reason": "new_order"})
-    # 4. Closing (R-END-PEN, R-END-DECK, R-END-STALL).
-    if any(len(p.penalties) >= PENALTY_LIMIT for p in game.players):
-        _close(game, "penalties")
-    if not game.deck:
-        _close(game, "deck")
-    if n > 2 and not any(p.order_count() for p in game.players):
-        _close(game, "stall")
-    if game.closed and not was_closed:
-        events.append({"type": "closed", "reason": game.close_reason})
-    player.turns += 1
-    events.append({"type": "turn_ended", "seat": seat})
-    game.turn_log = []
-    game.turn_start = None
-    # 5. The game ends after the turn of the player to the starting player's right.
-    if game.closed and seat == (game.start - 1) % n:
-        game.phase = OVER
-        game.result = final_result(game)
-        events.append({"type": "game_over", "result": game.result})
-        return events
-    return events + _begin_turn(game, (seat + 1) % n)
 
 
 def _undo(game: Game) -> Events:
@@ -365,28 +85,13 @@ def _undo(game: Game) -> Events:
     game.rush_supply = start.rush_supply
     game.discard = start.discard[:]
     game.turn -= 1
-    _begin_turn(game, seat)
+    begin_turn(game, seat)
     game.turn_start = start
     for action in redo:
-        _APPLY[action["type"]](game, action_key(action), action)
+        _apply_fn(action["type"])(game, action_key(action), action)
         game.turn_log.append(action)
     game.version += 1
     game.legal_cache = None
     return [{"type": "undone", "seat": seat, "action": undone}]
 
 
-_APPLY = {
-    "place": _place,
-    "starting_cup": _starting_cup,
-    "upgrade": _upgrade,
-    "skip_upgrade": _skip_upgrade,
-    "choose_meeple": _choose_meeple,
-    "step": _step,
-    "stop": _stop,
-    "pour": _pour,
-    "return": _return,
-    "empty": _empty,
-    "done_pouring": _done_pouring,
-    "serve": _serve,
-    "end_turn": _end_turn,
-}

@@ -13,7 +13,7 @@ import time
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from server.rooms import Close, Connection, RoomManager
+from server.rooms import Close, Connection, RoomManager, outgoing
 
 from .origin import origin_allowed
 from .session import Session
@@ -43,9 +43,7 @@ async def table_socket(ws: WebSocket, code: str) -> None:
     await ws.accept()
     room = manager.find(code)
     if room is None:
-        await ws.send_json(
-            {"type": "error", "id": None, "code": "not_found", "message": "there is no such room"}
-        )
+        await ws.send_json(outgoing.error(None, "not_found", "there is no such room"))
         await ws.close(4404, "not_found")
         return
     session = Session(room, settings, time.monotonic, ws.app.state.metrics)

@@ -12,13 +12,9 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 from server.error_codes import registered
-from server.rooms.option_models import RoomOptionsModel
+from server.rooms import outgoing
 
-INT64 = (-(2**63), 2**63 - 1)
-FrameId = (
-    Annotated[str, StringConstraints(max_length=64)]
-    | Annotated[int, Field(ge=INT64[0], le=INT64[1])]
-)
+INT64, FrameId = outgoing.INT64, outgoing.FrameId
 ID_RULE = "id: a string of at most 64 characters or a 64-bit integer"
 
 
@@ -129,129 +125,12 @@ def parse(text: str) -> Hello | Act | Ping | Chat | Mute | Back:
 
 def too_large_texts(limit: int) -> tuple[str, str]:
     """The error and bye sent for a frame over the size cap, before close 1009."""
-    error = {"type": "error", "id": None, "code": "too_large",
-             "message": f"frames are limited to {limit} bytes"}
-    bye = {"type": "bye", "reason": "too_large"}
-    return orjson.dumps(error).decode(), orjson.dumps(bye).decode()
+    error = outgoing.error(None, "too_large", f"frames are limited to {limit} bytes")
+    return orjson.dumps(error).decode(), orjson.dumps(outgoing.bye("too_large")).decode()
 
 
-# --- server frames (documentation and tests; the room builds these as plain dicts) -------
+# --- server frames: documented and built in server.rooms.outgoing ----------------------
 
-
-class SeatInfo(BaseModel):
-    seat: int
-    name: str | None
-    connected: bool
-    bot: str | None = Field(description="the bot level seated here, or null for a player")
-    stand_in: str | None = Field(
-        None, description="only while a player is away: the bot level playing for them"
-    )
-    away: bool | None = Field(
-        None, description="only true, after 3 turn-clock timeouts in a row: until `back`"
-    )
-
-
-class ClockState(BaseModel):
-    """The turn clock at this version, for a countdown that needs no synchronised clock:
-    the remaining times were measured at `at`, this version's server time."""
-
-    seat: int | None = Field(description="the seat whose time runs (null: nobody's)")
-    running: bool = Field(description="false while a bot plays the turn or it timed out")
-    turn_ms: int = Field(description="what is left of this turn's time at `at`")
-    bank_ms: list[int] = Field(description="every seat's bank at `at`")
-    at: int = Field(description="server time of this version, ms (compare only with other `at`)")
-
-
-class RoomInfo(BaseModel):
-    code: str = Field(description='display form, e.g. "K7QX-PM2A"')
-    status: Literal["waiting", "playing", "finished", "incompatible"]
-    options: RoomOptionsModel  # type: ignore[valid-type]  # derived from RoomOptions
-    host_seat: int | None
-    seats: list[SeatInfo]
-    spectators: int
-    notice: str | None = Field(
-        None, description="only when incompatible: why this game cannot continue here"
-    )
-    rematch: str | None = Field(
-        None, description="only once a player asked for a rematch: the next table's code"
-    )
-    clock: ClockState | None = Field(None, description="only while playing with a turn clock")
-
-
-class You(BaseModel):
-    seat: int | None
-    role: Literal["player", "spectator"]
-
-
-class View(BaseModel):
-    room: RoomInfo
-    you: You
-    game: dict[str, Any] | None = Field(description="null before the start, else the engine view")
-
-
-class PatchOp(BaseModel):
-    op: Literal["add", "remove", "replace"]
-    path: str
-    value: Any = None
-
-
-class Snapshot(BaseModel):
-    type: Literal["snapshot"]
-    v: int
-    view: View
-
-
-class Patch(BaseModel):
-    type: Literal["patch"]
-    v: int
-    ops: list[PatchOp] = Field(description="RFC 6902, from your view at v-1")
-    events: list[dict[str, Any]]
-
-
-class Ack(BaseModel):
-    type: Literal["ack"]
-    id: FrameId
-    v: int
-
-
-class Error(BaseModel):
-    type: Literal["error"]
-    id: FrameId | None
-    code: str
-    message: str
-
-
-class Bye(BaseModel):
-    type: Literal["bye"]
-    reason: str
-
-
-class Pong(BaseModel):
-    type: Literal["pong"]
-
-
-class ChatMessage(BaseModel):
-    n: int = Field(description="the message's number in this room's talk (gaps: other talk)")
-    channel: Literal["players", "spectators"]
-    author: str = Field(description='"p<seat>" or "w<spectator number>", for `mute`')
-    seat: int | None
-    name: str | None = Field(description="the player's name; null for a spectator")
-    text: str | None = Field(description="plain text: render it as text, never as HTML")
-    reaction: Literal["thumbs", "sweat", "coffee", "gg", "wait"] | None
-    after: int = Field(description="how many game actions had been played when it was said")
-    at: int = Field(description="server time, ms")
-
-
-class ChatFrame(BaseModel):
-    """Messages you may see: new ones, or (`recent`) the last 50, to replace your list."""
-
-    type: Literal["chat"]
-    recent: bool
-    messages: list[ChatMessage]
-
-
-AnyServerFrame = Annotated[
-    Snapshot | Patch | Ack | Error | Bye | Pong | ChatFrame, Field(discriminator="type")
-]
-SERVER_FRAMES: tuple[type[BaseModel], ...] = (Snapshot, Patch, Ack, Error, Bye, Pong, ChatFrame)
+SERVER_FRAMES = outgoing.SERVER_FRAMES
+AnyServerFrame = outgoing.AnyServerFrame
 CLIENT_FRAMES: tuple[type[BaseModel], ...] = (Hello, Act, Ping, Chat, Mute, Back)

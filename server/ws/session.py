@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from server.config import Settings
 from server.metrics import Metrics
-from server.rooms import Connection, Room, RoomError, chat, timeouts
+from server.rooms import Connection, Room, RoomError, chat, outgoing, timeouts
 from server.rooms.ratelimit import SlidingWindow
 
 from .frames import Act, Back, Chat, FrameError, Hello, Mute, Ping, parse, too_large_texts
@@ -26,9 +26,7 @@ class Session:
         self.greeted = False
 
     def error(self, code: str, message: str, frame_id: str | int | None = None) -> None:
-        self.conn.send_json(
-            {"type": "error", "id": frame_id, "code": code, "message": message}
-        )
+        self.conn.send_json(outgoing.error(frame_id, code, message))
 
     async def receive(self, text: str) -> bool:
         """Handle one client frame; False when the socket must now close."""
@@ -47,7 +45,7 @@ class Session:
             self.error(e.code, e.message, e.id)
             return True
         if isinstance(frame, Ping):
-            self.conn.send_json({"type": "pong"})
+            self.conn.send_json(outgoing.PONG)
         elif isinstance(frame, Hello):
             await self.hello(frame)
         elif isinstance(frame, Act):
@@ -78,7 +76,7 @@ class Session:
         try:
             if isinstance(frame, Chat):
                 await chat.post(self.room, self.conn, frame.text, frame.reaction)
-                self.conn.send_json({"type": "ack", "id": frame.id, "v": self.room.v})
+                self.conn.send_json(outgoing.ack(frame.id, self.room.v))
             elif isinstance(frame, Mute):
                 chat.mute(self.room, self.conn, frame.author, frame.muted)
             elif self.conn.seat is None:
@@ -102,7 +100,7 @@ class Session:
         except RoomError as e:
             self.refuse(e.code, e.message, frame.id)
             return
-        self.conn.send_json({"type": "ack", "id": frame.id, "v": v})
+        self.conn.send_json(outgoing.ack(frame.id, v))
         if self.metrics is not None:
             self.metrics.accepted(time.perf_counter() - started)
 

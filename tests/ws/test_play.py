@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
+from server.rooms.outgoing import AnyServerFrame
 from server.rules import check_invariants
-from server.ws.frames import AnyServerFrame
 
 SERVER_FRAME = TypeAdapter(AnyServerFrame)
 

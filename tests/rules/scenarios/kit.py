@@ -39,7 +39,7 @@ from server.rules.data import (
 
 # The one engine internal the kit needs: beginning a turn is how the engine derives the
 # turn's first phase and its undo snapshot, and an arranged table must begin the same way.
-from server.rules.engine import _begin_turn
+from server.rules.moves import begin_turn as _begin_turn
 
 
 @dataclass(frozen=True)

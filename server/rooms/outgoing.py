@@ -1,0 +1,186 @@
+"""Every frame the server sends is built here, from the models that document it.
+
+The pydantic models below are the protocol's documentation (docs/PROTOCOL.md's schemas are
+generated from them) and tests check every builder's output against its model; the
+builders themselves are plain dict (or, for the hot patch frame, text) constructors, so
+sending a frame costs no validation. Adding a frame type: its model and builder here, its
+entry in SERVER_FRAMES, then the code that sends it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from .option_models import RoomOptionsModel
+
+INT64 = (-(2**63), 2**63 - 1)
+FrameId = (
+    Annotated[str, StringConstraints(max_length=64)]
+    | Annotated[int, Field(ge=INT64[0], le=INT64[1])]
+)
+Id = str | int | None
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str | None
+    connected: bool
+    bot: str | None = Field(description="the bot level seated here, or null for a player")
+    stand_in: str | None = Field(
+        None, description="only while a player is away: the bot level playing for them"
+    )
+    away: bool | None = Field(
+        None, description="only true, after 3 turn-clock timeouts in a row: until `back`"
+    )
+
+
+class ClockState(BaseModel):
+    """The turn clock at this version, for a countdown that needs no synchronised clock:
+    the remaining times were measured at `at`, this version's server time."""
+
+    seat: int | None = Field(description="the seat whose time runs (null: nobody's)")
+    running: bool = Field(description="false while a bot plays the turn or it timed out")
+    turn_ms: int = Field(description="what is left of this turn's time at `at`")
+    bank_ms: list[int] = Field(description="every seat's bank at `at`")
+    at: int = Field(description="server time of this version, ms (compare only with other `at`)")
+
+
+class RoomInfo(BaseModel):
+    code: str = Field(description='display form, e.g. "K7QX-PM2A"')
+    status: Literal["waiting", "playing", "finished", "incompatible"]
+    options: RoomOptionsModel  # type: ignore[valid-type]  # derived from RoomOptions
+    host_seat: int | None
+    seats: list[SeatInfo]
+    spectators: int
+    notice: str | None = Field(
+        None, description="only when incompatible: why this game cannot continue here"
+    )
+    rematch: str | None = Field(
+        None, description="only once a player asked for a rematch: the next table's code"
+    )
+    clock: ClockState | None = Field(None, description="only while playing with a turn clock")
+
+
+class You(BaseModel):
+    seat: int | None
+    role: Literal["player", "spectator"]
+
+
+class View(BaseModel):
+    room: RoomInfo
+    you: You
+    game: dict[str, Any] | None = Field(description="null before the start, else the engine view")
+
+
+class PatchOp(BaseModel):
+    op: Literal["add", "remove", "replace"]
+    path: str
+    value: Any = None
+
+
+class Snapshot(BaseModel):
+    type: Literal["snapshot"]
+    v: int
+    view: View
+
+
+class Patch(BaseModel):
+    type: Literal["patch"]
+    v: int
+    ops: list[PatchOp] = Field(description="RFC 6902, from your view at v-1")
+    events: list[dict[str, Any]]
+
+
+class Ack(BaseModel):
+    type: Literal["ack"]
+    id: FrameId
+    v: int
+
+
+class Error(BaseModel):
+    type: Literal["error"]
+    id: FrameId | None
+    code: str
+    message: str
+
+
+class Bye(BaseModel):
+    type: Literal["bye"]
+    reason: str
+
+
+class Pong(BaseModel):
+    type: Literal["pong"]
+
+
+class ChatMessage(BaseModel):
+    n: int = Field(description="the message's number in this room's talk (gaps: other talk)")
+    channel: Literal["players", "spectators"]
+    author: str = Field(description='"p<seat>" or "w<spectator number>", for `mute`')
+    seat: int | None
+    name: str | None = Field(description="the player's name; null for a spectator")
+    text: str | None = Field(description="plain text: render it as text, never as HTML")
+    reaction: Literal["thumbs", "sweat", "coffee", "gg", "wait"] | None
+    after: int = Field(description="how many game actions had been played when it was said")
+    at: int = Field(description="server time, ms")
+
+
+class ChatFrame(BaseModel):
+    """Messages you may see: new ones, or (`recent`) the last 50, to replace your list."""
+
+    type: Literal["chat"]
+    recent: bool
+    messages: list[ChatMessage]
+
+
+AnyServerFrame = Annotated[
+    Snapshot | Patch | Ack | Error | Bye | Pong | ChatFrame, Field(discriminator="type")
+]
+SERVER_FRAMES: tuple[type[BaseModel], ...] = (Snapshot, Patch, Ack, Error, Bye, Pong, ChatFrame)
+
+
+# --- the builders (no validation: tests check their output against the models) --------
+
+
+def snapshot(v: int, view: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "snapshot", "v": v, "view": view}
+
+
+def patch(v: int, ops: list[Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """A patch frame as a dict (the room sends its text: patch_head + ops + patch_tail)."""
+    return {"type": "patch", "v": v, "ops": ops, "events": events}
+
+
+def patch_head(v: int) -> str:
+    """The text of a patch frame up to its ops list (opened): ops, then patch_tail."""
+    return f'{{"type":"patch","v":{v},"ops":['
+
+
+def patch_tail(events_text: str) -> str:
+    """The text closing a patch frame after its ops, with its events as JSON text."""
+    return '],"events":' + events_text + "}"
+
+
+def ack(frame_id: Id, v: int) -> dict[str, Any]:
+    return {"type": "ack", "id": frame_id, "v": v}
+
+
+def error(frame_id: Id, code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "id": frame_id, "code": code, "message": message}
+
+
+def bye(reason: str) -> dict[str, Any]:
+    return {"type": "bye", "reason": reason}
+
+
+PONG: dict[str, Any] = {"type": "pong"}
+
+
+def pong() -> dict[str, Any]:
+    return PONG
+
+
+def chat(recent: bool, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"type": "chat", "recent": recent, "messages": messages}
