@@ -16,6 +16,9 @@ from server.api import install_error_handlers, pages_router, rooms_router
 from server.api.error_pages import install as install_error_pages
 from server.api.games import IMPORT_PATH
 from server.api.games import router as games_router
+from server.api.pages import script_json
+from server.api.rules_data import router as rules_data_router
+from server.api.rules_data import rules_data
 from server.api.security import Guard
 from server.bots.driver import BotDriver
 from server.bots.pool import BotPool
@@ -112,6 +115,7 @@ def create_app(
     app.state.database = database  # None when a journal was injected
     app.state.metrics = metrics
     app.state.templates = Jinja2Templates(directory=str(settings.TEMPLATES_DIR))
+    app.state.templates.env.globals["rules_data_json"] = script_json(rules_data())
     install_error_handlers(app)
     install_error_pages(app)
     app.include_router(rooms_router)
@@ -119,5 +123,6 @@ def create_app(
     app.include_router(pages_router)
     app.include_router(games_router)
     app.include_router(metrics_router)
+    app.include_router(rules_data_router)
     app.mount("/static", StaticFiles(directory=settings.STATIC_DIR, check_dir=False), "static")
     return app

@@ -1,4 +1,5 @@
 // HTTP calls to the room API and the per-room seat / host tokens kept in localStorage.
+import { rulesData } from "./rules-data.js";
 
 export async function call(method, path, body) {
   const res = await fetch(path, {
@@ -21,12 +22,12 @@ export async function call(method, path, body) {
   return data;
 }
 
-// Room codes: 8 characters from this alphabet, shown as K7QX-PM2A; input is forgiving.
-const ALPHABET = /^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{8}$/;
-
+// Room codes: code_length characters of code_alphabet (from the server), shown as
+// K7QX-PM2A; input is forgiving.
 export function normalizeCode(raw) {
   const code = String(raw || "").toUpperCase().replace(/[\s-]/g, "");
-  return ALPHABET.test(code) ? code : null;
+  const { code_alphabet: alphabet, code_length: length } = rulesData();
+  return code.length === length && [...code].every((ch) => alphabet.includes(ch)) ? code : null;
 }
 
 export function displayCode(code) {

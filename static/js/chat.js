@@ -5,9 +5,8 @@ import { h, text } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { mountAlerts } from "./notify.js";
+import { rulesData } from "./rules-data.js";
 
-export const REACTIONS = ["thumbs", "sweat", "coffee", "gg", "wait"];
-const MAX = 200;
 const KEEP = 200; // messages kept on screen
 
 // One talk item of a finished game (replay): a chat message or a timeout, as a sentence.
@@ -35,14 +34,14 @@ export function createChat({ code, send, view }) {
   const note = h("p", { class: "talk-note", hidden: true });
   const error = h("p", { class: "talk-error", role: "alert" });
   const reactions = h("div", { class: "talk-reactions", role: "group" });
-  const input = h("input", { id: "talk-input", type: "text", maxlength: String(MAX), autocomplete: "off", enterkeyhint: "send" });
+  const input = h("input", { id: "talk-input", type: "text", maxlength: String(rulesData().chat_max), autocomplete: "off", enterkeyhint: "send" });
   const label = h("label", { for: "talk-input", class: "sr-only" });
   const sendBtn = h("button", { type: "submit", class: "btn primary small" });
   const form = h("form", { class: "talk-form" }, label, input, sendBtn);
   const live = h("div", { id: "talk-live", class: "sr-only", "aria-live": "polite", "aria-atomic": "false" });
   const dock = h("aside", { id: "talk", class: "talk", "aria-labelledby": "talk-title", hidden: true },
     h("div", { class: "talk-head" }, title, close), note, list, empty, reactions, form, error);
-  for (const r of REACTIONS) {
+  for (const r of rulesData().reactions) {
     reactions.append(h("button", { type: "button", class: "reaction", dataset: { reaction: r }, onclick: () => say({ reaction: r }) }));
   }
   dock.append(mountAlerts());

@@ -3,7 +3,6 @@
 // check and cross marks. Injected once as a sprite; icon() returns a <use> reference.
 import { svg } from "./dom.js";
 
-export const INGREDIENTS = ["coffee", "milk", "steam", "ice", "chocolate", "caramel", "tea", "water"];
 
 const SYMBOLS = {
   // dark brown coffee bean

@@ -1,14 +1,16 @@
 // What the viewer may do now, read from the server-sent legal actions and the local selection
 // (a hand token picked for pouring, a cup picked for serving). No rule is derived here:
 // every control maps to one action the server listed.
+import { reportUnknown } from "./rules-data.js";
 
 export function emptySelection() {
   return { ing: null, cup: null };
 }
 
+// The server lists legal actions only for the seat to act, and none once the game is over.
 export function isMyTurn(view) {
   const g = view.game;
-  return Boolean(g && g.phase !== "over" && view.you.seat !== null && g.current === view.you.seat);
+  return Boolean(g && view.you.seat !== null && g.current === view.you.seat && (g.legal || []).length);
 }
 
 // Drop a selection that no longer fits the legal actions.
@@ -90,8 +92,10 @@ export function intents(view, sel) {
       case "end_turn":
         out.buttons.push({ id: "end", key: "btn.end", action: a });
         break;
-      default:
+      case "undo": // offered through can_undo, never listed
         break;
+      default:
+        reportUnknown("action", a.type);
     }
   }
   for (const k of out.serveCups) out.cups.set(k, { select: true });

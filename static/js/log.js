@@ -4,6 +4,7 @@ import { cellIngredient } from "./view-board.js";
 import { h } from "./dom.js";
 import { badge } from "./names.js";
 import { clockName } from "./clock.js";
+import { reportUnknown } from "./rules-data.js";
 
 function cellName(cell) {
   return `${ing(cellIngredient(cell))} (${cell.toUpperCase()})`;
@@ -51,7 +52,10 @@ export function sentence(ev, nameOf) {
     case "timeout": return t(ev.away ? "ev.timeoutAway" : "ev.timeout", { name });
     case "back": return t("ev.back", { name });
     case "clock_set": return t("ev.clock_set", { clock: clockName(ev.clock) });
-    default: return null;
+    case "spectators": case "rematch": return null; // shown elsewhere, not as a line
+    default:
+      reportUnknown("event", ev.type);
+      return null;
   }
 }
 

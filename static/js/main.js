@@ -10,6 +10,7 @@ import { LogList } from "./log-list.js";
 import { refusal } from "./refusals.js";
 import { chime, muted, setMuted, unlockOnGesture } from "./sound.js";
 import { Socket } from "./socket.js";
+import { reportUnknown } from "./rules-data.js";
 import { Store } from "./store.js";
 import { createTable, nameOfFactory, renderTable } from "./view.js";
 import { createChat } from "./chat.js";
@@ -332,8 +333,10 @@ const socket = new Socket(code, {
         // the patches already on their way show the result, so nothing to say.
         if (frame.code !== "stale") showToast(refusal(frame.code));
         break;
-      default:
+      case "bye": case "pong": // handled by socket.js
         break;
+      default:
+        reportUnknown("frame", frame.type);
     }
     settle();
   },

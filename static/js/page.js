@@ -1,12 +1,13 @@
 // Plain pages (rules): translate, language switch, the ingredient legend.
 import { h } from "./dom.js";
 import { mountSwitch, onLangChange, ing, translate } from "./i18n.js";
-import { icon, installSprite, INGREDIENTS } from "./icons.js";
+import { icon, installSprite } from "./icons.js";
+import { rulesData } from "./rules-data.js";
 
 function legend() {
   const list = document.getElementById("legend");
   if (!list) return;
-  list.replaceChildren(...INGREDIENTS.map((name) => h("li", {}, icon(name), h("span", { text: ing(name) }))));
+  list.replaceChildren(...rulesData().ingredients.map((name) => h("li", {}, icon(name), h("span", { text: ing(name) }))));
 }
 
 installSprite();

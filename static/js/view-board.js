@@ -4,14 +4,16 @@ import { attr, h, svg, text, toggle } from "./dom.js";
 import { icon } from "./icons.js";
 import { ing, t } from "./i18n.js";
 
-export const BOARD = [
-  ["ice", "caramel", "steam", "coffee"],
-  ["coffee", "milk", "ice", "water"],
-  ["tea", "steam", "milk", "coffee"],
-  ["milk", "ice", "chocolate", "steam"],
-];
-const SPECIALTY = new Set(["caramel", "chocolate", "tea", "water"]);
-const CORNERS = new Set(["r1c1", "r1c4", "r4c1", "r4c4"]);
+import { rulesData } from "./rules-data.js";
+
+// The board's layout, specialty cells and corners come from the server (rules-data.js).
+function isSpecialty(cell) {
+  return rulesData().specialty_cells.includes(cell);
+}
+
+function isCorner(cell) {
+  return rulesData().corners.includes(cell);
+}
 import { SEAT_LETTERS } from "./names.js";
 
 export { SEAT_LETTERS };
@@ -19,7 +21,7 @@ export { SEAT_LETTERS };
 export function cellIngredient(cell) {
   const r = Number(cell[1]) - 1;
   const c = Number(cell[3]) - 1;
-  return BOARD[r][c];
+  return rulesData().board[r][c];
 }
 
 export function createBoard(container, onActivate) {
@@ -28,16 +30,16 @@ export function createBoard(container, onActivate) {
   for (let r = 1; r <= 4; r++) {
     for (let c = 1; c <= 4; c++) {
       const cell = `r${r}c${c}`;
-      const name = BOARD[r - 1][c - 1];
+      const name = rulesData().board[r - 1][c - 1];
       const btn = h("button", {
         type: "button", class: `cell ing-${name}`, "data-cell": cell, tabindex: "-1",
         "aria-disabled": "true",
       },
       icon(name, null, "ico cell-ico"),
-      SPECIALTY.has(name) ? icon("ribbon", null, "ico ribbon") : null,
+      isSpecialty(cell) ? icon("ribbon", null, "ico ribbon") : null,
       h("span", { class: "gain", "aria-hidden": "true" }));
-      toggle(btn, "specialty", SPECIALTY.has(name));
-      toggle(btn, "corner", CORNERS.has(cell));
+      toggle(btn, "specialty", isSpecialty(cell));
+      toggle(btn, "corner", isCorner(cell));
       btn.addEventListener("click", () => onActivate(cell));
       btn.addEventListener("keydown", (e) => arrowKeys(e, grid));
       btn.addEventListener("focus", () => {
@@ -88,8 +90,8 @@ export function updateBoard(parts, view, acts, nameOf) {
     const act = acts.cells.get(cell);
     const who = occupants.get(cell) || [];
     const bits = [t("board.cell", { r: cell[1], c: cell[3], ing: ing(name) })];
-    if (SPECIALTY.has(name)) bits.push(t("board.specialty"));
-    if (CORNERS.has(cell)) bits.push(t("board.corner"));
+    if (isSpecialty(cell)) bits.push(t("board.specialty"));
+    if (isCorner(cell)) bits.push(t("board.corner"));
     for (const m of who) bits.push(t("board.meeple", { name: nameOf(m.seat) }));
     const gainEl = btn.querySelector(".gain");
     if (act && act.kind === "step") {

@@ -4,8 +4,8 @@ import { attr, h, syncList, text, toggle, flash } from "./dom.js";
 import { icon } from "./icons.js";
 import { ing, t } from "./i18n.js";
 import { SEAT_LETTERS } from "./names.js";
+import { rulesData } from "./rules-data.js";
 
-const TILES = ["double_meeples", "diagonal_movement", "double_corners", "double_specialties"];
 
 export function recipeText(recipe) {
   return Object.entries(recipe).map(([n, c]) => (c > 1 ? `${ing(n)} ×${c}` : ing(n))).join(t("misc.and"));
@@ -46,7 +46,7 @@ export function createPlayer(seat, handlers) {
     cups.append(h("div", { class: "cup-wrap" }, cup, empty));
   }
   const tiles = h("div", { class: "tiles" });
-  for (const tile of TILES) {
+  for (const tile of rulesData().tiles) {
     const b = h("button", { type: "button", class: `tile tile-${tile}`, disabled: true, dataset: { tile } },
       h("span", { class: "tile-glyph", "aria-hidden": "true" }), h("span", { class: "tile-name" }));
     b.addEventListener("click", () => handlers.tile(tile));
@@ -73,7 +73,7 @@ export function updatePlayer(panel, view, seat, acts, sel, nameOf, handlers) {
   const p = g.players[seat];
   const info = view.room.seats[seat] || {};
   const mine = view.you.seat === seat;
-  const acting = g.current === seat && g.phase !== "over";
+  const acting = g.current === seat && g.phase !== rulesData().over;
   const interactive = mine && acts.mine;
   text(panel.querySelector(".pname"), nameOf(seat) + (mine ? ` (${t("pb.you")})` : ""));
   attr(panel, "aria-label", nameOf(seat));

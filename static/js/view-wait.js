@@ -4,13 +4,13 @@ import { attr, h, syncList, text } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatNames } from "./names.js";
 import { SEAT_LETTERS } from "./names.js";
+import { rulesData } from "./rules-data.js";
 
-const LEVELS = ["random", "greedy", "strong"];
 // A fair opponent for a first game: random is for tests, strong thinks for a while.
 const DEFAULT_LEVEL = "greedy";
 
 export function createWaiting(section, handlers) {
-  const nameInput = h("input", { id: "player-name", type: "text", maxlength: "24", autocomplete: "nickname" });
+  const nameInput = h("input", { id: "player-name", type: "text", maxlength: String(rulesData().name_max), autocomplete: "nickname" });
   nameInput.value = localStorage.getItem("cr.name") || "";
   const link = h("input", { id: "share-link", type: "text", readonly: true });
   link.value = `${location.origin}${location.pathname}`;
@@ -77,7 +77,7 @@ export function updateWaiting(parts, view, ctx) {
     }
     if (ctx.isHost && !taken) {
       const sel = h("select", { "aria-label": t("wait.botLevel", { n: s.seat + 1 }) },
-        ...LEVELS.map((l) => h("option", { value: l, text: t(`bot.${l}`), selected: l === DEFAULT_LEVEL })));
+        ...rulesData().bot_levels.map((l) => h("option", { value: l, text: t(`bot.${l}`), selected: l === DEFAULT_LEVEL })));
       sel.value = DEFAULT_LEVEL;
       ctrls.append(sel, h("button", { type: "button", class: "btn", text: t("wait.addBot", { n: s.seat + 1 }), onclick: () => parts.handlers.bot(s.seat, sel.value) }));
     }

@@ -1,7 +1,8 @@
 // render(view): the whole table from the current view and the local selection. Idempotent:
 // every region is built once and updated in place, so nodes survive patches.
 import { attr, h, syncList, text, toggle } from "./dom.js";
-import { icon, INGREDIENTS } from "./icons.js";
+import { icon } from "./icons.js";
+import { rulesData } from "./rules-data.js";
 import { ing, t } from "./i18n.js";
 import { createBoard, updateBoard } from "./view-board.js";
 import { createPlayer, updatePlayer, cardNode } from "./view-player.js";
@@ -21,7 +22,7 @@ export function createTable(handlers) {
     handlers,
   };
   const supply = $("supply-list");
-  for (const name of INGREDIENTS) {
+  for (const name of rulesData().ingredients) {
     supply.append(h("li", { class: "sup", dataset: { ing: name } }, icon(name), h("span", { class: "n" })));
   }
   supply.append(h("li", { class: "sup sup-rush" }, icon("rush"), h("span", { class: "n" })));
@@ -63,14 +64,15 @@ export function renderTable(parts, view, acts, sel, ctx) {
     renderFinal($("final"), view, nameOf, parts.handlers.again);
     return;
   }
-  for (const phase of ["placement", "starting_cup", "upgrade", "move", "pour", "process", "over"]) {
+  const { phases, over } = rulesData();
+  for (const phase of phases) {
     toggle(parts.root, `phase-${phase}`, g.phase === phase);
   }
   toggle(parts.root, "my-turn", acts.mine);
 
   // Status and prompt
   let status;
-  if (g.phase === "over") status = t("prompt.over");
+  if (g.phase === over) status = t("prompt.over");
   else if (acts.mine) status = t("status.yourTurn");
   else status = t("status.turnOf", { name: nameOf(g.current), phase: t(`phase.${g.phase}`) });
   text($("status"), status);
@@ -78,7 +80,7 @@ export function renderTable(parts, view, acts, sel, ctx) {
   if (acts.mine) {
     const [key, params] = acts.prompt;
     prompt = t(key, params.ingKey ? { ...params, ing: ing(params.ingKey) } : params);
-  } else if (g.phase === "over") prompt = "";
+  } else if (g.phase === over) prompt = "";
   else if (view.you.seat === null) prompt = t("status.spectating");
   else prompt = t("prompt.wait", { name: nameOf(g.current), phase: t(`phase.${g.phase}`) });
   text($("prompt"), prompt);
