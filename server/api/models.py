@@ -8,6 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from server.rooms.option_models import Clock, CreateRoom
 
+__all__ = ["Clock", "CreateRoom"]  # derived from the options dataclasses; re-exported here
+
 Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 
 
@@ -50,8 +52,7 @@ class SeatAction(HostOnly):
 
 
 class SetClock(HostOnly):
-    clock: Clock | None = Field(  # type: ignore[valid-type]  # a model derived from ClockOption
-        description="the new turn clock; null: none")
+    clock: Clock | None = Field(description="the new turn clock; null: none")  # ClockOption
 
 
 class SeatBot(HostOnly):

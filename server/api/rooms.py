@@ -63,7 +63,7 @@ async def healthz(request: Request) -> dict[str, Any]:
 @router.post("/api/rooms", status_code=201, response_model=CreatedRoom,
              responses={**STATE_CHANGING, **answers(429)})
 async def create_room(
-    body: CreateRoom,  # type: ignore[valid-type]  # a model derived from RoomOptions
+    body: CreateRoom,  # a model derived from RoomOptions
     request: Request,
 ) -> JSONResponse:
     client = request.client.host if request.client else "unknown"

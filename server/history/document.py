@@ -102,7 +102,7 @@ class Document(_Strict):
     format: int
     rules_version: int
     seed: int = Field(ge=0, lt=1 << 64)
-    options: DocumentOptions  # type: ignore[valid-type]  # derived from RoomOptions
+    options: DocumentOptions  # derived from RoomOptions
     players: list[_Player] = Field(min_length=2, max_length=4)
     actions: list[tuple[int | None, dict[str, Any]]] = Field(max_length=MAX_ACTIONS)
     result: dict[str, Any]
@@ -162,7 +162,7 @@ def read_document(data: bytes | str | dict[str, Any]) -> Document:
             f"the game was played under rules version {doc.rules_version}; "
             f"this server plays version {RULES_VERSION}", 409,
         )
-    if sorted(p.seat for p in doc.players) != list(range(doc.options.players)):
+    if sorted(p.seat for p in doc.players) != list(range(options_of(doc)["players"])):
         raise ImportRefused("malformed", "players: one entry per seat 0..players-1")
     if doc.started_at and doc.ended_at and doc.ended_at < doc.started_at:
         raise ImportRefused("malformed", "ended_at is before started_at")

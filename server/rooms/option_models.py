@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
@@ -73,9 +73,19 @@ def options_models(
     return clock, options
 
 
-# The HTTP body creating a room: exactly the room options.
-Clock, CreateRoom = options_models(Strict, ("Clock", "CreateRoom"), _SeatExists)
-# The options in an exported game document (imported strictly; replay checks the rest).
-DocumentClock, DocumentOptions = options_models(Strict, ("DocumentClock", "DocumentOptions"))
-# The options in the room info (documentation of the server frames).
-ClockModel, RoomOptionsModel = options_models(BaseModel, ("ClockModel", "RoomOptionsModel"))
+if TYPE_CHECKING:  # built at run time: to a type checker, plain pydantic models
+    Clock: TypeAlias = BaseModel
+    CreateRoom: TypeAlias = BaseModel
+    DocumentClock: TypeAlias = BaseModel
+    DocumentOptions: TypeAlias = BaseModel
+    ClockModel: TypeAlias = BaseModel
+    RoomOptionsModel: TypeAlias = BaseModel
+else:
+    # The HTTP body creating a room: exactly the room options.
+    Clock, CreateRoom = options_models(Strict, ("Clock", "CreateRoom"), _SeatExists)
+    # The options in an exported game document (imported strictly; replay checks the rest).
+    DocumentClock, DocumentOptions = options_models(
+        Strict, ("DocumentClock", "DocumentOptions"))
+    # The options in the room info (documentation of the server frames).
+    ClockModel, RoomOptionsModel = options_models(
+        BaseModel, ("ClockModel", "RoomOptionsModel"))

@@ -50,7 +50,7 @@ class ClockState(BaseModel):
 class RoomInfo(BaseModel):
     code: str = Field(description='display form, e.g. "K7QX-PM2A"')
     status: Literal["waiting", "playing", "finished", "incompatible"]
-    options: RoomOptionsModel  # type: ignore[valid-type]  # derived from RoomOptions
+    options: RoomOptionsModel  # derived from RoomOptions
     host_seat: int | None
     seats: list[SeatInfo]
     spectators: int

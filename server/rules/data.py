@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 RULES_VERSION = 1
 
 # Ingredient order is fixed: indexes into supply and hand vectors use it.
@@ -105,7 +107,7 @@ CARD_COUNT = len(CARD_NAMES)
 STARTER_CARDS: tuple[int, ...] = tuple(i for i in range(CARD_COUNT) if len(CARD_RECIPES[i]) == 2)
 
 
-def _card_view(card: int) -> dict:
+def _card_view(card: int) -> dict[str, Any]:
     recipe: dict[str, int] = {}
     for ing in CARD_RECIPES[card]:
         name = INGREDIENTS[ing]
@@ -119,10 +121,10 @@ def _card_view(card: int) -> dict:
 
 
 # One shared dict per card: views reuse them, so a diff can skip unchanged cards by identity.
-CARD_VIEWS: tuple[dict, ...] = tuple(_card_view(c) for c in range(CARD_COUNT))
+CARD_VIEWS: tuple[dict[str, Any], ...] = tuple(_card_view(c) for c in range(CARD_COUNT))
 
 
-def card_public(card: int) -> dict:
+def card_public(card: int) -> dict[str, Any]:
     """What anyone may know of a card that has been drawn (shared: treat as read-only)."""
     return CARD_VIEWS[card]
 

@@ -5,6 +5,8 @@ Results are cached on the game per version, so asking twice (a client, then appl
 
 from __future__ import annotations
 
+from typing import Any
+
 from .data import (
     ALL_NEIGHBOURS,
     BASE_STEPS,
@@ -28,10 +30,10 @@ from .state import MOVE, PLACEMENT, POUR, PROCESS, STARTING_CUP, UPGRADE, Game
 
 # Legal actions are shared, read-only dicts built once; KEY_OF maps each one's id to its key
 # (see actions.action_key), so applying a listed dict needs no parsing.
-KEY_OF: dict[int, tuple] = {}
+KEY_OF: dict[int, tuple[Any, ...]] = {}
 
 
-def _const(key: tuple, action: dict) -> dict:
+def _const(key: tuple[Any, ...], action: dict[str, Any]) -> dict[str, Any]:
     KEY_OF[id(action)] = key
     return action
 
@@ -63,10 +65,10 @@ _POUR = [
 for _ing in range(8):  # one dict per (ingredient, cup): reuse the mask-7 ones everywhere
     _full = {a.get("cup"): a for a in _POUR[_ing][7]}
     _POUR[_ing] = [tuple(_full[a.get("cup")] for a in _POUR[_ing][m]) for m in range(8)]
-_STEP: dict[tuple[int, int, bool], dict] = {}
+_STEP: dict[tuple[int, int, bool], dict[str, Any]] = {}
 
 
-def _step_action(cell: int, count: int, paid: bool) -> dict:
+def _step_action(cell: int, count: int, paid: bool) -> dict[str, Any]:
     action = _STEP.get((cell, count, paid))
     if action is None:
         name = CELL_NAMES[cell]
@@ -118,8 +120,9 @@ def step_gain(game: Game, cell: int, occupied: set[int]) -> int:
     return count if count <= available else available
 
 
-def _step_actions(game: Game) -> list[dict]:
+def _step_actions(game: Game) -> list[dict[str, Any]]:
     player = game.players[game.current]
+    assert game.moving is not None  # a meeple was chosen (MOVE phase, see _compute)
     here = player.meeples[game.moving]
     paid = game.steps >= BASE_STEPS  # this step costs a Rush Token
     diagonal = player.upgrades[DIAGONAL]
@@ -143,14 +146,14 @@ def _step_actions(game: Game) -> list[dict]:
     return out
 
 
-def _pour_actions(game: Game) -> list[dict]:
+def _pour_actions(game: Game) -> list[dict[str, Any]]:
     cups = game.players[game.current].cups
     room = (
         (len(cups[0]) < CUP_CAPACITY)
         | (len(cups[1]) < CUP_CAPACITY) << 1
         | (len(cups[2]) < CUP_CAPACITY) << 2
     )
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for ing, count in enumerate(game.hand):
         if count:
             out.extend(_POUR[ing][room])
@@ -163,7 +166,7 @@ def _pour_actions(game: Game) -> list[dict]:
     return out
 
 
-def _serve_actions(game: Game) -> list[dict]:
+def _serve_actions(game: Game) -> list[dict[str, Any]]:
     player = game.players[game.current]
     out = []
     for k, cup in enumerate(player.cups):
@@ -179,7 +182,7 @@ def _serve_actions(game: Game) -> list[dict]:
     return out
 
 
-def _compute(game: Game) -> list[dict]:
+def _compute(game: Game) -> list[dict[str, Any]]:
     phase = game.phase
     if phase == MOVE:
         if game.moving is None:
@@ -200,7 +203,7 @@ def _compute(game: Game) -> list[dict]:
     return []
 
 
-def _cached(game: Game) -> list[dict]:
+def _cached(game: Game) -> list[dict[str, Any]]:
     cache = game.legal_cache
     if cache is None or cache[0] != game.version:
         cache = (game.version, _compute(game))
@@ -208,12 +211,12 @@ def _cached(game: Game) -> list[dict]:
     return cache[1]
 
 
-def legal_index(game: Game) -> dict[tuple, dict]:
+def legal_index(game: Game) -> dict[tuple[Any, ...], dict[str, Any]]:
     """Legal actions of the seat to act, keyed by their identity (see actions.action_key)."""
     return {KEY_OF[id(action)]: action for action in _cached(game)}
 
 
-def listed_key(game: Game, action: object) -> tuple | None:
+def listed_key(game: Game, action: object) -> tuple[Any, ...] | None:
     """The key of `action` if it is one of the dicts legal_actions lists now."""
     key = KEY_OF.get(id(action))
     if key is None:
@@ -224,7 +227,7 @@ def listed_key(game: Game, action: object) -> tuple | None:
     return None
 
 
-def legal_actions(game: Game, seat: int | None = None) -> list[dict]:
+def legal_actions(game: Game, seat: int | None = None) -> list[dict[str, Any]]:
     """The legal actions for `seat` (default: the seat to act); empty if it is not its turn.
 
     The dicts are shared by every game: treat them as read-only.

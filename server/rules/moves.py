@@ -130,7 +130,9 @@ def choose_meeple(game: Game, key: Key, legal: Action) -> Events:
 def step(game: Game, key: Key, legal: Action) -> Events:
     player = game.players[game.current]
     cell = CELL_INDEX[key[1]]
-    here = player.meeples[game.moving]
+    moving = game.moving
+    assert moving is not None  # step is legal only once a meeple is chosen
+    here = player.meeples[moving]
     paid = game.steps >= BASE_STEPS
     if paid:  # R-MOVE: each step beyond 3 costs a Rush Token, back to the supply
         player.rush -= 1
@@ -139,11 +141,11 @@ def step(game: Game, key: Key, legal: Action) -> Events:
     count = legal["gain"][INGREDIENTS[ing]]  # computed by legal.py, supply cap included
     game.supply[ing] -= count
     game.hand[ing] += count
-    player.meeples[game.moving] = cell
+    player.meeples[moving] = cell
     game.steps += 1
     game.path.append(cell)
     return [{
-        "type": "moved", "seat": game.current, "meeple": game.moving,
+        "type": "moved", "seat": game.current, "meeple": moving,
         "from": CELL_NAMES[here], "to": key[1], "gained": {INGREDIENTS[ing]: count},
         "rush_spent": paid,
     }]
@@ -151,6 +153,7 @@ def step(game: Game, key: Key, legal: Action) -> Events:
 
 def stop(game: Game, key: Key, legal: Action) -> Events:
     game.phase = POUR
+    assert game.moving is not None  # stop is legal only after a step
     cell = game.players[game.current].meeples[game.moving]
     return [{"type": "stopped", "seat": game.current, "cell": CELL_NAMES[cell],
              "steps": game.steps}]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .data import RULES_VERSION
 from .errors import CorruptState
 from .invariants import check_invariants
@@ -12,7 +14,7 @@ FORMAT = 1
 _PLAYER_FIELDS = ("meeples", "tabs", "cups", "completed", "penalties", "rush", "upgrades", "turns")
 
 
-def _player_dict(p: Player) -> dict:
+def _player_dict(p: Player) -> dict[str, Any]:
     return {
         "meeples": p.meeples[:],
         "tabs": [t[:] for t in p.tabs],
@@ -25,13 +27,13 @@ def _player_dict(p: Player) -> dict:
     }
 
 
-def _player(d: dict) -> Player:
+def _player(d: dict[str, Any]) -> Player:
     if set(d) != set(_PLAYER_FIELDS):
         raise CorruptState("player fields do not match the format")
     return Player(**{k: d[k] for k in _PLAYER_FIELDS}).clone()
 
 
-def to_dict(game: Game) -> dict:
+def to_dict(game: Game) -> dict[str, Any]:
     """Everything, the secret deck order included: for storage, never for a client."""
     ts = game.turn_start
     return {
@@ -71,7 +73,7 @@ def to_dict(game: Game) -> dict:
     }
 
 
-def from_dict(d: dict) -> Game:
+def from_dict(d: dict[str, Any]) -> Game:
     """Load a state written by to_dict; raise CorruptState if it is not a sound game."""
     try:
         if d.get("format") != FORMAT:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .data import CARD_COUNT, RUSH_TOKENS, STARTER_CARDS, SUPPLY_VECTOR
 from .errors import MalformedAction
 from .options import GameOptions
@@ -31,7 +33,7 @@ class SplitMix64:
             if x < limit:
                 return x % n
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]

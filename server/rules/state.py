@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .options import GameOptions
 
@@ -81,12 +82,13 @@ class Game:
     path: list[int] = field(default_factory=list)
     served: int = 0
     upgraded: bool = False
-    turn_log: list[dict] = field(default_factory=list)
+    turn_log: list[dict[str, Any]] = field(default_factory=list)
     turn_start: TurnStart | None = None
     # Bookkeeping.
     version: int = 0  # actions applied so far
-    result: dict | None = None
-    legal_cache: tuple | None = field(default=None, compare=False, repr=False)
+    result: dict[str, Any] | None = None
+    legal_cache: tuple[int, list[dict[str, Any]]] | None = field(
+        default=None, compare=False, repr=False)  # (version, legal actions at that version)
 
     @property
     def n(self) -> int:

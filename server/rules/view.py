@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .data import BASE_STEPS, CARD_VIEWS, CELL_NAMES, INGREDIENTS, RULES_VERSION, UPGRADES
 from .engine import can_undo
 from .legal import legal_actions
@@ -13,7 +15,7 @@ def _ingredients(counts: list[int]) -> dict[str, int]:
     return {INGREDIENTS[i]: c for i, c in enumerate(counts)}
 
 
-def _player(seat: int, p: Player) -> dict:
+def _player(seat: int, p: Player) -> dict[str, Any]:
     return {
         "seat": seat,
         "meeples": [CELL_NAMES[c] for c in p.meeples],
@@ -28,7 +30,7 @@ def _player(seat: int, p: Player) -> dict:
     }
 
 
-def public_view(game: Game) -> dict:
+def public_view(game: Game) -> dict[str, Any]:
     """The part of every view that is the same for all viewers."""
     view = {
         "rules_version": RULES_VERSION,
@@ -61,11 +63,12 @@ def public_view(game: Game) -> dict:
     if game.phase == OVER:
         # R-HIDDEN: once the game is over its seed and deck order are public. The seed is a
         # 64-bit number, beyond what a JavaScript number holds exactly (2^53): sent as text.
+        assert game.result is not None
         view["result"] = {**game.result, "seed": str(game.seed), "deck": game.deck[::-1]}
     return view
 
 
-def seat_extras(game: Game, seat: int | None) -> dict:
+def seat_extras(game: Game, seat: int | None) -> dict[str, Any]:
     """The part of a view that depends on who looks: their seat, their legal actions."""
     acting = seat is not None and seat == game.current and game.phase != OVER
     return {
@@ -75,6 +78,6 @@ def seat_extras(game: Game, seat: int | None) -> dict:
     }
 
 
-def view(game: Game, seat: int | None = None) -> dict:
+def view(game: Game, seat: int | None = None) -> dict[str, Any]:
     """The whole view for a seat (or a spectator, None)."""
     return {**public_view(game), **seat_extras(game, seat)}

@@ -13,8 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 from server.error_codes import registered
 from server.rooms import outgoing
+from server.rooms.outgoing import INT64, FrameId
 
-INT64, FrameId = outgoing.INT64, outgoing.FrameId
 ID_RULE = "id: a string of at most 64 characters or a 64-bit integer"
 
 
