@@ -41,7 +41,7 @@ def rules_data() -> dict[str, Any]:
         "ingredients": list(INGREDIENTS),
         "tiles": list(UPGRADES),
         "phases": list(PHASES),
-        "over": OVER,
+        "phase_over": OVER,
         "actions": [a.public() for a in ACTIONS.values()],
         "bot_levels": list(LEVELS),
         "name_max": NAME_MAX,

@@ -73,7 +73,7 @@ export function updatePlayer(panel, view, seat, acts, sel, nameOf, handlers) {
   const p = g.players[seat];
   const info = view.room.seats[seat] || {};
   const mine = view.you.seat === seat;
-  const acting = g.current === seat && g.phase !== rulesData().over;
+  const acting = g.current === seat && g.phase !== rulesData().phase_over;
   const interactive = mine && acts.mine;
   text(panel.querySelector(".pname"), nameOf(seat) + (mine ? ` (${t("pb.you")})` : ""));
   attr(panel, "aria-label", nameOf(seat));

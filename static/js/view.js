@@ -64,7 +64,7 @@ export function renderTable(parts, view, acts, sel, ctx) {
     renderFinal($("final"), view, nameOf, parts.handlers.again);
     return;
   }
-  const { phases, over } = rulesData();
+  const { phases, phase_over: over } = rulesData();
   for (const phase of phases) {
     toggle(parts.root, `phase-${phase}`, g.phase === phase);
   }
