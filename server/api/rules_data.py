@@ -27,7 +27,9 @@ from server.rules.data import (
 )
 from server.rules.registry import ACTIONS
 
-router = APIRouter()
+from .errors import EVERY_ROUTE
+
+router = APIRouter(responses=EVERY_ROUTE)
 
 
 def rules_data() -> dict[str, Any]:
