@@ -14,9 +14,8 @@ from .room import (
     WAITING,
     Listener,
     Room,
-    Seat,
-    hash_token,
 )
+from .seat import Seat, hash_token
 from .seating import add_bot, hand_host, join, kick, leave, stand_in, start
 
 __all__ = [

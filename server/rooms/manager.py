@@ -16,7 +16,8 @@ from .errors import RoomError, forbidden, not_found
 from .journal import Journal, NullJournal
 from .options import RoomOptions
 from .ratelimit import RateLimit
-from .room import FINISHED, PLAYING, WAITING, Listener, Room, hash_token, new_token
+from .room import FINISHED, PLAYING, WAITING, Listener, Room
+from .seat import hash_token, new_token
 
 log = logging.getLogger(__name__)
 

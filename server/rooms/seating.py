@@ -15,7 +15,8 @@ import unicodedata
 from . import timeouts
 from .connection import Connection
 from .errors import RoomError, forbidden
-from .room import FINISHED, PLAYING, WAITING, Room, hash_token, new_token
+from .room import FINISHED, PLAYING, WAITING, Room
+from .seat import hash_token, new_token
 from .turnclock import ClockOptionError
 
 NAME_MAX = 24
