@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .jsontext import dumps
+from .stages import Stages
 
 OUTBOX_LIMIT = 1000  # frames waiting for a socket that does not read (WS_OUTBOX)
 
@@ -27,7 +28,7 @@ class Connection:
         self.attached = False
         self.closing = False
         self.limit = limit
-        self.outbox: asyncio.Queue[str | Close] = asyncio.Queue()
+        self.outbox: asyncio.Queue[str | Close | Stages] = asyncio.Queue()
 
     def send(self, text: str) -> None:
         if self.closing:
@@ -36,6 +37,14 @@ class Connection:
             self.lagging()
             return
         self.outbox.put_nowait(text)
+
+    def mark(self, stages: Stages) -> bool:
+        """Queue a timing mark behind the frames queued so far (the writer tells `stages`
+        when it gets there); False if this socket is closing."""
+        if self.closing:
+            return False
+        self.outbox.put_nowait(stages)
+        return True
 
     def lagging(self) -> None:
         """The reader fell `limit` frames behind: what is queued is dropped (it will need a

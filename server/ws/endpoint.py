@@ -14,6 +14,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from server.rooms import Close, Connection, RoomManager
+from server.rooms.stages import Stages
 
 from .origin import origin_allowed
 from .session import Session
@@ -30,6 +31,9 @@ async def _write(ws: WebSocket, conn: Connection, timeout: float) -> None:
             if isinstance(item, Close):
                 await asyncio.wait_for(ws.close(item.code, item.reason), timeout)
                 return
+            if isinstance(item, Stages):
+                item.written()
+                continue
             await asyncio.wait_for(ws.send_text(item), timeout)
 
 
