@@ -228,8 +228,8 @@ async function main() {
   const begin = performance.now() + config.warmup * 1000;
   const window = [begin, begin + config.duration * 1000];
   await Promise.all(rooms.map((room) => play(room, window)));
-  process.stdout.write(`${JSON.stringify(stats)}\n`);
-  process.exit(0);
+  // Exit once the line is written: a pipe takes it in 64 KiB pieces.
+  process.stdout.write(`${JSON.stringify(stats)}\n`, () => process.exit(0));
 }
 
 main().catch((error) => {
