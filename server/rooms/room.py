@@ -303,7 +303,8 @@ class Room:
         for conn in self.connections():
             conn.send(texts.text(conn.seat))
         if stages is not None:
-            stages.stamp_queued(sum(conn.mark(stages) for conn in self.connections()))
+            stages.stamp_queued()
+            stages.marked(sum(conn.mark(stages) for conn in self.connections()))
         return True
 
     # --- presence ------------------------------------------------------------------------

@@ -16,12 +16,13 @@ STAGES = ("rules", "journal", "queue", "write", "total")
 
 
 class Stages:
-    __slots__ = ("received", "applied", "durable", "queued", "pending", "done")
+    __slots__ = ("received", "applied", "durable", "queued", "pending", "counted", "done")
 
     def __init__(self, done: Callable[[Stages, float], None], received: float) -> None:
         self.received = received  # time.perf_counter() when the frame was read
         self.applied = self.durable = self.queued = 0.0
-        self.pending = 0
+        self.pending = 0  # marks queued and not yet written (< 0 until all are counted)
+        self.counted = False
         self.done = done
 
     def stamp_applied(self) -> None:
@@ -30,16 +31,21 @@ class Stages:
     def stamp_durable(self) -> None:
         self.durable = time.perf_counter()
 
-    def stamp_queued(self, sockets: int) -> None:
-        """The frames are queued on `sockets` sockets; with none, the action is done."""
+    def stamp_queued(self) -> None:
+        """Every frame of the action is queued (marks follow, see `marked`)."""
         self.queued = time.perf_counter()
-        self.pending = sockets
-        if not sockets:
-            self.done(self, self.queued)
+
+    def marked(self, sockets: int) -> None:
+        """A mark was queued behind the frames on `sockets` sockets (some may have been
+        written already, the moment they were queued)."""
+        self.pending += sockets
+        self.counted = True
+        if self.pending == 0:
+            self.done(self, time.perf_counter())
 
     def written(self) -> None:
         self.pending -= 1
-        if self.pending == 0:
+        if self.counted and self.pending == 0:
             self.done(self, time.perf_counter())
 
     def durations(self, last_written: float) -> dict[str, float]:
