@@ -11,9 +11,9 @@ The load generator is bench/node/loadgen.mjs (Node and the `ws` package, install
 `--client python` uses the Python clients below instead. Latency is measured from sending
 an action to the last socket of its room receiving the resulting patch; all 8 sockets of a
 room live in one client process, so one clock is used. The game server runs with
-STAGE_TIMING on, so the table also splits its time per action into stages (frame received
--> rules applied -> journal durable -> frames queued -> last socket written), read from
-its /metrics. `--json` prints one JSON object as the last line: `baseline`, `game`,
+STAGE_TIMING on when paced (or with --stages), so the table also splits its time per
+action into stages (frame received -> rules applied -> journal durable -> frames queued ->
+last socket written), read from its /metrics. `--json` prints one JSON object as the last line: `baseline`, `game`,
 `ratio` (game / baseline), each with the table's figures, and a per-second p99 series.
 """
 
@@ -64,9 +64,11 @@ def free_port() -> int:
 # --- the server under test -------------------------------------------------------------
 
 
-def start_server(kind: str, port: int, data_dir: str, database_url: str | None) -> subprocess.Popen:
+def start_server(kind: str, port: int, data_dir: str, database_url: str | None,
+                 stages: bool = False) -> subprocess.Popen:
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="warning",
-               WS_FLOOD_MESSAGES=str(10**9), ROOM_CREATE_RATE=str(10**9), STAGE_TIMING="1",
+               WS_FLOOD_MESSAGES=str(10**9), ROOM_CREATE_RATE=str(10**9),
+               STAGE_TIMING="1" if stages else "0",
                DATABASE_URL=database_url or f"sqlite+aiosqlite:///{data_dir}/bench.db",
                JOURNAL_FALLBACK_PATH=f"{data_dir}/fallback.jsonl")
     cmd = [sys.executable, "-m", "server"] if kind == "game" else \
@@ -422,10 +424,10 @@ def stage_figures(before: dict, after: dict) -> dict[str, dict[str, float]]:
 
 
 def run(kind: str, rooms: int, pace: float, duration: float, procs: int,
-        database_url: str | None, client: str = "node") -> dict:
+        database_url: str | None, client: str = "node", stages: bool = False) -> dict:
     port = free_port()
     with tempfile.TemporaryDirectory() as data_dir:
-        server = start_server(kind, port, data_dir, database_url)
+        server = start_server(kind, port, data_dir, database_url, stages)
         try:
             return {"server": kind,
                     **measure(kind, port, [server.pid], rooms, pace, duration, procs, client)}
@@ -507,19 +509,23 @@ def main() -> None:
     parser.add_argument("--only", choices=["game", "baseline"])
     parser.add_argument("--database-url", help="the game server's journal (default: a "
                         "fresh SQLite file); e.g. postgresql+asyncpg://postgres@127.0.0.1/bench")
+    parser.add_argument("--stages", action=argparse.BooleanOptionalAction, default=None,
+                        help="time the game server's stages (default: when paced; the "
+                        "marks cost a little CPU per socket)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    stages = bool(args.pace) if args.stages is None else args.stages
     if args.client == "node" and not node_available():
         raise SystemExit("bench/node is not installed: run `make bench` (or --client python)")
     procs = args.procs or (1 if args.client == "node" else 3)
     kinds = [args.only] if args.only else ["baseline", "game"]
     results = {k: run(k, args.rooms, args.pace, args.duration, procs, args.database_url,
-                      args.client) for k in kinds}
+                      args.client, stages) for k in kinds}
     if len(kinds) == 2:
         results["ratio"] = {k: results["game"][k] / results["baseline"][k]
                             if results["baseline"][k] else None for k in FIGURES}
     results["config"] = {"rooms": args.rooms, "pace": args.pace, "duration": args.duration,
-                         "client": args.client, "procs": procs,
+                         "client": args.client, "procs": procs, "stages": stages,
                          "journal": args.database_url or "sqlite (fresh file)"}
     if not args.json:
         print_table(args, procs, kinds, results)

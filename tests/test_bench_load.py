@@ -32,7 +32,7 @@ def test_a_tiny_load_run_reports_baseline_game_ratio_and_stages() -> None:
         pytest.skip("node or bench/node/node_modules missing (make bench installs them)")
     done = subprocess.run(
         [sys.executable, "bench/load.py", "--rooms", "2", "--pace", "0", "--duration", "2",
-         "--json"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+         "--stages", "--json"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     for part in ("baseline", "game", "ratio"):
