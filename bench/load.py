@@ -13,8 +13,9 @@ an action to the last socket of its room receiving the resulting patch; all 8 so
 room live in one client process, so one clock is used. The game server runs with
 STAGE_TIMING on when paced (or with --stages), so the table also splits its time per
 action into stages (frame received -> rules applied -> journal durable -> frames queued ->
-last socket written), read from its /metrics. `--json` prints one JSON object as the last line: `baseline`, `game`,
-`ratio` (game / baseline), each with the table's figures, and a per-second p99 series.
+last socket written), read from its /metrics. `--json` prints one JSON object as the last
+line: `baseline`, `game`, `ratio` (game / baseline), each with the table's figures, and a
+per-second p99 series.
 """
 
 from __future__ import annotations
