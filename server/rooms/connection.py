@@ -11,7 +11,6 @@ has been written, so an empty outbox means everything went out.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -31,9 +30,10 @@ class Close:
 Item = str | Close | Stages
 
 
-class Outbox(deque[Item]):
+class Outbox(list[Item]):
     """A FIFO of the items not yet written, with asyncio.Queue's names for what tests and
-    the shutdown use (and none of its per-queue futures)."""
+    the shutdown use. A list, not a deque: it is nearly always empty or one frame long, and
+    an empty list costs 56 bytes where a deque costs 760."""
 
     def empty(self) -> bool:
         return not self
@@ -45,7 +45,10 @@ class Outbox(deque[Item]):
         self.append(item)
 
     def get_nowait(self) -> Item:
-        return self.popleft()
+        return self.pop(0)
+
+    def popleft(self) -> Item:
+        return self.pop(0)
 
 
 class Connection:
