@@ -549,7 +549,7 @@ def print_table(args: argparse.Namespace, procs: int, kinds: list[str], results:
         if results[k]["error_codes"]:
             print(f"error codes ({k}): {results[k]['error_codes']}")
     stages = results.get("game", {}).get("stages")
-    if stages:
+    if stages and any(q["count"] for q in stages.values()):
         print("game server, per accepted action (from its /metrics, bucket-interpolated):")
         print(f"{'stage':<20}{'p50_ms':>10}{'p95_ms':>10}{'p99_ms':>10}")
         for stage, q in stages.items():
