@@ -72,7 +72,10 @@ class Journal:
         *,
         fence: Callable[[str], int | None] | None = None,
         max_wait: float = 0.003,
-        max_batch: int = 128,
+        # Not small: a commit's cost barely grows with its size (one fsync), so the cap is
+        # what bounds the writes per second when each commit waits on a busy event loop
+        # (128 a batch capped 1,000 rooms near 550 actions/s, with seconds of backlog).
+        max_batch: int = 1024,
         retry_interval: float = 1.0,
         retry_max: float = 30.0,
         write_timeout: float = 2.0,
