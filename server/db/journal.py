@@ -50,10 +50,16 @@ WRITE_PROBE = text("UPDATE rooms SET status = status WHERE 1 = 0")
 
 
 class _Item:
-    __slots__ = ("op", "line", "done")
+    __slots__ = ("op", "done")
 
     def __init__(self, op: ops.Op, done: asyncio.Future[None]) -> None:
-        self.op, self.line, self.done = op, ops.encode(op), done
+        self.op, self.done = op, done
+
+    @property
+    def line(self) -> str:
+        """The op as a fallback-file line; encoded only when the file is written (the op
+        was checked to be JSON when it was built)."""
+        return ops.encode(self.op)
 
     def resolve(self, error: BaseException | None = None) -> None:
         if self.done.done():  # the caller stopped waiting; the write still happened
