@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# bench/load.py's load generator: Node and the `ws` package (skipped where npm is absent).
+NODE_STAMP := bench/node/node_modules/.installed
 
 .PHONY: install run cluster test lint bench clean
 
@@ -14,6 +16,11 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+$(NODE_STAMP): bench/node/package.json bench/node/package-lock.json
+	@if command -v npm >/dev/null; then \
+		cd bench/node && npm ci --no-audit --no-fund --silent && touch node_modules/.installed; \
+	else echo "npm not found: bench/load.py needs --client python"; fi
+
 run: install
 	$(PY) -m server
 
@@ -23,7 +30,7 @@ cluster: install
 	scripts/ensure-nginx.sh
 	$(PY) -m server.cluster.dev --instances $(N)
 
-test: install
+test: install $(NODE_STAMP)
 	scripts/ensure-browser.sh
 	scripts/ensure-nginx.sh
 	$(PY) -m ruff check .
@@ -32,7 +39,7 @@ test: install
 lint: install
 	$(PY) -m ruff check .
 
-bench: install
+bench: install $(NODE_STAMP)
 	$(PY) bench/engine.py
 
 clean:

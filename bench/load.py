@@ -6,9 +6,16 @@ after the other, and prints every figure with its ratio to the baseline:
     .venv/bin/python bench/load.py --rooms 1000 --pace 1 --duration 60
     .venv/bin/python bench/load.py --rooms 100 --pace 0 --duration 30      # flat out
 
-Latency is measured from sending an action to the last socket of its room receiving the
-resulting patch; all 8 sockets of a room live in one client process, so one clock is used.
-Several client processes keep the load generator from being the bottleneck.
+The load generator is bench/node/loadgen.mjs (Node and the `ws` package, installed by
+`make bench`), which saturates the bare baseline where Python clients cannot;
+`--client python` uses the Python clients below instead. Latency is measured from sending
+an action to the last socket of its room receiving the resulting patch; all 8 sockets of a
+room live in one client process, so one clock is used. The game server runs with
+STAGE_TIMING on when paced (or with --stages), so the table also splits its time per
+action into stages (frame received -> rules applied -> journal durable -> frames queued ->
+last socket written), read from its /metrics. `--json` prints one JSON object as the last
+line: `baseline`, `game`, `ratio` (game / baseline), each with the table's figures, and a
+per-second p99 series.
 """
 
 from __future__ import annotations
@@ -16,10 +23,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import multiprocessing as mp
 import os
 import queue as queue_module
 import random
+import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -34,6 +44,7 @@ import jsonpatch
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
+NODE_DIR = ROOT / "bench" / "node"
 SEATS = 4
 SPECTATORS = 4
 # A client keeps only these parts of its view (the whole view at the start of the game), so
@@ -54,9 +65,11 @@ def free_port() -> int:
 # --- the server under test -------------------------------------------------------------
 
 
-def start_server(kind: str, port: int, data_dir: str, database_url: str | None) -> subprocess.Popen:
+def start_server(kind: str, port: int, data_dir: str, database_url: str | None,
+                 stages: bool = False) -> subprocess.Popen:
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="warning",
                WS_FLOOD_MESSAGES=str(10**9), ROOM_CREATE_RATE=str(10**9),
+               STAGE_TIMING="1" if stages else "0",
                DATABASE_URL=database_url or f"sqlite+aiosqlite:///{data_dir}/bench.db",
                JOURNAL_FALLBACK_PATH=f"{data_dir}/fallback.jsonl")
     cmd = [sys.executable, "-m", "server"] if kind == "game" else \
@@ -113,6 +126,7 @@ class Stats:
     patches: int = 0
     snapshot_bytes: int = 0
     snapshots: int = 0
+    starts: list[float] = field(default_factory=list)  # seconds into the measured window
 
 
 class Room:
@@ -205,6 +219,7 @@ class Room:
         measured = window[0] <= start < window[1]
         if measured and self.target is not None and min(self.versions) >= self.target:
             self.stats.latencies.append(time.perf_counter() - start)
+            self.stats.starts.append(start - window[0])
             self.stats.actions += 1
         return True
 
@@ -260,74 +275,208 @@ def client_process(args: tuple, out: mp.Queue, ready: mp.Queue, go: Event) -> No
     out.put(stats.__dict__)
 
 
+# --- the load generators -----------------------------------------------------------------
+
+
+def node_available() -> bool:
+    return shutil.which("node") is not None and (NODE_DIR / "node_modules" / "ws").is_dir()
+
+
+class PythonClients:
+    """The Python clients above, in `procs` processes."""
+
+    def __init__(self, kind: str, port: int, shares: list[int], pace: float, warmup: float,
+                 duration: float) -> None:
+        self.queue: mp.Queue = mp.Queue()
+        self.ready: mp.Queue = mp.Queue()
+        self.go_event = mp.Event()
+        self.duration = duration
+        self.workers = [
+            mp.Process(target=client_process, args=(
+                (kind, port, n, pace, warmup, duration, 1000 + i),
+                self.queue, self.ready, self.go_event))
+            for i, n in enumerate(shares)
+        ]
+        for w in self.workers:
+            w.start()
+
+    def wait_ready(self) -> None:
+        for _ in self.workers:  # every room created and every socket open
+            waited = 0.0
+            while True:
+                try:
+                    self.ready.get(timeout=1)
+                    break
+                except queue_module.Empty:
+                    waited += 1
+                    if waited > 1200 or any(w.exitcode not in (None, 0) for w in self.workers):
+                        raise SystemExit("a load client failed while opening its rooms") from None
+
+    def go(self) -> None:
+        self.go_event.set()
+
+    def results(self) -> list[dict]:
+        return [self.queue.get(timeout=self.duration + 300) for _ in self.workers]
+
+    def stop(self) -> None:
+        for w in self.workers:
+            w.join(timeout=60)
+            if w.is_alive():
+                w.kill()
+
+
+class NodeClients:
+    """bench/node/loadgen.mjs, in `procs` processes; latencies come back in ms."""
+
+    def __init__(self, kind: str, port: int, shares: list[int], pace: float, warmup: float,
+                 duration: float) -> None:
+        self.duration = duration
+        self.procs = [
+            subprocess.Popen(
+                ["node", str(NODE_DIR / "loadgen.mjs"), json.dumps({
+                    "kind": kind, "port": port, "rooms": n, "pace": pace, "warmup": warmup,
+                    "duration": duration, "seed": 1000 + i})],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            for i, n in enumerate(shares)
+        ]
+
+    def wait_ready(self) -> None:
+        for proc in self.procs:
+            line = proc.stdout.readline() if proc.stdout else ""
+            if not line.startswith("ready"):
+                raise SystemExit("a load client failed while opening its rooms")
+
+    def go(self) -> None:
+        for proc in self.procs:
+            assert proc.stdin is not None
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+
+    def results(self) -> list[dict]:
+        out = []
+        for proc in self.procs:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
+            if not line.strip():
+                raise SystemExit("a load client failed during the run")
+            result = json.loads(line)
+            result["latencies"] = [ms / 1000 for ms in result["latencies"]]
+            out.append(result)
+        return out
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+# --- the server's own timing (STAGE_TIMING) -------------------------------------------------
+
+STAGE_LINE = re.compile(
+    r'^coffee_rush_action_stage_seconds_bucket\{le="([^"]+)",stage="([^"]+)"\} (\S+)$')
+
+
+def stage_buckets(port: int) -> dict[str, list[tuple[float, float]]]:
+    """stage -> [(upper bound, cumulative count)] from the server's /metrics (empty for the
+    baseline, which has no /metrics)."""
+    try:
+        text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+    except httpx.HTTPError:
+        return {}
+    out: dict[str, list[tuple[float, float]]] = {}
+    for line in text.splitlines():
+        m = STAGE_LINE.match(line)
+        if m:
+            out.setdefault(m.group(2), []).append((float(m.group(1)), float(m.group(3))))
+    return out
+
+
+def bucket_quantile(buckets: list[tuple[float, float]], q: float) -> float:
+    """Prometheus's histogram_quantile: linear inside the bucket holding the rank."""
+    total = buckets[-1][1] if buckets else 0
+    if total <= 0:
+        return float("nan")
+    rank, lower, below = q * total, 0.0, 0.0
+    for bound, count in buckets:
+        if count >= rank:
+            if math.isinf(bound):
+                return lower
+            return lower + (bound - lower) * (rank - below) / max(count - below, 1e-9)
+        lower, below = bound, count
+    return lower
+
+
+def stage_figures(before: dict, after: dict) -> dict[str, dict[str, float]]:
+    """Per stage, p50/p95/p99 in ms over the measured window (the difference of two
+    scrapes)."""
+    out = {}
+    for stage, buckets in after.items():
+        old = dict(before.get(stage, []))
+        delta = [(b, c - old.get(b, 0.0)) for b, c in buckets]
+        out[stage] = {f"p{int(q * 100)}_ms": 1000 * bucket_quantile(delta, q)
+                      for q in (0.5, 0.95, 0.99)}
+        out[stage]["count"] = delta[-1][1] if delta else 0
+    return out
+
+
 # --- one run ---------------------------------------------------------------------------
 
 
 def run(kind: str, rooms: int, pace: float, duration: float, procs: int,
-        database_url: str | None) -> dict:
+        database_url: str | None, client: str = "node", stages: bool = False) -> dict:
     port = free_port()
     with tempfile.TemporaryDirectory() as data_dir:
-        server = start_server(kind, port, data_dir, database_url)
+        server = start_server(kind, port, data_dir, database_url, stages)
         try:
             return {"server": kind,
-                    **measure(kind, port, [server.pid], rooms, pace, duration, procs)}
+                    **measure(kind, port, [server.pid], rooms, pace, duration, procs, client)}
         finally:
             server.terminate()
             server.wait(timeout=30)
 
 
 def measure(kind: str, port: int, pids: list[int], rooms: int, pace: float, duration: float,
-            procs: int) -> dict:
+            procs: int, client: str = "python") -> dict:
     """The load against the server(s) reached on `port`; CPU and memory are summed over the
     processes `pids` (several instances behind a proxy, for bench/cluster.py)."""
     rss_idle = sum(rss_mib(p) for p in pids)
-    queue: mp.Queue = mp.Queue()
-    ready: mp.Queue = mp.Queue()
-    go = mp.Event()
-    share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
+    shares = [n for n in (rooms // procs + (1 if i < rooms % procs else 0)
+                          for i in range(procs)) if n]
     warmup = 3.0
-    workers = [
-        mp.Process(target=client_process,
-                   args=((kind, port, n, pace, warmup, duration, 1000 + i), queue, ready, go))
-        for i, n in enumerate(share) if n
-    ]
-    for w in workers:
-        w.start()
+    clients = (NodeClients if client == "node" else PythonClients)(
+        kind, port, shares, pace, warmup, duration)
     try:
-        for _ in workers:  # every room created and every socket open
-            waited = 0.0
-            while True:
-                try:
-                    ready.get(timeout=1)
-                    break
-                except queue_module.Empty:
-                    waited += 1
-                    if waited > 1200 or any(w.exitcode not in (None, 0) for w in workers):
-                        raise SystemExit("a load client failed while opening its rooms") from None
+        clients.wait_ready()
         rss_idle_rooms = sum(rss_mib(p) for p in pids)
-        go.set()
+        clients.go()
         time.sleep(warmup)
+        stages0 = stage_buckets(port)
         cpu0, t0 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
         time.sleep(duration)
         cpu1, t1 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
+        stages1 = stage_buckets(port)
         rss = sum(rss_mib(p) for p in pids)
-        results = [queue.get(timeout=duration + 300) for _ in workers]
+        results = clients.results()
     finally:
-        for w in workers:
-            w.join(timeout=60)
-            if w.is_alive():
-                w.kill()
+        clients.stop()
     lat = sorted(x for r in results for x in r["latencies"])
     total = sum(r["actions"] for r in results)
 
-    def pct(p: float) -> float:
-        return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
+    def pct(values: list[float], p: float) -> float:
+        return 1000 * values[min(len(values) - 1, int(p * len(values)))] if values \
+            else float("nan")
 
+    per_second: dict[int, list[float]] = {}
+    for r in results:
+        for start, latency in zip(r.get("starts", []), r["latencies"], strict=False):
+            per_second.setdefault(int(start), []).append(latency)
     patches = sum(r["patches"] for r in results)
     snaps = sum(r["snapshots"] for r in results)
     return {
         "actions_per_s": total / duration,
-        "p50_ms": pct(0.50), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
+        "p50_ms": pct(lat, 0.50), "p95_ms": pct(lat, 0.95), "p99_ms": pct(lat, 0.99),
         "server_cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),
         "cpu_ms_per_action": 1000 * (cpu1 - cpu0) / max(1, total),
         "rss_mib": rss, "rss_kib_per_room": 1024 * (rss_idle_rooms - rss_idle) / rooms,
@@ -336,7 +485,15 @@ def measure(kind: str, port: int, pids: list[int], rooms: int, pace: float, dura
         "errors": sum(r["errors"] for r in results),
         "error_codes": {c: sum(r["error_codes"].get(c, 0) for r in results)
                         for r0 in results for c in r0["error_codes"]},
+        "p99_ms_per_second": [round(pct(sorted(per_second[s]), 0.99), 2)
+                              for s in sorted(per_second) if s < duration],
+        "stages": stage_figures(stages0, stages1),
     }
+
+
+FIGURES = ("actions_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_pct",
+           "cpu_ms_per_action", "rss_mib", "rss_kib_per_room", "patch_bytes",
+           "snapshot_bytes", "errors")
 
 
 def main() -> None:
@@ -346,32 +503,60 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=1.0,
                         help="actions per second per room (0 = flat out)")
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
-    parser.add_argument("--procs", type=int, default=3, help="client processes")
+    parser.add_argument("--procs", type=int, default=0,
+                        help="client processes (default: 1 node, 3 python)")
+    parser.add_argument("--client", choices=["node", "python"], default="node",
+                        help="the load generator (node: bench/node/loadgen.mjs, make bench)")
     parser.add_argument("--only", choices=["game", "baseline"])
     parser.add_argument("--database-url", help="the game server's journal (default: a "
                         "fresh SQLite file); e.g. postgresql+asyncpg://postgres@127.0.0.1/bench")
+    parser.add_argument("--stages", action=argparse.BooleanOptionalAction, default=None,
+                        help="time the game server's stages (default: when paced; the "
+                        "marks cost a little CPU per socket)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    stages = bool(args.pace) if args.stages is None else args.stages
+    if args.client == "node" and not node_available():
+        raise SystemExit("bench/node is not installed: run `make bench` (or --client python)")
+    procs = args.procs or (1 if args.client == "node" else 3)
     kinds = [args.only] if args.only else ["baseline", "game"]
-    results = {k: run(k, args.rooms, args.pace, args.duration, args.procs, args.database_url)
-               for k in kinds}
-    if args.json:
-        print(json.dumps(results))
+    results = {k: run(k, args.rooms, args.pace, args.duration, procs, args.database_url,
+                      args.client, stages) for k in kinds}
+    if len(kinds) == 2:
+        results["ratio"] = {k: results["game"][k] / results["baseline"][k]
+                            if results["baseline"][k] else None for k in FIGURES}
+    results["config"] = {"rooms": args.rooms, "pace": args.pace, "duration": args.duration,
+                         "client": args.client, "procs": procs, "stages": stages,
+                         "journal": args.database_url or "sqlite (fresh file)"}
+    if not args.json:
+        print_table(args, procs, kinds, results)
         return
+    print(json.dumps(results))
+
+
+def print_table(args: argparse.Namespace, procs: int, kinds: list[str], results: dict) -> None:
     print(f"rooms={args.rooms} sockets={args.rooms * (SEATS + SPECTATORS)} "
           f"pace={'flat out' if not args.pace else f'{args.pace}/s/room'} "
-          f"measured={args.duration}s client_procs={args.procs} "
+          f"measured={args.duration}s client={args.client}x{procs} "
           f"journal={args.database_url or 'sqlite (fresh file)'}")
-    keys = [k for k in next(iter(results.values())) if k not in ("server", "error_codes")]
     print(f"{'figure':<20}" + "".join(f"{k:>14}" for k in kinds)
           + ("      game/baseline" if len(kinds) == 2 else ""))
-    for key in keys:
+    for key in FIGURES:
         row = [results[k][key] for k in kinds]
         ratio = f"{row[1] / row[0]:>18.2f}" if len(kinds) == 2 and row[0] else ""
         print(f"{key:<20}" + "".join(f"{x:>14.2f}" for x in row) + ratio)
     for k in kinds:
         if results[k]["error_codes"]:
             print(f"error codes ({k}): {results[k]['error_codes']}")
+    stages = results.get("game", {}).get("stages")
+    if stages and any(q["count"] for q in stages.values()):
+        print("game server, per accepted action (from its /metrics, bucket-interpolated):")
+        print(f"{'stage':<20}{'p50_ms':>10}{'p95_ms':>10}{'p99_ms':>10}")
+        for stage, q in stages.items():
+            print(f"{stage:<20}{q['p50_ms']:>10.2f}{q['p95_ms']:>10.2f}{q['p99_ms']:>10.2f}")
+    for k in kinds:
+        series = results[k]["p99_ms_per_second"]
+        print(f"p99_ms per second ({k}): " + " ".join(f"{x:.0f}" for x in series))
 
 
 if __name__ == "__main__":

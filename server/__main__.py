@@ -93,6 +93,7 @@ def main() -> None:
         # Frames past the cap are refused unread, with the error and bye frames first.
         ws_max_size=settings.WS_MAX_FRAME,
         ws=AnsweringWebSocketProtocol,
+        ws_per_message_deflate=settings.WS_DEFLATE,
         # X-Forwarded-For only from the proxies named in FORWARDED_ALLOW_IPS.
         proxy_headers=bool(settings.FORWARDED_ALLOW_IPS),
         forwarded_allow_ips=settings.FORWARDED_ALLOW_IPS or [],

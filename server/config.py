@@ -46,8 +46,15 @@ class Settings(BaseSettings):
     WS_FLOOD_WINDOW: float = 20  # ...of this many seconds
     ROOM_CREATE_RATE: int = 10  # rooms one client address may create per minute
     RESUME_BUFFER: int = 64  # versions of patches kept per room for resuming clients
+    # permessage-deflate on table sockets. Off: frames are small JSON patches (a few hundred
+    # bytes; a snapshot a few KiB), and each compressing socket keeps two zlib streams
+    # (about 40 KiB), five times what the rest of the socket costs.
+    WS_DEFLATE: bool = False
     WS_OUTBOX: int = Field(1000, ge=8)  # frames queued for a socket; then bye "lagging"
     WS_SEND_TIMEOUT: float = Field(10, gt=0)  # seconds one frame may take to go out
+    # BENCHMARK ONLY: time each accepted action's stages (rules, journal, queue, write) into
+    # the coffee_rush_action_stage_seconds histograms of /metrics (a mark per socket each).
+    STAGE_TIMING: bool = False
     MAX_SPECTATORS: int = Field(1000, ge=0)  # spectators per room; then error "spectators_full"
     # Seconds between two versions that only change the spectator count: arrivals and
     # departures in between are sent together.

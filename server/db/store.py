@@ -29,6 +29,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only, selectinload
 
+from . import rawinsert
 from .models import (
     ABANDONED,
     FINISHED,
@@ -250,6 +251,12 @@ async def append_actions(
                        "action": a.action, "created_at": a.created_at})
     if not values:
         return
+    connection = await session.connection()
+    # The live writer's batches (not replays) go the short way when they can.
+    if not replaying and rawinsert.applies(connection) and await rawinsert.insert(
+        connection, values
+    ):
+        return
     # One single-row statement run over every row ("insertmanyvalues"): compiled once and
     # cached, where a multi-row VALUES statement would be compiled anew for each batch size.
     stmt = (
@@ -257,7 +264,6 @@ async def append_actions(
         .on_conflict_do_nothing(index_elements=["room_id", "seq"])
         .returning(JournalEntry.room_id, JournalEntry.seq)
     )
-    connection = await session.connection()
     inserted = {tuple(row) for row in await connection.execute(stmt, values)}
     # Rows not inserted were there already (or twice in this batch): they must be identical.
     skipped: list[dict[str, Any]] = []

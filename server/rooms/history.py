@@ -3,49 +3,60 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from . import outgoing
 from .diff import Op
 from .jsontext import dumps
 
 
-@dataclass(slots=True)
 class Entry:
-    v: int
-    shared: list[Op]  # ops every viewer gets (room info, public game view)
-    by_seat: dict[int | None, list[Op]]  # ops for one viewer kind only (None: spectators)
-    events: list[dict[str, Any]]
+    """One version's patch, kept as JSON text: the ops every viewer gets, each viewer kind's
+    own ops (None: spectators), the events. Text is several times smaller than the op dicts
+    and the view parts they hold on to, and it is what gets sent anyway."""
+
+    __slots__ = ("v", "shared", "own", "tail")
+
+    def __init__(self, v: int, shared: list[Op], by_seat: dict[int | None, list[Op]],
+                 events: list[dict[str, Any]]) -> None:
+        self.v = v
+        self.shared = dumps(shared)[1:-1]  # the ops without their brackets
+        self.own = {seat: dumps(ops)[1:-1] for seat, ops in by_seat.items() if ops}
+        self.tail = outgoing.patch_tail(dumps(events))
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return orjson.loads(self.tail[_EVENTS_AT:-1])
+
+    def text(self, seat: int | None) -> str:
+        """The patch frame for a viewer in `seat` (None: a spectator)."""
+        own = self.own.get(seat)
+        ops = self.shared
+        if own:
+            ops = f"{ops},{own}" if ops else own
+        return outgoing.patch_head(self.v) + ops + self.tail
+
+
+_EVENTS_AT = len(outgoing.patch_tail("")) - 1  # where the events' text starts in a tail
 
 
 class FrameTexts:
-    """An entry's patch frames as JSON text, each built at most once. Viewers with no ops of
-    their own share one text; the shared ops and the events are encoded once for all."""
+    """An entry's patch frames for one fan-out, each built at most once: viewers with no ops
+    of their own share one text."""
 
-    __slots__ = ("entry", "_head", "_shared", "_tail", "_texts")
+    __slots__ = ("entry", "_texts")
 
     def __init__(self, entry: Entry) -> None:
         self.entry = entry
         self._texts: dict[object, str] = {}
-        self._head = self._shared = self._tail = ""
 
     def text(self, seat: int | None) -> str:
-        entry = self.entry
-        own = entry.by_seat.get(seat)
-        kind: object = seat if own else "shared"
+        kind: object = seat if seat in self.entry.own else "shared"
         text = self._texts.get(kind)
-        if text is not None:
-            return text
-        if not self._head:
-            self._head = outgoing.patch_head(entry.v)
-            self._shared = dumps(entry.shared)[1:-1]
-            self._tail = outgoing.patch_tail(dumps(entry.events))
-        ops = self._shared
-        if own:
-            own_text = dumps(own)[1:-1]
-            ops = f"{ops},{own_text}" if ops else own_text
-        text = self._texts[kind] = self._head + ops + self._tail
+        if text is None:
+            text = self._texts[kind] = self.entry.text(seat)
         return text
 
 

@@ -37,6 +37,7 @@ from .journal import Journal
 from .jsontext import dumps
 from .options import RoomOptions
 from .seat import Seat, hash_token, new_token, same_hash
+from .stages import Stages
 from .turnclock import ClockOption, TurnClock
 
 log = logging.getLogger(__name__)
@@ -194,8 +195,10 @@ class Room:
 
     # --- versions (call with the lock held) ----------------------------------------------
 
-    def commit(self, events: list[dict[str, Any]], game_changed: bool = False) -> bool:
-        """Publish the current state as a new version; False if nobody would see a change."""
+    def commit(self, events: list[dict[str, Any]], game_changed: bool = False,
+               stages: Stages | None = None) -> bool:
+        """Publish the current state as a new version; False if nobody would see a change.
+        `stages` (benchmark timing) is stamped once the frames are queued."""
         self._mark_absences()
         if timeouts.tick(self):
             self.clock_dirty = True
@@ -228,6 +231,9 @@ class Room:
         texts = FrameTexts(entry)
         for conn in self.connections():
             conn.send(texts.text(conn.seat))
+        if stages is not None:
+            stages.stamp_queued()
+            stages.marked(sum(conn.mark(stages) for conn in self.connections()))
         return True
 
     # --- presence ------------------------------------------------------------------------
@@ -424,12 +430,14 @@ class Room:
         return game
 
     async def act(
-        self, seat: int, action: dict[str, Any], v: int, *, bot: str | None = None
+        self, seat: int, action: dict[str, Any], v: int, *, bot: str | None = None,
+        stages: Stages | None = None,
     ) -> int:
         """Apply a seat's action; returns the new version. Raises RoomError, changing nothing.
 
         `bot`: the level of the bot acting for the seat; refused as stale if that bot no
-        longer plays it (its player came back, or the seat was freed)."""
+        longer plays it (its player came back, or the seat was freed). `stages`: stamped
+        as the action passes each stage (the load benchmark's breakdown)."""
         async with self.lock:
             self.check_open()
             game = self.game
@@ -445,6 +453,8 @@ class Room:
                 events = apply(game, action, seat)
             except RuleError as e:
                 raise RoomError(e.code, e.message) from None
+            if stages is not None:
+                stages.stamp_applied()
             try:
                 await self.journal.record(self, game.version, action, seat)
             except Exception:
@@ -454,13 +464,15 @@ class Room:
                               self.display_code, extra={"room": self.display_code})
                 self.game = self.replay(self.actions)
                 raise RoomError("unavailable", "the action could not be saved", 503) from None
+            if stages is not None:
+                stages.stamp_durable()
             self.actions.append((seat, action))
             if bot is None:
                 timeouts.acted(self, seat)
             finished = is_over(game)
             if finished:
                 self.finish()
-            self.commit(events, game_changed=True)
+            self.commit(events, game_changed=True, stages=stages)
             version = self.v
             await self.save_clock()
             if finished:

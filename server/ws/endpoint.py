@@ -1,4 +1,5 @@
-"""The websocket route /ws/{code}: one reader loop, one writer task per socket.
+"""The websocket route /ws/{code}: one reader loop per socket; frames are written as they are
+queued (server.ws.writer), by a task only while a socket is too slow to take them.
 
 Close codes: 1000 normal (after bye: replaced, kicked, left, expired), 1008 policy
 (flood, foreign Origin), 1009 frame too large, 1012 server restarting, 4404 no such room.
@@ -7,30 +8,35 @@ Close codes: 1000 normal (after bye: replaced, kicked, left, expired), 1008 poli
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 
 from fastapi import APIRouter, WebSocket
-from starlette.websockets import WebSocketDisconnect
 
-from server.rooms import Close, Connection, RoomManager, outgoing
+from server.rooms import RoomManager, outgoing
 
 from .origin import origin_allowed
 from .session import Session
+from .writer import Writer
 
 router = APIRouter()
 
 
-async def _write(ws: WebSocket, conn: Connection, timeout: float) -> None:
-    """Drain the outbox to the socket until a Close item, the socket fails, or one frame
-    could not go out within `timeout` seconds (a reader that stopped reading is dropped)."""
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError, asyncio.TimeoutError):
-        while True:
-            item = await conn.outbox.get()
-            if isinstance(item, Close):
-                await asyncio.wait_for(ws.close(item.code, item.reason), timeout)
-                return
-            await asyncio.wait_for(ws.send_text(item), timeout)
+class _Reader:
+    """The reader's side of the socket: it stops when the writer ends (the close went out,
+    the socket failed, a frame could not go out in time). Only a reader waiting for the
+    next frame is interrupted, never one in the middle of handling a frame."""
+
+    __slots__ = ("task", "waiting", "stopped")
+
+    def __init__(self) -> None:
+        self.task = asyncio.current_task()
+        self.waiting = False
+        self.stopped = False
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self.waiting and self.task is not None:
+            self.task.cancel()
 
 
 @router.websocket("/ws/{code}")
@@ -47,15 +53,22 @@ async def table_socket(ws: WebSocket, code: str) -> None:
         await ws.close(4404, "not_found")
         return
     session = Session(room, settings, time.monotonic, ws.app.state.metrics)
-    writer = asyncio.create_task(_write(ws, session.conn, settings.WS_SEND_TIMEOUT))
+    reader = _Reader()
+    # The raw ASGI channel: one write per frame, without Starlette's per-call state checks
+    # (the accept and the checks above went through them).
+    receive, send = ws._receive, ws._send
+    writer = Writer(session.conn, send, settings.WS_SEND_TIMEOUT, reader.stop)
     try:
-        while True:
-            receiving = asyncio.ensure_future(ws.receive())
-            await asyncio.wait({receiving, writer}, return_when=asyncio.FIRST_COMPLETED)
-            if not receiving.done():  # the writer closed the socket (bye was sent)
-                receiving.cancel()
+        while not reader.stopped:
+            reader.waiting = True
+            try:
+                message = await receive()
+            except asyncio.CancelledError:
+                if not reader.stopped or reader.task is None or reader.task.uncancel():
+                    raise  # cancelled from outside (the server is stopping)
                 break
-            message = receiving.result()
+            finally:
+                reader.waiting = False
             if message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")
@@ -66,11 +79,8 @@ async def table_socket(ws: WebSocket, code: str) -> None:
                     text = "\x00"  # not JSON: answered as malformed
             if not await session.receive(text):
                 break
-    except WebSocketDisconnect:
-        pass
     finally:
         await room.detach(session.conn)
         if session.conn.closing:  # let the bye and close frame go out
-            with contextlib.suppress(asyncio.TimeoutError, Exception):
-                await asyncio.wait_for(asyncio.shield(writer), 5)
-        writer.cancel()
+            await writer.flush(5)
+        writer.stop()

@@ -9,6 +9,7 @@ from server.config import Settings
 from server.metrics import Metrics
 from server.rooms import Connection, Room, RoomError, chat, outgoing, timeouts
 from server.rooms.ratelimit import SlidingWindow
+from server.rooms.stages import Stages
 
 from .frames import Act, Back, Chat, FrameError, Hello, Mute, Ping, parse, too_large_texts
 
@@ -24,12 +25,16 @@ class Session:
         self.max_frame = settings.WS_MAX_FRAME
         self.budget = SlidingWindow(settings.WS_FLOOD_MESSAGES, settings.WS_FLOOD_WINDOW, clock)
         self.greeted = False
+        self.received = 0.0  # when the frame being handled was read (perf_counter)
+        # Benchmark timing of each accepted action's stages (STAGE_TIMING).
+        self.staged = metrics.staged if metrics is not None and settings.STAGE_TIMING else None
 
     def error(self, code: str, message: str, frame_id: str | int | None = None) -> None:
         self.conn.send_json(outgoing.error(frame_id, code, message))
 
     async def receive(self, text: str) -> bool:
         """Handle one client frame; False when the socket must now close."""
+        self.received = time.perf_counter()
         if len(text) > self.max_frame or len(text.encode()) > self.max_frame:
             error, _ = too_large_texts(self.max_frame)
             self.conn.send(error)
@@ -95,8 +100,9 @@ class Session:
         if seat is None:
             self.refuse("forbidden", "spectators cannot act", frame.id)
             return
+        stages = None if self.staged is None else Stages(self.staged, self.received)
         try:
-            v = await self.room.act(seat, frame.action, frame.v)
+            v = await self.room.act(seat, frame.action, frame.v, stages=stages)
         except RoomError as e:
             self.refuse(e.code, e.message, frame.id)
             return

@@ -1,0 +1,56 @@
+"""bench/load.py stays runnable: a tiny run of the baseline and the game under the Node load
+generator, read back from its --json line. Nothing about time is asserted, only that every
+figure is there, actions went through without errors and the server timed its stages."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIGURES = {"actions_per_s", "p50_ms", "p95_ms", "p99_ms", "cpu_ms_per_action",
+           "rss_kib_per_room"}
+
+
+def bench_load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_load", ROOT / "bench" / "load.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_load", module)  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_tiny_load_run_reports_baseline_game_ratio_and_stages() -> None:
+    if not bench_load().node_available():
+        pytest.skip("node or bench/node/node_modules missing (make bench installs them)")
+    done = subprocess.run(
+        [sys.executable, "bench/load.py", "--rooms", "2", "--pace", "0", "--duration", "2",
+         "--stages", "--json"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    for part in ("baseline", "game", "ratio"):
+        assert set(result[part]) >= FIGURES, part
+    for kind in ("baseline", "game"):
+        assert result[kind]["actions_per_s"] > 0, kind
+        assert result[kind]["errors"] == 0, result[kind]["error_codes"]
+        assert result[kind]["p99_ms_per_second"], kind
+    stages = result["game"]["stages"]
+    assert set(stages) == {"rules", "journal", "queue", "write", "total"}
+    assert all(s["count"] > 0 for s in stages.values())
+    assert result["baseline"]["stages"] == {}  # the bare stack has no /metrics
+
+
+def test_stage_quantiles_interpolate_inside_the_bucket_like_prometheus() -> None:
+    quantile = bench_load().bucket_quantile
+    buckets = [(0.001, 0.0), (0.002, 50.0), (0.005, 100.0), (float("inf"), 100.0)]
+    assert quantile(buckets, 0.5) == pytest.approx(0.002)
+    assert quantile(buckets, 0.25) == pytest.approx(0.0015)
+    assert quantile(buckets, 0.99) == pytest.approx(0.002 + 0.003 * 49 / 50)
+    assert quantile([(float("inf"), 0.0)], 0.5) != quantile([(float("inf"), 0.0)], 0.5)  # nan

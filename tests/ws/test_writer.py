@@ -1,0 +1,102 @@
+"""The socket writer: frames go out the moment they are queued, in order; a socket that
+cannot take one gets a task that finishes it and goes on; one too slow, or gone, ends the
+writer (what is queued is dropped, the reader is told)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from server.rooms import Connection
+from server.ws.writer import Writer
+
+pytestmark = pytest.mark.asyncio
+
+
+class Socket:
+    """An ASGI send that takes frames at once, or waits while `open` is cleared."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+        self.open = asyncio.Event()
+        self.open.set()
+        self.gone = False
+
+    async def send(self, message: dict) -> None:
+        await self.open.wait()
+        if self.gone:
+            raise OSError("client disconnected")
+        self.sent.append(message)
+
+    def texts(self) -> list[str]:
+        return [m.get("text", m["type"]) for m in self.sent]
+
+
+def writer(socket: Socket, timeout: float = 10) -> tuple[Connection, Writer, list[str]]:
+    conn, ended = Connection(limit=8), []
+    return conn, Writer(conn, socket.send, timeout, lambda: ended.append("ended")), ended
+
+
+async def test_a_frame_goes_out_inside_the_call_that_queues_it() -> None:
+    socket = Socket()
+    conn, w, ended = writer(socket)
+    conn.send("a")
+    assert socket.texts() == ["a"] and not conn.outbox and w.task is None
+    conn.send("b")
+    assert socket.texts() == ["a", "b"] and ended == []
+
+
+async def test_a_socket_that_waits_gets_the_frames_later_in_order() -> None:
+    socket = Socket()
+    conn, w, ended = writer(socket)
+    socket.open.clear()
+    for text in "abc":
+        conn.send(text)
+    assert socket.texts() == [] and list(conn.outbox) == ["a", "b", "c"]
+    socket.open.set()
+    await w.flush(5)
+    assert socket.texts() == ["a", "b", "c"] and not conn.outbox and ended == []
+    conn.send("d")  # and back to writing at once
+    assert socket.texts()[-1] == "d"
+
+
+async def test_the_bye_and_close_go_out_then_the_writer_ends() -> None:
+    socket = Socket()
+    conn, w, ended = writer(socket)
+    conn.close("kicked")
+    assert socket.texts() == ['{"type":"bye","reason":"kicked"}', "websocket.close"]
+    assert socket.sent[-1]["code"] == 1000 and ended == ["ended"] and w.ended
+
+
+async def test_a_frame_that_cannot_go_out_in_time_ends_the_writer() -> None:
+    socket = Socket()
+    conn, w, ended = writer(socket, timeout=0.01)
+    socket.open.clear()
+    conn.send("a")
+    conn.send("b")
+    while not w.ended:
+        await asyncio.sleep(0.01)
+    assert ended == ["ended"] and not conn.outbox and socket.texts() == []
+
+
+async def test_a_socket_gone_ends_the_writer_and_drops_what_is_queued() -> None:
+    socket = Socket()
+    conn, w, ended = writer(socket)
+    socket.gone = True
+    conn.send("a")
+    assert ended == ["ended"] and not conn.outbox
+    conn.send("b")  # nothing more is tried
+    assert socket.texts() == [] and ended == ["ended"]
+
+
+async def test_a_lagging_reader_keeps_the_frame_in_flight_then_gets_bye_lagging() -> None:
+    socket = Socket()
+    conn, w, _ = writer(socket)
+    socket.open.clear()
+    for i in range(9):  # one more than the limit of 8
+        conn.send(str(i))
+    socket.open.set()
+    await w.flush(5)
+    assert socket.texts() == ["0", '{"type":"bye","reason":"lagging"}', "websocket.close"]
+    assert socket.sent[-1]["code"] == 1008
