@@ -10,6 +10,7 @@ from pathlib import Path
 from pydantic import TypeAdapter
 
 from server.rooms import outgoing
+from server.rooms.diff import Op
 from server.rooms.history import Entry, FrameTexts
 
 ANY = TypeAdapter(outgoing.AnyServerFrame)
@@ -43,14 +44,14 @@ def test_every_documented_frame_has_a_builder_whose_output_it_describes() -> Non
 
 
 def test_the_patch_text_the_room_sends_is_the_documented_patch() -> None:
-    entry = Entry(7, [{"op": "add", "path": "/x", "value": 1}],
-                  {0: [{"op": "remove", "path": "/y"}]}, [{"type": "presence", "seat": 0}])
-    texts = FrameTexts(entry)
+    shared: list[Op] = [{"op": "add", "path": "/x", "value": 1}]
+    by_seat: dict[int | None, list[Op]] = {0: [{"op": "remove", "path": "/y"}]}
+    events = [{"type": "presence", "seat": 0}]
+    texts = FrameTexts(Entry(7, shared, by_seat, events))
     for seat in (None, 0):
         frame = json.loads(texts.text(seat))
         ANY.validate_python(frame)
-        assert frame == outgoing.patch(7, entry.shared + entry.by_seat.get(seat, []),
-                                       entry.events)
+        assert frame == outgoing.patch(7, shared + by_seat.get(seat, []), events)
 
 
 def test_no_frame_is_built_outside_the_owner_module() -> None:
