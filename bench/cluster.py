@@ -8,10 +8,11 @@ Everything is real and on loopback (tests/cluster/harness.py): its own redis-ser
 from deploy/nginx.conf, `python -m server` instances, a fresh PostgreSQL database (on the
 server of TEST_DATABASE_URL), dropped at the end.
 
-1. Load (bench/load.py's clients: rooms of 4 players + 4 spectators, `--pace` actions per
-   second per room): `single` is one instance in single-process mode on PostgreSQL, reached
-   directly; `cluster2` is two instances in cluster mode behind nginx. Actions/s, ack
-   latency (action sent -> patch on all 8 sockets), instance CPU per action from /proc.
+1. Load (bench/load.py's clients, Node by default: rooms of 4 players + 4 spectators,
+   `--pace` actions per second per room): `single` is one instance in single-process mode on
+   PostgreSQL, reached directly; `cluster2` is two instances in cluster mode behind nginx.
+   Actions/s, ack latency (action sent -> patch on all 8 sockets), instance CPU per action
+   from /proc.
 2. Failover: `--failover-rooms` rooms play through nginx at one action per second; `--kills`
    times the instance owning most rooms is SIGKILLed and started again. Per room it owned:
    seconds from the kill to the room's first acknowledged action (on the new owner). At
@@ -42,7 +43,7 @@ from typing import Any
 
 import httpx
 import websockets
-from load import Room, Stats, cpu_seconds, make_room, measure
+from load import Room, Stats, cpu_seconds, make_room, measure, node_available
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -81,7 +82,8 @@ def load(config: str, workdir: Path, args: argparse.Namespace) -> dict[str, Any]
         nginx = [c.nginx.pid, *children(c.nginx.pid)]  # the workers do the proxying
         redis = [c.redis_proc.pid] if c.redis_proc else []
         before = [sum(cpu_seconds(p) for p in group) for group in (nginx, redis)]
-        out = measure("game", port, pids, args.rooms, args.pace, args.duration, args.procs)
+        out = measure("game", port, pids, args.rooms, args.pace, args.duration, args.procs,
+                      args.client)
         after = [sum(cpu_seconds(p) for p in group) for group in (nginx, redis)]
     per_action = [1000 * (b - a) / max(1, out["actions_per_s"] * args.duration)
                   for a, b in zip(before, after, strict=True)]
@@ -397,6 +399,9 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=1.0, help="actions per second per room")
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--procs", type=int, default=2, help="load client processes")
+    parser.add_argument("--client", choices=["node", "python"],
+                        default="node" if node_available() else "python",
+                        help="load generator of the load part (node: bench/node, make bench)")
     parser.add_argument("--configs", default="single,cluster2",
                         help="load runs: single, cluster1, cluster2, ... (comma-separated)")
     parser.add_argument("--kills", type=int, help="default 20 (2 with --smoke); 0: no failover")
@@ -445,7 +450,7 @@ def main() -> None:
 
 def print_loads(args: argparse.Namespace, loads: dict[str, dict[str, Any]]) -> None:
     print(f"load: rooms={args.rooms} pace={args.pace}/s/room measured={args.duration}s "
-          f"client_procs={args.procs} journal=postgresql")
+          f"client={args.client} client_procs={args.procs} journal=postgresql")
     names = list(loads)
     print(f"{'figure':<24}" + "".join(f"{n:>12}" for n in names))
     for k in ("actions_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_pct",
