@@ -71,8 +71,9 @@ async function post(path, body) {
       if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
       return await response.json();
     } catch (error) {
-      if (attempt === 2) throw error;
+      if (attempt === 10) throw error;
       countError("setup");
+      await sleep(200);
     }
   }
 }
@@ -185,9 +186,20 @@ class Room {
 
 async function openRoom() {
   const { code, tokens } = await makeRoom();
-  const room = new Room(code, tokens);
-  await room.open();
-  return room;
+  // In a cluster the first sockets may meet the room moving to the instance nginx routes it
+  // to (503 busy): start over after a pause, as the browser does.
+  for (let attempt = 0; ; attempt++) {
+    const room = new Room(code, tokens);
+    try {
+      await room.open();
+      return room;
+    } catch (error) {
+      room.close();
+      if (attempt === 50) throw error;
+      countError("setup");
+      await sleep(200);
+    }
+  }
 }
 
 async function limited(n, count, make) {
