@@ -27,10 +27,12 @@ test: install
 	scripts/ensure-browser.sh
 	scripts/ensure-nginx.sh
 	$(PY) -m ruff check .
+	$(PY) -m mypy server
 	$(PY) -m pytest
 
 lint: install
 	$(PY) -m ruff check .
+	$(PY) -m mypy server
 
 bench: install
 	$(PY) bench/engine.py
