@@ -2,6 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+NODE ?= node
 STAMP := $(VENV)/.installed
 
 .PHONY: install run cluster test lint bench clean
@@ -28,6 +29,7 @@ test: install
 	scripts/ensure-nginx.sh
 	$(PY) -m ruff check .
 	$(PY) -m mypy server
+	$(NODE) --test tests/js/
 	$(PY) -m pytest
 
 lint: install
