@@ -1,5 +1,12 @@
 // HTTP calls to the room API and the per-room seat / host tokens kept in localStorage.
 
+/**
+ * A JSON call to the API; throws an Error carrying the coded `code` and `status` on failure.
+ * @param {string} method
+ * @param {string} path
+ * @param {object} [body]
+ * @returns {Promise<any>} the response body (null when it is not JSON)
+ */
 export async function call(method, path, body) {
   const res = await fetch(path, {
     method,
@@ -24,11 +31,19 @@ export async function call(method, path, body) {
 // Room codes: 8 characters from this alphabet, shown as K7QX-PM2A; input is forgiving.
 const ALPHABET = /^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{8}$/;
 
+/**
+ * @param {unknown} raw a room code as typed (any case, spaces and dashes allowed)
+ * @returns {string | null} the bare 8-character code, or null if it is not one
+ */
 export function normalizeCode(raw) {
   const code = String(raw || "").toUpperCase().replace(/[\s-]/g, "");
   return ALPHABET.test(code) ? code : null;
 }
 
+/**
+ * @param {string} code a bare room code
+ * @returns {string} the code as shown, K7QX-PM2A
+ */
 export function displayCode(code) {
   return `${code.slice(0, 4)}-${code.slice(4)}`;
 }

@@ -2,16 +2,26 @@
 // (a hand token picked for pouring, a cup picked for serving). No rule is derived here:
 // every control maps to one action the server listed.
 
+/** @returns {import("./types.js").Selection} */
 export function emptySelection() {
   return { ing: null, cup: null };
 }
 
+/**
+ * @param {import("./types.js").View} view
+ * @returns {boolean}
+ */
 export function isMyTurn(view) {
   const g = view.game;
   return Boolean(g && g.phase !== "over" && view.you.seat !== null && g.current === view.you.seat);
 }
 
 // Drop a selection that no longer fits the legal actions.
+/**
+ * @param {import("./types.js").View} view
+ * @param {import("./types.js").Selection} sel
+ * @returns {import("./types.js").Selection}
+ */
 export function normalize(view, sel) {
   const legal = (view.game && isMyTurn(view)) ? view.game.legal : [];
   const next = { ...sel };
@@ -25,6 +35,16 @@ export function normalize(view, sel) {
   return next;
 }
 
+/**
+ * @typedef {import("./types.js").Action} Action
+ * @param {import("./types.js").View} view
+ * @param {import("./types.js").Selection} sel
+ * @returns {{mine: boolean, cells: Map<string, {action: Action, kind: string}>,
+ *   buttons: {id: string, key: string, action: Action}[], tiles: Map<string, Action>,
+ *   hand: Map<string, boolean>, cups: Map<number, {action?: Action, select?: boolean}>,
+ *   empties: Map<number, Action>, cards: Map<number, Action>, serveCups: Set<number>,
+ *   returnAction: Action | null, undo: boolean, prompt: [string, Record<string, unknown>]}}
+ */
 export function intents(view, sel) {
   const g = view.game;
   const out = {
