@@ -2,6 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+NODE ?= node
 STAMP := $(VENV)/.installed
 # bench/load.py's load generator: Node and the `ws` package (skipped where npm is absent).
 NODE_STAMP := bench/node/node_modules/.installed
@@ -34,10 +35,13 @@ test: install $(NODE_STAMP)
 	scripts/ensure-browser.sh
 	scripts/ensure-nginx.sh
 	$(PY) -m ruff check .
+	$(PY) -m mypy server
+	$(NODE) --test tests/js/
 	$(PY) -m pytest
 
 lint: install
 	$(PY) -m ruff check .
+	$(PY) -m mypy server
 
 bench: install $(NODE_STAMP)
 	$(PY) bench/engine.py

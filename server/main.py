@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -46,9 +47,10 @@ def create_app(
     here (tests) replaces the database entirely."""
     settings = settings or Settings()
     logging.getLogger("server").setLevel(settings.LOG_LEVEL.upper())
-    clocked = {} if clock is None else {"clock": clock}
+    clocked: dict[str, Any] = {} if clock is None else {"clock": clock}
     cluster: ClusterRoomManager | None = None
     manager: RoomManager
+    database: Database | None
     if settings.cluster:
         check_cluster_settings(settings, journal)
         cluster = ClusterRoomManager(settings, Redis.from_url(settings.REDIS_URL or ""), **clocked)

@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import shutil
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
-import httpx
 import jsonpatch
 import pytest
 from fastapi.testclient import TestClient
@@ -23,8 +18,7 @@ from fastapi.testclient import TestClient
 from server.config import Settings
 from server.db.migrate import upgrade
 from server.main import create_app
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.serving import served_process
 
 LOBBY = "<h1>lobby</h1>{% for r in rooms.open %}<li>{{ r.code }}</li>{% endfor %}"
 ERROR = (
@@ -195,50 +189,20 @@ def same() -> Callable[[Any, Any], bool]:
 # --- a real server -------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class LiveServer:
-    def __init__(self, proc: subprocess.Popen, port: int) -> None:
+    def __init__(self, proc: subprocess.Popen[bytes], url: str) -> None:
         self.proc = proc
-        self.port = port
-        self.http = f"http://127.0.0.1:{port}"
-        self.ws = f"ws://127.0.0.1:{port}"
+        self.http = url
+        self.ws = url.replace("http", "ws", 1)
 
 
 @pytest.fixture
 def live_server(templates_dir: Path, tmp_path: Path) -> Iterator[LiveServer]:
-    """`python -m server` in a subprocess on a free port; stopped (SIGTERM) by the test end."""
-    port = free_port()
-    env = {
-        **os.environ, "HOST": "127.0.0.1", "PORT": str(port), "TEST_FIXED_SEED": "7",
-        "TEMPLATES_DIR": str(templates_dir), "LOG_LEVEL": "warning",
-        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/data/coffee-rush.db",
-        "JOURNAL_FALLBACK_PATH": str(tmp_path / "data" / "journal-fallback.jsonl"),
-    }
-    proc = subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT, env=env)
-    server = LiveServer(proc, port)
-    try:
-        for _ in range(200):
-            try:
-                if httpx.get(f"{server.http}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
-        else:
-            pytest.fail("the server did not start")
-        yield server
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    """`python -m server` in a subprocess on a free port (tests/serving.py); stopped by the
+    test end."""
+    with served_process(tmp_path / "live.db", stderr=None, TEST_FIXED_SEED="7",
+                        TEMPLATES_DIR=str(templates_dir)) as (url, proc):
+        yield LiveServer(proc, url)
 
 
 @pytest.fixture

@@ -1,4 +1,10 @@
-"""`python -m server` in a subprocess on a free port, for tests that need a real server."""
+"""`python -m server` in a subprocess on a free port: the one launcher of the test suite.
+
+`served`/`served_process` run one server for a `with` block; `launch` and `wait_ready` are
+the two halves for callers that stop and start a server themselves (tests/persist/live.py)
+or watch what it spawned (tests/bots/test_orphans.py). The cluster harness starts its
+instances through server.cluster.dev, as `make cluster` does, and takes its ports here.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,9 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import IO
 
 import httpx
 
@@ -22,6 +29,45 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def launch(
+    env: Mapping[str, str], stderr: int | IO[bytes] | None = subprocess.PIPE
+) -> subprocess.Popen[bytes]:
+    """Start the server with `env` over this process's environment (HOST 127.0.0.1, log
+    level warning unless `env` says otherwise). `env` must name the PORT."""
+    assert "PORT" in env, "the launcher needs a PORT"
+    full = {**os.environ, "HOST": "127.0.0.1", "LOG_LEVEL": "warning", **env}
+    return subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT, env=full,
+                            stdout=subprocess.DEVNULL, stderr=stderr)
+
+
+def wait_ready(proc: subprocess.Popen[bytes], url: str, tries: int = 300) -> None:
+    """Until `url`/healthz answers 200; RuntimeError if the process exits first (with the
+    end of its stderr when piped) or never answers."""
+    for _ in range(tries):
+        if proc.poll() is not None:
+            log = proc.stderr.read().decode()[-2000:] if proc.stderr else ""
+            raise RuntimeError(f"server exited with {proc.returncode}: {log}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise RuntimeError("server did not start")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL after 10 s; closes the stderr pipe if there is one."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    if proc.stderr is not None:
+        proc.stderr.close()
+
+
 @contextlib.contextmanager
 def served(database: Path, **settings: str) -> Iterator[str]:
     """The server on its own SQLite file (plus settings), as its base URL; stopped after."""
@@ -31,36 +77,19 @@ def served(database: Path, **settings: str) -> Iterator[str]:
 
 @contextlib.contextmanager
 def served_process(
-    database: Path, stderr: int | None = subprocess.PIPE, **settings: str
-) -> Iterator[tuple[str, subprocess.Popen]]:
+    database: Path, stderr: int | IO[bytes] | None = subprocess.PIPE, **settings: str
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """As `served`, with the process too (its pid, and its stderr unless redirected)."""
     port = free_port()
-    env = {
-        **os.environ, "HOST": "127.0.0.1", "PORT": str(port), "LOG_LEVEL": "warning",
+    proc = launch({
+        "PORT": str(port),
         "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
         "JOURNAL_FALLBACK_PATH": f"{database}.fallback.jsonl",
         **settings,
-    }
-    proc = subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=stderr)
+    }, stderr=stderr)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):  # until it answers (or dies)
-            if proc.poll() is not None:
-                log = proc.stderr.read().decode()[-2000:] if proc.stderr else ""
-                raise RuntimeError(f"server exited: {log}")
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError("server did not start")
+        wait_ready(proc, url)
         yield url, proc
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)

@@ -15,8 +15,7 @@ def test_json_log_lines_name_the_room_and_never_a_token(tmp_path: Path):
     log = tmp_path / "server.log"
     with log.open("wb") as stderr, served_process(
         tmp_path / "db.sqlite", stderr=stderr, LOG_FORMAT="json", LOG_LEVEL="info",
-    ) as (url, _):
-        api = httpx.Client(base_url=url)
+    ) as (url, _), httpx.Client(base_url=url) as api:
         room = api.post("/api/rooms", json={"players": 2}).json()
         tokens = [room["host_token"]]
         for name in ("Ana", "Bo"):

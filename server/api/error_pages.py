@@ -9,8 +9,9 @@ Everything else is answered by the JSON handlers already installed (server/api/e
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -23,7 +24,8 @@ from .errors import error_response
 Missing = Literal["room", "game", "page"]
 NOT_PAGES = ("/api/", "/ws/", "/static/", "/healthz", "/docs")
 
-Handler = Callable[[Request, Exception], Awaitable[Response]]
+# As Starlette declares exception handlers: plain or async functions.
+Handler = Callable[[Request, Any], Response | Awaitable[Response]]
 
 
 def wants_html(request: Request) -> bool:
@@ -65,7 +67,8 @@ def _html_first(json_handler: Handler) -> Handler:
             status = getattr(exc, "status_code", 422)
             if isinstance(exc, RequestValidationError) or status == 404:
                 return error_page(request, missing_kind(request.url.path))
-        return await json_handler(request, exc)
+        response = json_handler(request, exc)
+        return await response if inspect.isawaitable(response) else response
 
     return handle
 

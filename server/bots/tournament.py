@@ -16,6 +16,7 @@ import multiprocessing
 import random
 import sys
 import time
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -147,9 +148,9 @@ def render(rep: dict) -> str:
     return "\n".join(lines)
 
 
-def _bot_list(value: object) -> list[str]:
-    names = value.split(",") if isinstance(value, str) else list(value)  # type: ignore[arg-type]
-    names = [str(n).strip() for n in names]
+def _bot_list(value: str | Iterable[object]) -> list[str]:
+    items = value.split(",") if isinstance(value, str) else list(value)
+    names = [str(n).strip() for n in items]
     return [n for n in names if n]
 
 

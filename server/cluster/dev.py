@@ -49,7 +49,7 @@ def render_nginx(servers: Sequence[str], port: int | str, workdir: Path | str,
     """deploy/nginx.conf filled in: each @SERVER@ line once per "host:port" in `servers`."""
     if not servers:
         raise ValueError("nginx needs at least one upstream server")
-    lines = []
+    lines: list[str] = []
     for line in template.read_text().splitlines():
         if "@SERVER@" in line:
             lines.extend(line.replace("@SERVER@", s) for s in servers)

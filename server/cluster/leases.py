@@ -46,6 +46,11 @@ return 0
 """
 
 
+def text(value: bytes | str) -> str:
+    """A Redis reply as text (the client is made without decode_responses: bytes)."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def lease_key(code: str) -> str:
     return f"{PREFIX}lease:{code}"
 
@@ -64,13 +69,13 @@ class Leases:
 
     async def holder(self, code: str) -> str | None:
         value = await self.redis.get(lease_key(code))
-        return None if value is None else value.decode()
+        return None if value is None else text(value)
 
     async def holders(self, codes: Sequence[str]) -> list[str | None]:
         if not codes:
             return []
         values = await self.redis.mget([lease_key(c) for c in codes])
-        return [None if v is None else v.decode() for v in values]
+        return [None if v is None else text(v) for v in values]
 
     async def renew(self, codes: Sequence[str]) -> set[str]:
         """Renew the leases of `codes`; returns the codes now held by another instance."""

@@ -19,7 +19,7 @@ from server.config import Settings
 from server.rooms import Room, RoomManager, RoomOptions
 from server.rooms.manager import LISTING_LIMIT
 
-from .leases import PREFIX
+from .leases import PREFIX, text
 from .ownership import Ownership, unavailable
 
 log = logging.getLogger(__name__)
@@ -40,7 +40,9 @@ class ClusterRoomManager(RoomManager):
         key = f"{PREFIX}create:{client}:{int(time.time() // 60)}"
         try:
             async with self.redis.pipeline(transaction=True) as pipe:
-                count, _ = await pipe.incr(key).expire(key, 120).execute()
+                pipe.incr(key)  # a pipeline buffers commands: nothing to await before execute
+                pipe.expire(key, 120)
+                count, _ = await pipe.execute()
         except RedisError as exc:
             raise unavailable("rooms cannot be created right now; retry soon") from exc
         return int(count) <= self.settings.ROOM_CREATE_RATE
@@ -87,12 +89,13 @@ class ClusterRoomManager(RoomManager):
         }
         ttl_ms = int(self.settings.LEASE_TTL * 1000)
         async with self.redis.pipeline(transaction=False) as pipe:
-            await (pipe.set(LOBBY + self.instance, orjson.dumps(entries), px=ttl_ms)
-                   .sadd(INSTANCES, self.instance).execute())
+            pipe.set(LOBBY + self.instance, orjson.dumps(entries), px=ttl_ms)
+            pipe.sadd(INSTANCES, self.instance)
+            await pipe.execute()
 
     async def public_listing(self) -> dict[str, list[dict[str, Any]]]:
         try:
-            instances = sorted(m.decode() for m in await self.redis.smembers(INSTANCES))
+            instances = sorted(text(m) for m in await self.redis.smembers(INSTANCES))
             blobs = await self.redis.mget([LOBBY + i for i in instances]) if instances else []
         except RedisError as exc:
             log.debug("lobby unreadable (%r); listing this instance only", exc)

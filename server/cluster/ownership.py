@@ -21,6 +21,7 @@ import random
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from typing import TYPE_CHECKING
 
 from redis.asyncio import Redis
@@ -201,6 +202,9 @@ class Ownership:
 
     # --- rooms going out -------------------------------------------------------------
 
+    def _handoff_done(self, code: str, _: asyncio.Future[None]) -> None:
+        self._handoffs.pop(code)
+
     async def release(self, code: str, *, hold: bool = True) -> None:
         """Hand room `code` over: its sockets reconnect (through the proxy) to the next owner."""
         if hold:
@@ -259,7 +263,7 @@ class Ownership:
                         if code in self.manager.rooms and code not in self._handoffs:
                             handoff = asyncio.ensure_future(self.release(code))
                             self._handoffs[code] = handoff
-                            handoff.add_done_callback(lambda _, c=code: self._handoffs.pop(c))
+                            handoff.add_done_callback(partial(self._handoff_done, code))
             except RedisError as exc:
                 # Back soon: others take an instance missing from its channel for dead.
                 log.debug("handoff channel lost (%r); resubscribing", exc)

@@ -298,12 +298,19 @@ class Journal:
         if conn is not None:
             await _close(conn)
 
+    @property
+    def _fallback(self) -> FallbackFile:
+        """The fallback file, for the paths below: only a journal that has one takes them."""
+        if self._file is None:
+            raise RuntimeError("this journal has no fallback file")
+        return self._file
+
     async def _to_file(self, batch: list[_Item]) -> None:
         try:
-            await asyncio.to_thread(self._file.append, [item.line for item in batch])
+            await asyncio.to_thread(self._fallback.append, [item.line for item in batch])
         except OSError as exc:
             log.error("fallback file %s unwritable, %d writes refused: %r",
-                      self._file.path, len(batch), exc)
+                      self._fallback.path, len(batch), exc)
             for item in batch:
                 item.resolve(exc)
         else:
@@ -316,7 +323,7 @@ class Journal:
         if not self._degraded:
             self._degraded = True
             self._copied = 0
-            log.warning("database unavailable (%r): journaling to %s", exc, self._file.path)
+            log.warning("database unavailable (%r): journaling to %s", exc, self._fallback.path)
         self._start_copier()
 
     def _start_copier(self) -> None:
@@ -330,11 +337,11 @@ class Journal:
         delay = self._retry_interval
         while True:
             await asyncio.sleep(delay)
-            end = self._file.end
+            end = self._fallback.end
             try:
-                lines = await asyncio.to_thread(self._file.read_range, self._copied, end)
+                lines = await asyncio.to_thread(self._fallback.read_range, self._copied, end)
                 if lines:
-                    await copy_lines(self._file, lines, self._write_apart)
+                    await copy_lines(self._fallback, lines, self._write_apart)
                 else:  # nothing to copy: check that a write would go through
                     await self._write_apart([])
             except Exception as exc:
@@ -344,7 +351,7 @@ class Journal:
                 delay = min(max(delay, 0.05) * 2, self._retry_max)
                 continue
             self._copied = end
-            if self._copied >= self._file.end:
+            if self._copied >= self._fallback.end:
                 self._caught_up = True
                 self._wake.set()
                 return
@@ -376,16 +383,16 @@ class Journal:
             await self._write(batch, replaying=True)
 
         try:
-            end = self._file.end
-            lines = await asyncio.to_thread(self._file.read_range, self._copied, end)
-            await copy_lines(self._file, lines, write)
-            await asyncio.to_thread(self._file.clear)
+            end = self._fallback.end
+            lines = await asyncio.to_thread(self._fallback.read_range, self._copied, end)
+            await copy_lines(self._fallback, lines, write)
+            await asyncio.to_thread(self._fallback.clear)
         except Exception as exc:
             log.info("database unavailable again (%r); fallback kept", exc)
             self._start_copier()
             return
         self._copied, self._degraded = 0, False
-        log.warning("database available: fallback file %s copied in", self._file.path)
+        log.warning("database available: fallback file %s copied in", self._fallback.path)
 
     async def _drain_all(self) -> None:
         """Copy the whole file in now (start-up, shutdown); on failure stay degraded."""
@@ -393,13 +400,14 @@ class Journal:
             await self._write(batch, replaying=True)
 
         try:
-            copied = await replay(self._file, write)
+            copied = await replay(self._fallback, write)
         except Exception as exc:
             log.info("database still unavailable (%r); fallback kept", exc)
             self._set_degraded(exc)
             return
         self._copied, self._degraded = 0, False
-        log.warning("database available: %d operations replayed from %s", copied, self._file.path)
+        log.warning("database available: %d operations replayed from %s", copied,
+                    self._fallback.path)
 
 
 async def _within(timeout: float, work: Coroutine[Any, Any, T]) -> T:

@@ -464,7 +464,9 @@ async def save_finished_game(session: AsyncSession, game: FinishedGame) -> int:
     )
     game_id = (await session.execute(stmt)).scalar()
     if game_id is None:
-        return await session.scalar(select(Game.id).where(Game.room_code == game.room_code))
+        # the conflict means the row is there: scalar_one says so if it ever is not
+        return (await session.execute(
+            select(Game.id).where(Game.room_code == game.room_code))).scalar_one()
     winners = set(result.get("winners", ()))
     session.add_all(
         GamePlayer(

@@ -63,10 +63,10 @@ def rebuild(manager: RoomManager, stored: UnfinishedRoom, base: int) -> Room:
             f"this server plays version {RULES_VERSION}, so it cannot continue here")
     elif stored.status in (PLAYING, FINISHED):
         actions: list[tuple[int, dict[str, Any]]] = []
-        for expected, (seq, seat, action) in enumerate(stored.actions, start=1):
-            if seq != expected or seat is None:
+        for expected, (seq, by, action) in enumerate(stored.actions, start=1):
+            if seq != expected or by is None:
                 raise ValueError(f"journal of {stored.code}: row {seq} where {expected} was due")
-            actions.append((seat, action))
+            actions.append((by, action))
         # Every action is checked again, and seq == version.
         room.restore_game(stored.status, actions, seconds_since(stored.finished_at))
     timeouts.restore(room, list(stored.talk))  # chat, and the clock as last saved

@@ -28,7 +28,8 @@ class Entry:
 
     @property
     def events(self) -> list[dict[str, Any]]:
-        return orjson.loads(self.tail[_EVENTS_AT:-1])
+        events: list[dict[str, Any]] = orjson.loads(self.tail[_EVENTS_AT:-1])
+        return events
 
     def text(self, seat: int | None) -> str:
         """The patch frame for a viewer in `seat` (None: a spectator)."""

@@ -146,7 +146,7 @@ async def hand_host(room: Room, token: str, seat: int) -> None:
         room.commit([{"type": "host_changed", "seat": seat}])
 
 
-async def add_bot(room: Room, token: str, seat: int, level: str) -> None:
+async def add_bot(room: Room, token: str, seat: int | None, level: str) -> None:
     """Put a bot level in a free seat; the seat then counts as filled."""
     if not BOT_LEVEL.fullmatch(level):
         raise RoomError("malformed", "a bot level is a short name like 'easy'", 422)

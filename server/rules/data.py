@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-RULES_VERSION = 1
+# 2: when one turn both empties the deck and brings a fifth Penalty Card, the game
+# records "penalties", not "deck" (R-END-4); a stored game may now end with another result.
+RULES_VERSION = 2
 
 # Ingredient order is fixed: indexes into supply and hand vectors use it.
 INGREDIENTS: tuple[str, ...] = (

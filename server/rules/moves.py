@@ -218,7 +218,10 @@ def serve(game: Game, key: Key, legal: Action) -> Events:
 
 
 def draw(game: Game, seat: int, count: int) -> list[int]:
-    """Deal up to `count` cards onto a seat's tab 1; closes the game when the deck runs out."""
+    """Deal up to `count` cards onto a seat's tab 1 (what remains if the deck runs short).
+
+    It does not close the game: a deck that ran out shows as an empty deck at the Closing
+    step, which weighs it against the other reasons (R-END-4 precedence)."""
     got = []
     tab1 = game.players[seat].tabs[0]
     deck = game.deck
@@ -228,8 +231,6 @@ def draw(game: Game, seat: int, count: int) -> list[int]:
         card = deck.pop()
         tab1.append(card)
         got.append(card)
-    if not deck or len(got) < count:
-        close(game, "deck")  # R-END-DECK
     return got
 
 
@@ -266,7 +267,9 @@ def end_turn(game: Game, key: Key, legal: Action) -> Events:
         cards = draw(game, seat, 1)
         events.append({"type": "orders_dealt", "seat": seat, "from": seat,
                        "cards": [card_info(c) for c in cards], "reason": "new_order"})
-    # 4. Closing (R-END-PEN, R-END-DECK, R-END-STALL).
+    # 4. Closing (R-END-PEN, R-END-DECK, R-END-STALL). When one turn gives several
+    # reasons, the first below is recorded: penalties, then deck, then stall (R-END-4).
+    # A short draw always leaves the deck empty, so `not game.deck` covers it.
     if any(len(p.penalties) >= PENALTY_LIMIT for p in game.players):
         close(game, "penalties")
     if not game.deck:

@@ -11,8 +11,8 @@ time, or a socket that fails, ends the writer: `on_end` is called (the reader st
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, cast
 
 from starlette.types import Message, Send
 
@@ -22,9 +22,10 @@ from server.rooms.stages import Stages
 Yielded = Any  # what a coroutine hands its task when it waits: a future, or None
 
 
-def start(coro: Coroutine[Any, Any, None]) -> Coroutine[Any, Any, None] | None:
-    """Run `coro` up to its first wait: None if it finished without waiting, else a
+def start(awaitable: Awaitable[None]) -> Coroutine[Any, Any, None] | None:
+    """Run a coroutine up to its first wait: None if it finished without waiting, else a
     coroutine that finishes it (await it from a task)."""
+    coro = cast(Coroutine[Any, Any, None], awaitable)  # an ASGI send is a coroutine function
     try:
         yielded = coro.send(None)
     except StopIteration:
@@ -52,7 +53,7 @@ async def _finish(coro: Coroutine[Any, Any, None], yielded: Yielded) -> None:
             return
 
 
-def message(item: str | Close) -> Message:
+def message(item: object) -> Message:
     if type(item) is str:
         return {"type": "websocket.send", "text": item}
     assert isinstance(item, Close)

@@ -1,6 +1,13 @@
 // HTTP calls to the room API and the per-room seat / host tokens kept in localStorage.
 import { rulesData } from "./rules-data.js";
 
+/**
+ * A JSON call to the API; throws an Error carrying the coded `code` and `status` on failure.
+ * @param {string} method
+ * @param {string} path
+ * @param {object} [body]
+ * @returns {Promise<any>} the response body (null when it is not JSON)
+ */
 export async function call(method, path, body) {
   const res = await fetch(path, {
     method,
@@ -25,12 +32,21 @@ export async function call(method, path, body) {
 
 // Room codes: code_length characters of code_alphabet (from the server), shown as
 // K7QX-PM2A; input is forgiving.
+
+/**
+ * @param {unknown} raw a room code as typed (any case, spaces and dashes allowed)
+ * @returns {string | null} the bare code, or null if it is not one
+ */
 export function normalizeCode(raw) {
   const code = String(raw || "").toUpperCase().replace(/[\s-]/g, "");
   const { code_alphabet: alphabet, code_length: length } = rulesData();
   return code.length === length && [...code].every((ch) => alphabet.includes(ch)) ? code : null;
 }
 
+/**
+ * @param {string} code a bare room code
+ * @returns {string} the code as shown, K7QX-PM2A
+ */
 export function displayCode(code) {
   return `${code.slice(0, 4)}-${code.slice(4)}`;
 }

@@ -10,6 +10,12 @@ import { rulesData } from "./rules-data.js";
 const KEEP = 200; // messages kept on screen
 
 // One talk item of a finished game (replay): a chat message or a timeout, as a sentence.
+/**
+ * @param {{kind?: string, seat?: number | null, name?: string, author?: string, reaction?: string,
+ *   text?: string, channel?: string, away?: boolean}} item
+ * @param {import("./types.js").NameOf} nameOf
+ * @returns {string}
+ */
 export function talkLine(item, nameOf) {
   if (item.kind === "timeout") return t(item.away ? "ev.timeoutAway" : "ev.timeout", { name: nameOf(item.seat) });
   const name = item.seat !== null && item.seat !== undefined ? (item.name || nameOf(item.seat)) : t("talk.spectator", { n: String(item.author).slice(1) });
@@ -20,6 +26,13 @@ export function talkLine(item, nameOf) {
 
 function mutesKey(code) { return `cr.mutes.${code}`; }
 
+/**
+ * The table talk dock.
+ * @param {{code: string, send: (frame: object) => boolean, view: () => import("./types.js").View | null}} deps
+ * @returns {{receive(frame: {messages: object[], recent?: boolean}): void,
+ *   error(frame: {id?: unknown, code: string}): boolean, greeted(): void,
+ *   update(v: import("./types.js").View): void}}
+ */
 export function createChat({ code, send, view }) {
   const mutes = new Set(JSON.parse(localStorage.getItem(mutesKey(code)) || "[]"));
   let messages = [];

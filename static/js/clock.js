@@ -8,6 +8,10 @@ import { onLangChange, t } from "./i18n.js";
 export const PRESETS = [[60, 300], [30, 120], [120, 600]];
 const WARN_MS = 10000;
 
+/**
+ * @param {number} ms
+ * @returns {string} minutes:seconds, rounded up, never negative
+ */
 export function duration(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
   const m = Math.floor(s / 60);
@@ -18,11 +22,20 @@ function short(seconds) {
   return seconds % 60 === 0 && seconds >= 60 ? `${seconds / 60} min` : `${seconds} s`;
 }
 
+/**
+ * @param {{turn: number, bank: number} | null} clock
+ * @returns {string}
+ */
 export function clockName(clock) {
   return clock ? t("clock.preset", { turn: short(clock.turn), bank: short(clock.bank) }) : t("clock.off");
 }
 
 // Fill a <select> with "no clock" and the presets; values are "" or "turn+bank".
+/**
+ * @param {HTMLSelectElement} select
+ * @param {{turn: number, bank: number} | null} [current]
+ * @returns {void}
+ */
 export function fillClockSelect(select, current = null) {
   const value = current ? `${current.turn}+${current.bank}` : "";
   const options = [h("option", { value: "", text: t("clock.off") })];
@@ -36,12 +49,22 @@ export function fillClockSelect(select, current = null) {
   select.value = value;
 }
 
+/**
+ * @param {string} value "" or "turn+bank"
+ * @returns {{turn: number, bank: number} | null}
+ */
 export function parseClock(value) {
   if (!value) return null;
   const [turn, bank] = String(value).split("+").map(Number);
   return { turn, bank };
 }
 
+/**
+ * The turn clock at the table.
+ * @param {{nameOf: import("./types.js").NameOf, announce: (message: string) => void,
+ *   send: (frame: object) => boolean, setClock: (clock: object | null) => void}} deps
+ * @returns {{update(v: import("./types.js").View, isHost: boolean): void}}
+ */
 export function createClock({ nameOf, announce, send, setClock }) {
   const box = h("div", { id: "turn-clock", class: "turn-clock", role: "timer", "aria-live": "off", hidden: true });
   const who = h("span", { class: "clock-who" });

@@ -24,8 +24,13 @@ function pick() {
 
 let lang = pick();
 
+/** @returns {string} the current language code (en, th, ko) */
 export function getLang() { return lang; }
 
+/**
+ * @param {string} next a language code; unknown ones are ignored
+ * @returns {void}
+ */
 export function setLang(next) {
   if (!TABLES[next] || next === lang) return;
   lang = next;
@@ -35,11 +40,20 @@ export function setLang(next) {
   for (const fn of listeners) fn(next);
 }
 
+/**
+ * @param {(lang: string) => void} fn
+ * @returns {void}
+ */
 export function onLangChange(fn) { listeners.add(fn); }
 
 // Parameters are substituted as plain text; the DOM layer only ever uses textContent.
 // A string may be plural forms ({one: "…", other: "…"}), chosen by Intl.PluralRules from
 // the number parameter `n` (or `count`); Korean particles are fitted to the word before them.
+/**
+ * @param {string} key
+ * @param {Record<string, unknown>} [params]
+ * @returns {string} the string in the current language (English, then the key, if missing)
+ */
 export function t(key, params = {}) {
   let raw = TABLES[lang][key] ?? en[key] ?? key;
   if (typeof raw === "object") raw = pluralForm(raw, params);
@@ -58,9 +72,17 @@ function pluralForm(forms, params) {
   return forms[pluralRules.get(lang).select(n)] ?? forms.other;
 }
 
+/**
+ * @param {string} name an ingredient
+ * @returns {string}
+ */
 export function ing(name) { return t(`ing.${name}`); }
 
 // "2 coffee, 1 ice" from {coffee: 2, ice: 1}
+/**
+ * @param {Record<string, number> | null | undefined} counts
+ * @returns {string}
+ */
 export function tokens(counts) {
   const parts = Object.entries(counts || {}).filter(([, n]) => n > 0)
     .map(([name, n]) => `${n} ${ing(name)}`);
@@ -68,6 +90,10 @@ export function tokens(counts) {
 }
 
 // data-i18n="key" sets textContent; data-i18n-attr="aria-label:key;title:key" sets attributes.
+/**
+ * @param {Document | Element} root
+ * @returns {void}
+ */
 export function translate(root) {
   document.documentElement.lang = lang;
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
@@ -80,6 +106,10 @@ export function translate(root) {
 }
 
 // A language switch: three buttons, the current one pressed.
+/**
+ * @param {HTMLElement} container
+ * @returns {void}
+ */
 export function mountSwitch(container) {
   container.replaceChildren();
   container.setAttribute("role", "group");

@@ -46,6 +46,7 @@ const SYMBOLS = {
   ribbon: `<path d="M9 3 H23 V28 L16 22 L9 28 Z" fill="#d9a520" stroke="#8a6508" stroke-width="1.3" stroke-linejoin="round"/>`,
 };
 
+/** @returns {void} */
 export function installSprite() {
   if (document.getElementById("cr-sprite")) return;
   const holder = document.createElement("div");
@@ -58,6 +59,12 @@ export function installSprite() {
 }
 
 // An icon; decorative (aria-hidden) unless a label is given.
+/**
+ * @param {string} name
+ * @param {string | null} [label] an accessible name; without one the icon is decorative
+ * @param {string} [cls]
+ * @returns {SVGElement}
+ */
 export function icon(name, label = null, cls = "ico") {
   const el = svg("svg", { class: `${cls} ico-${name}`, viewBox: "0 0 32 32", focusable: "false" });
   if (label) {
@@ -69,6 +76,11 @@ export function icon(name, label = null, cls = "ico") {
   return el;
 }
 
+/**
+ * @param {Element} el an element made by icon()
+ * @param {string} name
+ * @returns {void}
+ */
 export function setIcon(el, name) {
   const use = el.querySelector("use");
   if (use.getAttribute("href") !== `#i-${name}`) {

@@ -3,17 +3,27 @@
 // every control maps to one action the server listed.
 import { reportUnknown } from "./rules-data.js";
 
+/** @returns {import("./types.js").Selection} */
 export function emptySelection() {
   return { ing: null, cup: null };
 }
 
 // The server lists legal actions only for the seat to act, and none once the game is over.
+/**
+ * @param {import("./types.js").View} view
+ * @returns {boolean}
+ */
 export function isMyTurn(view) {
   const g = view.game;
   return Boolean(g && view.you.seat !== null && g.current === view.you.seat && (g.legal || []).length);
 }
 
 // Drop a selection that no longer fits the legal actions.
+/**
+ * @param {import("./types.js").View} view
+ * @param {import("./types.js").Selection} sel
+ * @returns {import("./types.js").Selection}
+ */
 export function normalize(view, sel) {
   const legal = (view.game && isMyTurn(view)) ? view.game.legal : [];
   const next = { ...sel };
@@ -27,6 +37,16 @@ export function normalize(view, sel) {
   return next;
 }
 
+/**
+ * @typedef {import("./types.js").Action} Action
+ * @param {import("./types.js").View} view
+ * @param {import("./types.js").Selection} sel
+ * @returns {{mine: boolean, cells: Map<string, {action: Action, kind: string}>,
+ *   buttons: {id: string, key: string, action: Action}[], tiles: Map<string, Action>,
+ *   hand: Map<string, boolean>, cups: Map<number, {action?: Action, select?: boolean}>,
+ *   empties: Map<number, Action>, cards: Map<number, Action>, serveCups: Set<number>,
+ *   returnAction: Action | null, undo: boolean, prompt: [string, Record<string, unknown>]}}
+ */
 export function intents(view, sel) {
   const g = view.game;
   const out = {

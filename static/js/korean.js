@@ -7,6 +7,10 @@ const PARTICLE_RE = /(이\(가\)|을\(를\)|은\(는\)|과\(와\)|\(으\)로)/g;
 // The final sound of a digit read in Sino-Korean: 0 영, 1 일, 3 삼, 6 육, 7 칠, 8 팔 end in one.
 const DIGIT_FINAL = { 0: "ㅇ", 1: "ㄹ", 2: "", 3: "ㅁ", 4: "", 5: "", 6: "ㄱ", 7: "ㄹ", 8: "ㄹ", 9: "" };
 
+/**
+ * @param {string} word
+ * @returns {string} "" (a vowel), "ㄹ", or another final consonant ("C", or the digit's)
+ */
 export function finalSound(word) {
   const chars = [...word.replace(/[\s)\]"'’”.,!?]+$/u, "")];
   const last = chars[chars.length - 1];
@@ -25,6 +29,10 @@ export function finalSound(word) {
   return "";
 }
 
+/**
+ * @param {string} textIn
+ * @returns {string} the text with each particle pair resolved
+ */
 export function particles(textIn) {
   let out = "";
   let from = 0;

@@ -1,5 +1,6 @@
 // One screen on a desktop: the board takes the height left below whatever sits above it
 // (header, banner, replay controls). CSS reads --board-top; this keeps it true.
+/** @returns {(() => void) | undefined} the update function, if the page has a board */
 export function fitBoard() {
   const area = document.getElementById("board-area");
   if (!area) return;

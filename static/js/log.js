@@ -11,6 +11,11 @@ function cellName(cell) {
 }
 
 // Returns a sentence, or null for events not worth a line.
+/**
+ * @param {import("./types.js").GameEvent} ev
+ * @param {import("./types.js").NameOf} nameOf
+ * @returns {string | null | undefined} a sentence, or nothing for events not worth a line
+ */
 export function sentence(ev, nameOf) {
   const name = ev.seat !== undefined && ev.seat !== null ? nameOf(ev.seat) : "";
   switch (ev.type) {
@@ -60,6 +65,11 @@ export function sentence(ev, nameOf) {
 }
 
 // A log line: the badge of the seat it is about (if any), then the sentence.
+/**
+ * @param {import("./types.js").GameEvent} ev
+ * @param {import("./types.js").NameOf} nameOf
+ * @returns {HTMLElement | null}
+ */
 export function logLine(ev, nameOf) {
   const line = sentence(ev, nameOf);
   if (!line) return null;

@@ -6,6 +6,11 @@ import { t } from "./i18n.js";
 
 export const SEAT_LETTERS = ["A", "B", "C", "D"];
 
+/**
+ * @param {number} seat
+ * @param {string} level
+ * @returns {string}
+ */
 export function botName(seat, level) {
   return t("name.bot", { letter: SEAT_LETTERS[seat], level: t(`bot.${level}`) });
 }
@@ -22,6 +27,10 @@ function baseName(seat, info) {
 }
 
 // seats: the room's seat infos ({name, bot, ...}) in seat order.
+/**
+ * @param {import("./types.js").SeatInfo[]} seats
+ * @returns {string[]}
+ */
 export function seatNames(seats) {
   const names = seats.map((info, seat) => baseName(seat, info));
   return names.map((name, seat) => (names.filter((n) => n === name).length > 1
@@ -29,6 +38,10 @@ export function seatNames(seats) {
 }
 
 // nameOf(seat); nameOf.seatCount tells how many seats (a round is one turn each).
+/**
+ * @param {import("./types.js").SeatInfo[]} seats
+ * @returns {import("./types.js").NameOf}
+ */
 export function nameOfSeats(seats) {
   const nameOf = (seat) => {
     const names = seatNames(seats);
@@ -38,6 +51,10 @@ export function nameOfSeats(seats) {
   return nameOf;
 }
 
+/**
+ * @param {number} seat
+ * @returns {HTMLElement}
+ */
 export function badge(seat) {
   return h("span", { class: `badge seat-${seat}`, "aria-hidden": "true" }, SEAT_LETTERS[seat]);
 }

@@ -8,6 +8,7 @@ import { chime, muted, setMuted } from "./sound.js";
 const TITLE = "cr.notify.title";
 const DESKTOP = "cr.notify.desktop";
 
+/** @returns {boolean} */
 export function titleAlerts() { return localStorage.getItem(TITLE) !== "0"; }
 function desktopAlerts() {
   return localStorage.getItem(DESKTOP) === "1" && "Notification" in window && Notification.permission === "granted";
@@ -15,6 +16,10 @@ function desktopAlerts() {
 
 // The turn came to this viewer. The sound plays here only while the tab is hidden (the
 // table chimes on its own when it is visible); the notification likewise.
+/**
+ * @param {string} code the room code
+ * @returns {void}
+ */
 export function yourTurn(code) {
   if (!document.hidden) return;
   chime();
@@ -29,6 +34,7 @@ export function yourTurn(code) {
 }
 
 // The settings: three switches in a small fold-out (mounted in the chat dock).
+/** @returns {HTMLElement} the settings fold-out */
 export function mountAlerts() {
   const box = h("details", { class: "alerts", id: "alerts" });
   const summary = h("summary", {});

@@ -6,6 +6,10 @@ const KNOWN = new Set(["not_your_turn", "illegal_action", "malformed_action", "g
   "nothing_to_undo", "not_started", "unavailable", "forbidden", "room_full", "name_invalid",
   "not_waiting", "seats_empty", "rate_limited", "not_finished", "incompatible", "not_found", "flood"]);
 
+/**
+ * @param {string} code an error code from the server
+ * @returns {string}
+ */
 export function refusal(code) {
   return KNOWN.has(code) ? t(`err.${code}`) : t("err.other");
 }

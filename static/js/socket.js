@@ -5,6 +5,12 @@
 const BACKOFF = [500, 1000, 2000, 4000, 8000, 12000];
 
 export class Socket {
+  /**
+   * @param {string} code the room code
+   * @param {{token: () => string | null, version: () => number | null,
+   *   onFrame: (frame: {type: string, [field: string]: any}) => void,
+   *   onStatus: (status: "open" | "lost" | "gone", detail?: any) => void}} hooks
+   */
   constructor(code, { token, version, onFrame, onStatus }) {
     this.code = code;
     this.token = token; // () => seat token or null
@@ -22,11 +28,13 @@ export class Socket {
     this.greetedAs = undefined; // the token of the last hello
   }
 
+  /** @returns {string} */
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     return `${proto}//${location.host}/ws/${this.code}`;
   }
 
+  /** @returns {void} */
   connect() {
     clearTimeout(this.timer);
     if (this.ws) {
@@ -82,6 +90,7 @@ export class Socket {
   }
 
   // After a resume, actions sent for the version we are still at were never applied: resend.
+  /** @param {number} currentV @returns {void} */
   resend(currentV) {
     for (const [id, p] of this.pending) {
       if (p.v === currentV) this.send({ type: "act", id, v: p.v, action: p.action });
@@ -89,6 +98,7 @@ export class Socket {
     }
   }
 
+  /** @param {object} frame @returns {boolean} whether the socket was open to take it */
   send(frame) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(frame));
@@ -97,6 +107,11 @@ export class Socket {
     return false;
   }
 
+  /**
+   * @param {import("./types.js").Action} action
+   * @param {number} v the version the action was chosen at
+   * @returns {string} the frame id
+   */
   act(action, v) {
     const id = `a${this.nextId++}`;
     this.pending.set(id, { action, v });
@@ -104,11 +119,13 @@ export class Socket {
     return id;
   }
 
+  /** @returns {void} */
   retryNow() {
     this.tries = 0;
     this.connect();
   }
 
+  /** @returns {void} */
   close() {
     this.stopped = true;
     clearTimeout(this.timer);

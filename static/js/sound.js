@@ -2,15 +2,21 @@
 const KEY = "cr.mute";
 let ctx = null;
 
+/** @returns {boolean} */
 export function muted() {
   return localStorage.getItem(KEY) === "1";
 }
 
+/**
+ * @param {boolean} on
+ * @returns {void}
+ */
 export function setMuted(on) {
   localStorage.setItem(KEY, on ? "1" : "0");
 }
 
 // Browsers only allow audio after a user gesture: create the context on the first one.
+/** @returns {void} */
 export function unlockOnGesture() {
   const unlock = () => {
     if (!ctx && window.AudioContext) ctx = new AudioContext();
@@ -20,6 +26,7 @@ export function unlockOnGesture() {
   window.addEventListener("keydown", unlock, { once: true });
 }
 
+/** @returns {void} */
 export function chime() {
   if (muted() || !ctx || ctx.state !== "running") return;
   const now = ctx.currentTime;

@@ -18,12 +18,21 @@ import { SEAT_LETTERS } from "./names.js";
 
 export { SEAT_LETTERS };
 
+/**
+ * @param {string} cell e.g. "r2c3"
+ * @returns {string}
+ */
 export function cellIngredient(cell) {
   const r = Number(cell[1]) - 1;
   const c = Number(cell[3]) - 1;
   return rulesData().board[r][c];
 }
 
+/**
+ * @param {HTMLElement} container
+ * @param {(cell: string) => void} onActivate
+ * @returns {Record<string, any>} the board's parts, for updateBoard
+ */
 export function createBoard(container, onActivate) {
   container.replaceChildren();
   const grid = h("div", { class: "board-grid", role: "group" });
@@ -72,6 +81,13 @@ function centre(cell) {
   return [(Number(cell[3]) - 0.5) * 100, (Number(cell[1]) - 0.5) * 100];
 }
 
+/**
+ * @param {Record<string, any>} parts from createBoard
+ * @param {import("./types.js").View} view
+ * @param {ReturnType<typeof import("./intents.js").intents>} acts
+ * @param {import("./types.js").NameOf} nameOf
+ * @returns {void}
+ */
 export function updateBoard(parts, view, acts, nameOf) {
   const g = view.game;
   const occupants = new Map(); // cell -> [{seat, index}]

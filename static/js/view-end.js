@@ -3,6 +3,13 @@ import { h, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { SEAT_LETTERS } from "./names.js";
 
+/**
+ * @param {HTMLElement} section
+ * @param {import("./types.js").View} view
+ * @param {import("./types.js").NameOf} nameOf
+ * @param {(() => void) | null} onAgain
+ * @returns {void}
+ */
 export function renderFinal(section, view, nameOf, onAgain) {
   const res = view.game && view.game.result;
   if (!res) {

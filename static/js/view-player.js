@@ -7,10 +7,18 @@ import { SEAT_LETTERS } from "./names.js";
 import { rulesData } from "./rules-data.js";
 
 
+/**
+ * @param {Record<string, number>} recipe
+ * @returns {string}
+ */
 export function recipeText(recipe) {
   return Object.entries(recipe).map(([n, c]) => (c > 1 ? `${ing(n)} ×${c}` : ing(n))).join(t("misc.and"));
 }
 
+/**
+ * @param {import("./types.js").Card} card
+ * @returns {HTMLButtonElement}
+ */
 export function cardNode(card) {
   const el = h("button", { type: "button", class: "card", disabled: true },
     h("span", { class: "card-name" }),
@@ -27,6 +35,11 @@ export function cardNode(card) {
   return el;
 }
 
+/**
+ * @param {number} seat
+ * @param {Record<string, Function>} handlers
+ * @returns {Record<string, any>} the panel's parts, for updatePlayer
+ */
 export function createPlayer(seat, handlers) {
   const tabs = h("div", { class: "tabs" });
   for (let i = 0; i < 4; i++) {
@@ -68,6 +81,16 @@ export function createPlayer(seat, handlers) {
   return panel;
 }
 
+/**
+ * @param {Record<string, any>} panel from createPlayer
+ * @param {import("./types.js").View} view
+ * @param {number} seat
+ * @param {ReturnType<typeof import("./intents.js").intents>} acts
+ * @param {import("./types.js").Selection} sel
+ * @param {import("./types.js").NameOf} nameOf
+ * @param {Record<string, Function>} handlers
+ * @returns {void}
+ */
 export function updatePlayer(panel, view, seat, acts, sel, nameOf, handlers) {
   const g = view.game;
   const p = g.players[seat];

@@ -9,6 +9,11 @@ import { rulesData } from "./rules-data.js";
 // A fair opponent for a first game: random is for tests, strong thinks for a while.
 const DEFAULT_LEVEL = "greedy";
 
+/**
+ * @param {HTMLElement} section
+ * @param {Record<string, Function>} handlers
+ * @returns {Record<string, any>} the waiting room's parts, for updateWaiting
+ */
 export function createWaiting(section, handlers) {
   const nameInput = h("input", { id: "player-name", type: "text", maxlength: String(rulesData().name_max), autocomplete: "nickname" });
   nameInput.value = localStorage.getItem("cr.name") || "";
@@ -44,6 +49,12 @@ export function createWaiting(section, handlers) {
   return parts;
 }
 
+/**
+ * @param {Record<string, any>} parts from createWaiting
+ * @param {import("./types.js").View} view
+ * @param {Record<string, any>} ctx
+ * @returns {void}
+ */
 export function updateWaiting(parts, view, ctx) {
   const room = view.room;
   const me = view.you.seat;

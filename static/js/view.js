@@ -12,6 +12,10 @@ import { nameOfSeats } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 
+/**
+ * @param {Record<string, any>} handlers
+ * @returns {Record<string, any>} the table's parts, for renderTable
+ */
 export function createTable(handlers) {
   const parts = {
     root: $("table-root"),
@@ -29,10 +33,22 @@ export function createTable(handlers) {
   return parts;
 }
 
+/**
+ * @param {import("./types.js").View} view
+ * @returns {import("./types.js").NameOf}
+ */
 export function nameOfFactory(view) {
   return nameOfSeats(view.room.seats);
 }
 
+/**
+ * @param {Record<string, any>} parts from createTable
+ * @param {import("./types.js").View} view
+ * @param {ReturnType<typeof import("./intents.js").intents>} acts
+ * @param {import("./types.js").Selection} sel
+ * @param {Record<string, any>} ctx
+ * @returns {void}
+ */
 export function renderTable(parts, view, acts, sel, ctx) {
   const g = view.game;
   const nameOf = nameOfFactory(view);

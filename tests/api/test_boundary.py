@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from server.main import create_app
-from tests.conftest import ROOT
+from tests.serving import ROOT
 
 JSON = {"content-type": "application/json"}
 

@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from server.rules import RULES_VERSION
+
 CODE = re.compile(r"^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{4}-[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{4}$")
 
 
@@ -130,7 +132,7 @@ def test_healthz(client):
     health = client.get("/healthz").json()
     assert health == {
         "status": "ok", "instance": health["instance"], "mode": "single", "database": "ok",
-        "rooms": 1, "connections": 0, "rules_version": 1,
+        "rooms": 1, "connections": 0, "rules_version": RULES_VERSION,
     }
     assert health["instance"].endswith("-8000")  # host name and port unless INSTANCE_ID
 

@@ -6,14 +6,11 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-import httpx
-
 from tests.persist.live import bots_game
-from tests.serving import ROOT, free_port
+from tests.serving import free_port, launch, stop, wait_ready
 
 POLLS = 300  # looks at the process table after the kill, 0.1 s apart
 
@@ -46,23 +43,14 @@ def cmdline(pid: int) -> str:
 def test_sigkill_of_the_server_leaves_no_bot_worker_or_resource_tracker(tmp_path: Path):
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    env = {
-        **os.environ, "HOST": "127.0.0.1", "PORT": str(port), "LOG_LEVEL": "warning",
-        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/db.sqlite",
+    server = launch({
+        "PORT": str(port), "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/db.sqlite",
         "JOURNAL_FALLBACK_PATH": str(tmp_path / "fallback.jsonl"),
         "BOT_WORKERS": "1", "BOT_DELAY": "0.05", "BOT_BUDGET": "0.05",
-    }
-    server = subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    }, stderr=subprocess.DEVNULL)
     spawned: set[int] = set()
     try:
-        for _ in range(300):
-            assert server.poll() is None, "the server exited"
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
+        wait_ready(server, url)
         bots_game(url)  # a game of bots only: the worker is spawned for the first decision
         for _ in range(300):
             spawned = children(server.pid)
@@ -82,9 +70,7 @@ def test_sigkill_of_the_server_leaves_no_bot_worker_or_resource_tracker(tmp_path
         left = [cmdline(p) for p in spawned if alive(p)]
         assert left == [], f"still running after the server's SIGKILL: {left}"
     finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait(10)
+        stop(server)
         for pid in spawned:  # a failed run must not leave them behind either
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)

@@ -8,9 +8,11 @@ import asyncio
 import threading
 from typing import Any
 
+import pytest
 from conftest import Viewer
 from fastapi.testclient import TestClient
 
+from server.bots import driver as driver_module
 from server.bots.driver import BotDriver, Grace
 from server.main import create_app
 
@@ -47,6 +49,19 @@ class Gate:
 
     def close(self) -> None:
         pass
+
+
+@pytest.fixture(autouse=True)
+def no_grace_polling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver also looks at the room clock every GRACE_CHECK real seconds; here it
+    never does during a test, so only the injected clock (and a wake) moves a grace on."""
+    monkeypatch.setattr(driver_module, "GRACE_CHECK", 3600.0)
+
+
+def tick(client: TestClient, bots: BotDriver, room: Any, clock: Clock, now: float) -> None:
+    """Move the room clock to `now` and let the driver look at the room again."""
+    clock.now = now
+    client.portal.call(bots.wake, room)
 
 
 def app(make_settings: Any, clock: Clock, **settings: Any) -> TestClient:
@@ -137,7 +152,7 @@ def test_the_grace_runs_on_the_players_turn_and_expired_rooms_stop_their_bot(mak
         assert bots.next_up(room) == Grace(1, 30.0)
         clock.now = 2029.0
         assert bots.next_up(room) == Grace(1, 1.0) and room.seats[1].stand_in is None
-        clock.now = 2030.5
+        tick(client, bots, room, clock, 2030.5)
         wait_until(lambda: room.seats[1].stand_in == "greedy" and len(gate.calls) == 1)
         # Nobody is connected for ROOM_IDLE_TTL: the room expires, its bot stops.
         done = len(room.actions)

@@ -39,6 +39,7 @@ from server.cluster.dev import (
     write_nginx_config,
 )
 from server.db.migrate import upgrade
+from tests.serving import free_port
 
 PG_SERVER = os.environ.get(
     "TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/coffee_rush_test"
@@ -49,12 +50,6 @@ TEST_SETTINGS = {
     "LOG_LEVEL": "warning", "TEST_FIXED_SEED": "7", "ROOM_CREATE_RATE": "1000",
     "WS_FLOOD_MESSAGES": "100000", "BOT_WORKERS": "0", "LEASE_TTL": "2",
 }
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def redis_ping(port: int, timeout: float = 0.5) -> bool:

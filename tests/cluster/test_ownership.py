@@ -14,7 +14,8 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.persist.live import ROOT, Player, Table, bots_game, replay, seat_views, stored_game
+from tests.persist.live import Player, Table, bots_game, replay, seat_views, stored_game
+from tests.serving import ROOT
 
 from .conftest import At
 from .harness import TEST_SETTINGS, Cluster

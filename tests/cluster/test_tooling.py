@@ -179,6 +179,8 @@ def test_make_cluster_runs_instances_and_nginx_and_ctrl_c_stops_them_all(
         if launcher.poll() is None:
             launcher.kill()
             launcher.wait()
+        if launcher.stdout is not None:
+            launcher.stdout.close()
         for pid in pids:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)

@@ -139,22 +139,22 @@ def closed_port() -> int:
 def run_child_until_killed(fallback: Path, acks: int) -> int:
     """A server that journals during an outage and is SIGKILLed; returns its last ack."""
     unreachable = f"postgresql+asyncpg://postgres@127.0.0.1:{closed_port()}/gone"
-    child = subprocess.Popen(
+    last = 0
+    with subprocess.Popen(  # leaving the block closes its stdout pipe
         [sys.executable, "-c", CHILD, unreachable, str(fallback)], cwd=ROOT,
         stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    last = 0
-    try:
-        assert child.stdout is not None
-        for line in child.stdout:
-            seq, where = line.split()
-            assert where == "degraded"
-            last = int(seq)
-            if last >= acks:
-                break
-    finally:
-        child.send_signal(signal.SIGKILL)
-        child.wait()
+    ) as child:
+        try:
+            assert child.stdout is not None
+            for line in child.stdout:
+                seq, where = line.split()
+                assert where == "degraded"
+                last = int(seq)
+                if last >= acks:
+                    break
+        finally:
+            child.send_signal(signal.SIGKILL)
+            child.wait()
     return last
 
 

@@ -103,11 +103,18 @@ class Locker:
             self.proc.stdin.write("\n")
             self.proc.stdin.flush()
             self.proc.wait(10)
+        self._close_pipes()
 
     def kill(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(10)
+        self._close_pipes()
+
+    def _close_pipes(self) -> None:
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None and not pipe.closed:
+                pipe.close()
 
 
 @pytest.fixture

@@ -5,13 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import signal
-import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -23,14 +19,7 @@ from server.db import store
 from server.db.records import GameDetail
 from server.db.session import make_engine, session_factory
 from server.rules import Game, apply, new_game, view
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.serving import free_port, launch, wait_ready
 
 
 class Server:
@@ -39,7 +28,7 @@ class Server:
     that file (see `errors`)."""
 
     def __init__(self, env: dict[str, str], log: Path | None = None) -> None:
-        self.env = {**os.environ, "HOST": "127.0.0.1", "LOG_LEVEL": "warning", **env}
+        self.env = dict(env)
         self.proc: subprocess.Popen[bytes] | None = None
         self.http = ""
         self.log = log
@@ -49,23 +38,14 @@ class Server:
         self.http = f"http://127.0.0.1:{port}"
         stderr = None if self.log is None else self.log.open("ab")
         try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "server"], cwd=ROOT, env={**self.env, "PORT": str(port)},
-                stderr=stderr,
-            )
+            self.proc = launch({**self.env, "PORT": str(port)}, stderr=stderr)
         finally:
             if stderr is not None:
                 stderr.close()
-        for _ in range(300):
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.proc.returncode}: "
-                                   f"{self.errors()[-2000:]}")
-            try:
-                if httpx.get(f"{self.http}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.05)
-        raise RuntimeError("the server did not start")
+        try:
+            wait_ready(self.proc, self.http)
+        except RuntimeError as exc:
+            raise RuntimeError(f"{exc}; stderr: {self.errors()[-2000:]}") from None
 
     def ws(self, code: str) -> str:
         return self.http.replace("http", "ws", 1) + f"/ws/{code}"
@@ -153,6 +133,7 @@ class Table:
 
     def connect(self, server: Server) -> None:
         """(Re)open every seat's socket, resuming from the last version each one saw."""
+        self.api.close()
         self.api = httpx.Client(base_url=server.http, timeout=10)
         seen = [p.v for p in self.players] or [None] * len(self.tokens)
         self.players = [
@@ -184,18 +165,19 @@ class Table:
     def close(self) -> None:
         for p in self.players:
             p.close()
+        self.api.close()
 
 
 def bots_game(url: str) -> str:
     """A started two-player room with a random bot in each seat, made over HTTP at `url`;
     its code."""
-    api = httpx.Client(base_url=url, timeout=10)
-    created = api.post("/api/rooms", json={"players": 2}).json()
-    code, host = created["code"], created["host_token"]
-    for seat in (0, 1):
-        assert api.post(f"/api/rooms/{code}/bot",
-                        json={"token": host, "seat": seat, "level": "random"}).is_success
-    assert api.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
+    with httpx.Client(base_url=url, timeout=10) as api:
+        created = api.post("/api/rooms", json={"players": 2}).json()
+        code, host = created["code"], created["host_token"]
+        for seat in (0, 1):
+            assert api.post(f"/api/rooms/{code}/bot",
+                            json={"token": host, "seat": seat, "level": "random"}).is_success
+        assert api.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
     return code
 
 

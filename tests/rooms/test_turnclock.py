@@ -14,6 +14,7 @@ from server.persist.recovery import rebuild
 from server.rooms import Connection, RoomError, RoomManager, RoomOptions, chat, seating, timeouts
 from server.rooms.timeouts import ClockKeeper
 from server.rooms.turnclock import AWAY_AFTER, ClockOption, ClockOptionError, TurnClock
+from server.rules import RULES_VERSION
 
 
 class Clock:
@@ -195,7 +196,7 @@ async def test_a_restart_costs_nobody_time(settings):
         await timeouts.save(room)  # what ClockKeeper.save_all does at shutdown
     stored = UnfinishedRoom(
         code=room.code, status="playing", options=room.options.to_dict(), seed=room.seed,
-        rules_version=1, host_token_hash=room.host_token_hash,
+        rules_version=RULES_VERSION, host_token_hash=room.host_token_hash,
         created_at=datetime.now(UTC), started_at=datetime.now(UTC),
         seats=(), actions=tuple((i + 1, s, a) for i, (s, a) in enumerate(room.actions)),
         talk=tuple(journal.talk_items.values()),

@@ -30,7 +30,11 @@ class Client:
 
 
 def test_a_game_and_a_graceful_restart(live_server):
-    api = httpx.Client(base_url=live_server.http, timeout=5)
+    with httpx.Client(base_url=live_server.http, timeout=5) as api:
+        _a_game_and_a_graceful_restart(live_server, api)
+
+
+def _a_game_and_a_graceful_restart(live_server, api: httpx.Client) -> None:
     created = api.post("/api/rooms", json={"players": 2}).json()
     code = created["code"]
     tokens = [api.post(f"/api/rooms/{code}/join", json={"name": n}).json()["seat_token"]
@@ -69,4 +73,5 @@ def test_a_game_and_a_graceful_restart(live_server):
         while not frames or frames[-1]["type"] != "bye":
             frames.append(c.recv())
         assert frames[-1] == {"type": "bye", "reason": "restarting"}
+        c.ws.close()
     assert live_server.proc.wait(10) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal

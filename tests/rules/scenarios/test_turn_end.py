@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from server.rules import Game, card_public
 
-from .kit import Seat, act, legal, names, of_type, position, tabs, to_process
+from .kit import Seat, act, legal, names, of_type, pass_turn, position, tabs, to_process
 
 BOARD4 = """
     . . . .
@@ -203,3 +203,56 @@ def test_two_player_games_never_stall() -> None:
     _serve_all(game)
     assert not game.closed
     assert len(tabs(game, 0)[0]) == 1
+
+
+def test_penalties_outrank_an_empty_deck_too_many_orders() -> None:
+    """R-END-4 precedence (Ruling): a turn whose Too Many Orders deal empties the deck and
+    whose Flow of Time brings a fifth Penalty Card records "penalties"."""
+    four = ["Cocoa", "Milk Tea", "Cold Brew", "Americano"]
+    game = position(players=4, board=BOARD4, seats={
+        0: Seat(tabs=[["Espresso", "Ristretto"], [], [], ["Green Tea"]],
+                cups=[["coffee", "steam"], ["coffee", "steam"]], penalties=four),
+    }, deck_top=["Caffe Latte", "Cocoa"], deck_size=2)
+    events = _serve_all(game)
+    assert game.deck == [] and len(game.players[0].penalties) == 5
+    assert of_type(events, "closed") == [{"type": "closed", "reason": "penalties"}]
+    assert game.close_reason == "penalties"
+
+
+def test_penalties_outrank_an_empty_deck_two_player_draw() -> None:
+    """R-END-3 / R-END-4 precedence (Ruling): the 2-player end-of-turn draw that takes the
+    last card, in the turn that brings a fifth Penalty Card, records "penalties"."""
+    four = ["Cocoa", "Milk Tea", "Cold Brew", "Americano"]
+    game = position(players=2, board=BOARD2, seats={
+        0: Seat(tabs=[["Espresso"], [], [], ["Green Tea"]], penalties=four),
+    }, deck_top=["Caffe Latte"], deck_size=1)
+    act(game, "choose_meeple", meeple=0)
+    events = _serve_all(game)
+    assert game.deck == [] and tabs(game, 0)[0] == ["Caffe Latte"]
+    assert len(game.players[0].penalties) == 5
+    assert of_type(events, "closed") == [{"type": "closed", "reason": "penalties"}]
+
+
+def test_an_empty_deck_outranks_a_stall() -> None:
+    """R-END-4 precedence (Ruling): a deal that empties the deck and leaves no order on any
+    tab records "deck", not "stall"."""
+    game = position(players=3, board=BOARD3, seats={0: TWO_ESPRESSOS}, deck_top=[],
+                    deck_size=0)
+    events = _serve_all(game)
+    assert not any(p.order_count() for p in game.players)
+    assert of_type(events, "closed") == [{"type": "closed", "reason": "deck"}]
+
+
+def test_a_game_closed_earlier_keeps_its_first_reason() -> None:
+    """R-END-4: the token flips once; a later turn's fifth Penalty Card does not rename why
+    it closed (the precedence weighs the reasons of one turn only)."""
+    four = ["Cocoa", "Milk Tea", "Cold Brew", "Americano"]
+    game = position(players=4, board=BOARD4, seats={
+        0: TWO_ESPRESSOS, 1: Seat(tabs=[[], [], [], ["Green Tea"]], penalties=four),
+    }, start=3, deck_top=["Caffe Latte"], deck_size=1)
+    events = _serve_all(game)
+    assert of_type(events, "closed") == [{"type": "closed", "reason": "deck"}]
+    assert game.current == 1
+    events = pass_turn(game)
+    assert len(game.players[1].penalties) == 5
+    assert not of_type(events, "closed") and game.close_reason == "deck"
