@@ -7,15 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.chromium import CHROMIUM, chromium
 from tests.serving import served
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -44,14 +40,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 # which would break asyncio.run() in the test packages that come after this one.
 @pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 NewPage = Callable[..., object]

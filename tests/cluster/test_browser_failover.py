@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import signal
 
-import pytest
-
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from tests.browser.conftest import ARTIFACTS
+from tests.chromium import chromium, needs_chromium
 from tests.persist.live import bots_game
 
 from .harness import Cluster
@@ -28,31 +27,26 @@ def wait_past(page: object, v: int, tries: int = 300) -> int:
     raise AssertionError(f"the table stayed at version {v}")
 
 
+@needs_chromium
 def test_the_table_follows_its_room_to_the_next_owner(cluster) -> None:
-    if not CHROMIUM.exists():
-        pytest.skip(f"browser tests need Chromium at {CHROMIUM}; not found")
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     c: Cluster = cluster(2, settings={"BOT_WORKERS": "1", "BOT_DELAY": "0.4"})
     code = bots_game(c.proxy_url)
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_context(base_url=c.proxy_url,
-                                       viewport={"width": 1366, "height": 768}).new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(f"/r/{code}")
-            expect(page.locator("body")).not_to_have_attribute("data-v", "", timeout=10_000)
-            wait_past(page, version(page))  # the bots are playing
-            c.kill(owner(c), signal.SIGKILL)
-            at_kill = version(page)
-            # The survivor claims the room once the lease runs out; the page reconnects on
-            # its own, gets a snapshot (a higher version) and sees the bots play on.
-            wait_past(page, wait_past(page, at_kill))
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "cluster-failover-1366x768.png"))
-            assert not errors, errors
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_context(base_url=c.proxy_url,
+                                   viewport={"width": 1366, "height": 768}).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"/r/{code}")
+        expect(page.locator("body")).not_to_have_attribute("data-v", "", timeout=10_000)
+        wait_past(page, version(page))  # the bots are playing
+        c.kill(owner(c), signal.SIGKILL)
+        at_kill = version(page)
+        # The survivor claims the room once the lease runs out; the page reconnects on
+        # its own, gets a snapshot (a higher version) and sees the bots play on.
+        wait_past(page, wait_past(page, at_kill))
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "cluster-failover-1366x768.png"))
+        assert not errors, errors

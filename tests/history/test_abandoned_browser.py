@@ -13,14 +13,12 @@ import pytest
 
 from tests.browser.geometry import header_one_row
 from tests.browser.ui import ARTIFACTS, no_sideways_scroll
+from tests.chromium import chromium, needs_chromium
 from tests.serving import served
 
 from .test_abandoned import expire_mid_game
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin")
+pytestmark = needs_chromium
 
 # What each language shows: the tag, the stand-in of Bo's seat, the replay's line.
 EXPECTED = {
@@ -44,14 +42,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser(base_url: str) -> Iterator[object]:
     """After base_url: Playwright's sync API keeps an event loop running in this thread."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 @pytest.mark.parametrize("locale", list(EXPECTED))

@@ -12,17 +12,16 @@ import pytest
 
 from server.db.migrate import upgrade
 from tests.browser.ui import ARTIFACTS, no_sideways_scroll
+from tests.chromium import chromium, needs_chromium
 from tests.serving import served
 
 from .helpers import played, store_games
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 BIG_SEED = 2**64 - 59  # a JavaScript number would print 18446744073709552000
 COLUMNS = ["end.place", "end.player", "end.orders", "end.upgrades", "end.penalties",
            "end.total", "end.rush"]
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin")
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
@@ -42,14 +41,8 @@ def served_game(tmp_path_factory: pytest.TempPathFactory, game: object) -> Itera
 
 @pytest.fixture(scope="module")
 def browser(served_game: tuple) -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 @pytest.mark.parametrize("locale", ["en-US", "th-TH", "ko-KR"])

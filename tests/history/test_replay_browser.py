@@ -13,14 +13,12 @@ import pytest
 from server.history import replay_game
 from server.rules import apply, view
 from tests.browser.ui import wait_for
+from tests.chromium import chromium, needs_chromium
 from tests.serving import served
 
 from .helpers import Played
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin")
+pytestmark = needs_chromium
 
 
 @pytest.fixture
@@ -31,21 +29,15 @@ def base_url(db_url: str) -> Iterator[str]:
 
 @pytest.fixture
 def page(base_url: str) -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with chromium() as browser:
         context = browser.new_context(base_url=base_url, locale="en-US",
                                       viewport={"width": 1280, "height": 900})
         context.set_default_timeout(10_000)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        try:
-            yield page
-        finally:
-            browser.close()
-        assert errors == []
+        yield page
+    assert errors == []
 
 
 def check_table(page: object, known: Played, step: int) -> None:
