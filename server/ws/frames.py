@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 from server.error_codes import registered
 from server.rooms import outgoing
+from server.rooms.chat import REACTIONS
 from server.rooms.outgoing import INT64, FrameId
 
 ID_RULE = "id: a string of at most 64 characters or a 64-bit integer"
@@ -54,7 +55,7 @@ class Chat(ClientFrame):
     type: Literal["chat"]
     id: FrameId = Field(description="echoed in the ack or error")
     text: Annotated[str, StringConstraints(max_length=1000)] | None = None
-    reaction: Literal["thumbs", "sweat", "coffee", "gg", "wait"] | None = None
+    reaction: Literal[REACTIONS] | None = None  # type: ignore[valid-type]
 
 
 class Mute(ClientFrame):
@@ -129,8 +130,4 @@ def too_large_texts(limit: int) -> tuple[str, str]:
     return orjson.dumps(error).decode(), orjson.dumps(outgoing.bye("too_large")).decode()
 
 
-# --- server frames: documented and built in server.rooms.outgoing ----------------------
-
-SERVER_FRAMES = outgoing.SERVER_FRAMES
-AnyServerFrame = outgoing.AnyServerFrame
 CLIENT_FRAMES: tuple[type[BaseModel], ...] = (Hello, Act, Ping, Chat, Mute, Back)

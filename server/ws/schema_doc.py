@@ -15,8 +15,9 @@ from pydantic import BaseModel
 
 from server import error_codes
 from server.api.models import REQUEST_MODELS, RESPONSE_MODELS
+from server.rooms.outgoing import SERVER_FRAMES
 
-from .frames import CLIENT_FRAMES, SERVER_FRAMES
+from .frames import CLIENT_FRAMES
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 BEGIN = "<!-- BEGIN GENERATED SCHEMAS (python -m server.ws.schema_doc) -->"
