@@ -376,20 +376,25 @@ class NodeClients:
 
 STAGE_LINE = re.compile(
     r'^coffee_rush_action_stage_seconds_bucket\{le="([^"]+)",stage="([^"]+)"\} (\S+)$')
+GC_LINE = re.compile(
+    r'^coffee_rush_gc_pause_seconds_bucket\{generation="(\d)",le="([^"]+)"\} (\S+)$')
 
 
 def stage_buckets(port: int) -> dict[str, list[tuple[float, float]]]:
-    """stage -> [(upper bound, cumulative count)] from the server's /metrics (empty for the
-    baseline, which has no /metrics)."""
+    """stage -> [(upper bound, cumulative count)] from the server's /metrics, and the
+    collector's pauses as stages "gc0", "gc1", "gc2" (empty for the baseline, which has no
+    /metrics)."""
     try:
         text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
     except httpx.HTTPError:
         return {}
     out: dict[str, list[tuple[float, float]]] = {}
     for line in text.splitlines():
-        m = STAGE_LINE.match(line)
-        if m:
+        if m := STAGE_LINE.match(line):
             out.setdefault(m.group(2), []).append((float(m.group(1)), float(m.group(3))))
+        elif m := GC_LINE.match(line):
+            out.setdefault(f"gc{m.group(1)}", []).append((float(m.group(2)),
+                                                          float(m.group(3))))
     return out
 
 
@@ -410,14 +415,16 @@ def bucket_quantile(buckets: list[tuple[float, float]], q: float) -> float:
 
 def stage_figures(before: dict, after: dict) -> dict[str, dict[str, float]]:
     """Per stage, p50/p95/p99 in ms over the measured window (the difference of two
-    scrapes)."""
+    scrapes), its count, and `max_ms`: the bucket bound that holds the slowest."""
     out = {}
     for stage, buckets in after.items():
         old = dict(before.get(stage, []))
         delta = [(b, c - old.get(b, 0.0)) for b, c in buckets]
         out[stage] = {f"p{int(q * 100)}_ms": 1000 * bucket_quantile(delta, q)
                       for q in (0.5, 0.95, 0.99)}
-        out[stage]["count"] = delta[-1][1] if delta else 0
+        out[stage]["count"] = total = delta[-1][1] if delta else 0
+        out[stage]["max_ms"] = 1000 * next((b for b, c in delta if c >= total), 0.0) \
+            if total else 0.0
     return out
 
 
@@ -487,8 +494,14 @@ def measure(kind: str, port: int, pids: list[int], rooms: int, pace: float, dura
                         for r0 in results for c in r0["error_codes"]},
         "p99_ms_per_second": [round(pct(sorted(per_second[s]), 0.99), 2)
                               for s in sorted(per_second) if s < duration],
-        "stages": stage_figures(stages0, stages1),
+        **split_collector(stage_figures(stages0, stages1)),
     }
+
+
+def split_collector(figures: dict[str, dict[str, float]]) -> dict[str, dict]:
+    """The action stages under "stages", the collector's passes under "gc"."""
+    return {"stages": {k: v for k, v in figures.items() if not k.startswith("gc")},
+            "gc": {k: v for k, v in figures.items() if k.startswith("gc")}}
 
 
 FIGURES = ("actions_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_pct",
@@ -548,12 +561,16 @@ def print_table(args: argparse.Namespace, procs: int, kinds: list[str], results:
     for k in kinds:
         if results[k]["error_codes"]:
             print(f"error codes ({k}): {results[k]['error_codes']}")
-    stages = results.get("game", {}).get("stages")
+    game = results.get("game", {})
+    stages = {**game.get("stages", {}), **game.get("gc", {})}
     if stages and any(q["count"] for q in stages.values()):
-        print("game server, per accepted action (from its /metrics, bucket-interpolated):")
-        print(f"{'stage':<20}{'p50_ms':>10}{'p95_ms':>10}{'p99_ms':>10}")
+        print("game server, per accepted action and per collector pass (gc0-gc2), from its "
+              "/metrics, bucket-interpolated:")
+        print(f"{'stage':<20}{'p50_ms':>10}{'p95_ms':>10}{'p99_ms':>10}{'max_ms':>10}"
+              f"{'count':>10}")
         for stage, q in stages.items():
-            print(f"{stage:<20}{q['p50_ms']:>10.2f}{q['p95_ms']:>10.2f}{q['p99_ms']:>10.2f}")
+            print(f"{stage:<20}{q['p50_ms']:>10.2f}{q['p95_ms']:>10.2f}{q['p99_ms']:>10.2f}"
+                  f"{q['max_ms']:>10.1f}{q['count']:>10.0f}")
     for k in kinds:
         series = results[k]["p99_ms_per_second"]
         print(f"p99_ms per second ({k}): " + " ".join(f"{x:.0f}" for x in series))

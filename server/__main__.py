@@ -7,7 +7,6 @@ version) is a one-line message on stderr and exit status 3, not a traceback.
 from __future__ import annotations
 
 import contextlib
-import gc
 import socket
 import sys
 from typing import Any
@@ -20,7 +19,7 @@ from server.config import Settings
 from server.db.migrate import DatabaseRefused
 from server.logs import log_config
 from server.main import create_app
-from server.memory import limit_malloc_arenas
+from server.memory import limit_malloc_arenas, tune_collector
 from server.ws.protocol import AnsweringWebSocketProtocol
 
 STARTUP_FAILURE = 3  # uvicorn's own exit status when an app fails to start
@@ -80,9 +79,7 @@ def main() -> None:
         sys.exit(f"coffee-rush: cannot start: {exc}")
     # Every action leaves a whole view behind as garbage; with the default thresholds the
     # collector's full passes stall the event loop for hundreds of ms under load (p99).
-    # Objects alive now never need scanning again, and young passes can run less often.
-    gc.freeze()
-    gc.set_threshold(100_000, 50, 100)
+    tune_collector()
     config = uvicorn.Config(
         app,
         host=settings.HOST,

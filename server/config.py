@@ -66,7 +66,7 @@ class Settings(BaseSettings):
     TEST_FIXED_SEED: int | None = None
     LOG_LEVEL: str = "info"
     LOG_FORMAT: Literal["text", "json"] = "text"  # json: one JSON object per line
-    # Seconds between background full garbage collections (0: never); see server/memory.py.
+    # Seconds between background garbage collections (0: never); see server/memory.py.
     GC_INTERVAL: float = Field(30, ge=0)
     # Bots: worker processes that think for them (0: bots do not play, nobody stands in).
     BOT_WORKERS: int = Field(1, ge=0)

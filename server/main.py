@@ -27,7 +27,7 @@ from server.cluster.manager import ClusterRoomManager
 from server.cluster.routing import OwnerRouting
 from server.cluster.settings import check_cluster_settings
 from server.config import Settings
-from server.memory import collect_periodically
+from server.memory import Collector, PauseWatch
 from server.metrics import Metrics, TimedChooser
 from server.metrics import router as metrics_router
 from server.persist import Database, RoomJournal, restore_rooms
@@ -85,7 +85,9 @@ def create_app(
                     await bots.close()
                 raise
         sweeper = asyncio.create_task(manager.run_sweeper())
-        collector = (asyncio.create_task(collect_periodically(settings.GC_INTERVAL))
+        pauses = PauseWatch(metrics.collected)
+        pauses.install()
+        collector = (asyncio.create_task(Collector().run(settings.GC_INTERVAL))
                      if settings.GC_INTERVAL > 0 else None)
         keeper = ClockKeeper(manager, settings.TAKEOVER_LEVEL)
         clocks = asyncio.create_task(keeper.run())
@@ -95,6 +97,7 @@ def create_app(
             sweeper.cancel()
             if collector is not None:
                 collector.cancel()
+            pauses.remove()
             clocks.cancel()
             await keeper.save_all()  # clocks stop while the server is down
             if bots is not None:

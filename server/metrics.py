@@ -103,6 +103,13 @@ class Metrics:
             ["stage"], buckets=FINE, registry=self.registry,
         )
         self._stages = {stage: self.stages.labels(stage) for stage in STAGES}
+        self.gc_pause = Histogram(
+            "coffee_rush_gc_pause_seconds",
+            "Garbage collector passes, by generation (2: the periodic and full ones); the "
+            "event loop stands still meanwhile",
+            ["generation"], buckets=FINE, registry=self.registry,
+        )
+        self._gc_pause = [self.gc_pause.labels(str(g)) for g in range(3)]
         self.bot_think = Histogram(
             "coffee_rush_bot_think_seconds", "Time a bot took to choose an action, by level",
             ["level"], buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0),
@@ -119,6 +126,9 @@ class Metrics:
     def staged(self, stages: Stages, last_written: float) -> None:
         for stage, seconds in stages.durations(last_written).items():
             self._stages[stage].observe(seconds)
+
+    def collected(self, generation: int, seconds: float) -> None:
+        self._gc_pause[generation].observe(seconds)
 
     def committed(self, batch: int, seconds: float) -> None:
         self.journal_batch.observe(batch)

@@ -44,7 +44,8 @@ def test_a_tiny_load_run_reports_baseline_game_ratio_and_stages() -> None:
     stages = result["game"]["stages"]
     assert set(stages) == {"rules", "journal", "queue", "write", "total"}
     assert all(s["count"] > 0 for s in stages.values())
-    assert result["baseline"]["stages"] == {}  # the bare stack has no /metrics
+    assert set(result["game"]["gc"]) == {"gc0", "gc1", "gc2"}  # the collector's pauses
+    assert result["baseline"]["stages"] == result["baseline"]["gc"] == {}  # no /metrics
 
 
 def test_stage_quantiles_interpolate_inside_the_bucket_like_prometheus() -> None:
