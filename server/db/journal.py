@@ -35,10 +35,11 @@ from typing import Any, TypeVar
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
-from . import ops
+from . import ops, rawinsert
 from .fallback import FallbackFile, copy_lines, is_unavailable, replay
 from .models import utcnow
 from .records import ActionRecord, FinishedGame, NewRoom, SeatRecord
+from .session import sqlite_path
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +113,10 @@ class Journal:
         # Told (batch size, seconds) after each committed batch, e.g. by the metrics.
         self.on_commit: Callable[[int, float], None] | None = None
         self._conn: AsyncConnection | None = None
+        # SQLite: batches of actions only take one trip to a thread of their own.
+        path = sqlite_path(engine.url)
+        self._batches = None if path is None or engine.dialect.driver != "aiosqlite" else \
+            rawinsert.SqliteBatches(path, busy_timeout=write_timeout)
 
     @property
     def degraded(self) -> bool:
@@ -150,6 +155,8 @@ class Journal:
         if self._degraded:
             await self._drain_all()
         await self._close_connection()
+        if self._batches is not None:
+            await self._batches.close()
 
     # --- what the rooms call ---------------------------------------------------------
 
@@ -260,7 +267,12 @@ class Journal:
     async def _write(self, batch: Sequence[ops.Op], *, replaying: bool) -> None:
         """One transaction on the writer's own connection, kept between batches (a pool
         checkout would ping and reset it each time). It is dropped on any failure; one that
-        died while idle (a database restart) gets a second try on a fresh connection."""
+        died while idle (a database restart) gets a second try on a fresh connection.
+        On SQLite, a live batch of actions for rooms known unfinished goes the short way."""
+        if self._batches is not None and not replaying:
+            rows = self._action_rows(batch)
+            if rows and await self._batches.insert(rows, self._write_timeout):
+                return
         kept = self._conn is not None
         try:
             await self._transaction(batch, replaying)
@@ -292,6 +304,17 @@ class Journal:
             # Ids cached inside a transaction that did not commit may name no room.
             self._open_rooms.clear()
             raise
+
+    def _action_rows(self, batch: Sequence[ops.Op]) -> list[tuple[Any, ...]] | None:
+        """The batch as journal rows, if it holds only actions of rooms known unfinished."""
+        values = []
+        for op in batch:
+            room_id = self._open_rooms.get(op["code"])
+            if op["op"] != "action" or room_id is None or "epoch" in op:
+                return None
+            values.append({"room_id": room_id, "seq": op["seq"], "seat": op["seat"],
+                           "action": op["action"], "created_at": datetime.fromisoformat(op["at"])})
+        return rawinsert.rows(self._engine.dialect, values)
 
     async def _close_connection(self) -> None:
         conn, self._conn = self._conn, None

@@ -7,11 +7,11 @@ live write and a replay apply exactly the same decoded object.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import store
@@ -21,11 +21,13 @@ Op = dict[str, Any]
 
 
 def encode(op: Op) -> str:
-    return json.dumps(op, separators=(",", ":"), allow_nan=False)
+    """Compact JSON on one line (orjson: several times faster than json, and it escapes
+    every control character, so a line never holds a newline)."""
+    return orjson.dumps(op, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def decode(line: str) -> Op:
-    op = json.loads(line)
+    op = orjson.loads(line)
     if not isinstance(op, dict) or (op.get("op") not in _APPLY and op.get("op") != "action"):
         raise ValueError(f"not a journal operation: {line[:80]!r}")
     return op

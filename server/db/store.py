@@ -253,7 +253,7 @@ async def append_actions(
         return
     connection = await session.connection()
     # The live writer's batches (not replays) go the short way when they can.
-    if not replaying and rawinsert.applies(connection) and await rawinsert.insert(
+    if not replaying and rawinsert.unnest_applies(connection) and await rawinsert.insert_unnest(
         connection, values
     ):
         return

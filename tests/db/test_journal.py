@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event, func, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server.db import store
@@ -21,13 +21,11 @@ from .helpers import finished, new_room
 pytestmark = pytest.mark.asyncio
 
 
-def count_commits(engine: AsyncEngine) -> list[int]:
-    commits = [0]
-
-    def on_commit(_conn: object) -> None:
-        commits[0] += 1
-
-    event.listen(engine.sync_engine, "commit", on_commit)
+def count_commits(journal: Journal) -> list[int]:
+    """The size of each transaction the journal commits (on SQLite, a batch of actions only
+    commits on a connection of its own, which the engine's events do not see)."""
+    commits: list[int] = []
+    journal.on_commit = lambda size, _seconds: commits.append(size)
     return commits
 
 
@@ -58,13 +56,13 @@ async def test_concurrent_records_share_transactions(
     journal = Journal(engine, tmp_path / "fallback.jsonl", max_batch=20, clock=clock)
     await journal.start()
     await journal.room_created(new_room("GROUP001", clock()))
-    commits = count_commits(engine)
+    commits = count_commits(journal)
     for seq in range(1, 4):  # one at a time: nothing to share
         await journal.record("GROUP001", seq, 0, step(seq))
-    assert commits[0] == 3
+    assert commits == [1, 1, 1]
     # 50 records handed over at once: 20 + 20 + 10, one transaction each
     await asyncio.gather(*(journal.record("GROUP001", s, 0, step(s)) for s in range(4, 54)))
-    assert commits[0] == 3 + 3
+    assert commits == [1, 1, 1, 20, 20, 10]
     await journal.stop()
     assert await journal_seqs(engine) == list(range(1, 54))
 
