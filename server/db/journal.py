@@ -32,22 +32,20 @@ from collections.abc import Callable, Coroutine, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
-from . import ops, rawinsert
+from . import ops, store
 from .fallback import FallbackFile, copy_lines, is_unavailable, replay
 from .models import utcnow
 from .records import ActionRecord, FinishedGame, NewRoom, SeatRecord
 from .session import sqlite_path
+from .sqlite_writer import SqliteWriter
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# A write that locks what the journal writes, and changes nothing: on SQLite it needs the
-# write lock another process may hold, so it tells whether a write would go through.
-WRITE_PROBE = text("UPDATE rooms SET status = status WHERE 1 = 0")
 
 
 class _Item:
@@ -113,16 +111,20 @@ class Journal:
         # Told (batch size, seconds) after each committed batch, e.g. by the metrics.
         self.on_commit: Callable[[int, float], None] | None = None
         self._conn: AsyncConnection | None = None
-        # SQLite: batches of actions only take one trip to a thread of their own.
+        # SQLite: each transaction is one trip to a thread of its own (sqlite_writer.py).
         path = sqlite_path(engine.url)
-        self._batches = None if path is None or engine.dialect.driver != "aiosqlite" else \
-            rawinsert.SqliteBatches(path, busy_timeout=write_timeout)
+        self._sqlite = None if path is None else SqliteWriter(path, busy_timeout=write_timeout)
 
     @property
     def degraded(self) -> bool:
         """True while acknowledged writes sit in the fallback file instead of the database
         (or, with no fallback file, while writes are refused for want of a database)."""
         return self._degraded or self._failing
+
+    @property
+    def write_engine(self) -> Engine:
+        """The engine this journal writes through (its events see every write)."""
+        return self._engine.sync_engine if self._sqlite is None else self._sqlite.engine
 
     @property
     def fallback_path(self) -> os.PathLike[str] | None:
@@ -155,8 +157,8 @@ class Journal:
         if self._degraded:
             await self._drain_all()
         await self._close_connection()
-        if self._batches is not None:
-            await self._batches.close()
+        if self._sqlite is not None:
+            await self._sqlite.close()
 
     # --- what the rooms call ---------------------------------------------------------
 
@@ -267,12 +269,11 @@ class Journal:
     async def _write(self, batch: Sequence[ops.Op], *, replaying: bool) -> None:
         """One transaction on the writer's own connection, kept between batches (a pool
         checkout would ping and reset it each time). It is dropped on any failure; one that
-        died while idle (a database restart) gets a second try on a fresh connection.
-        On SQLite, a live batch of actions for rooms known unfinished goes the short way."""
-        if self._batches is not None and not replaying:
-            rows = self._action_rows(batch)
-            if rows and await self._batches.insert(rows, self._write_timeout):
-                return
+        died while idle (a database restart) gets a second try on a fresh connection."""
+        if self._sqlite is not None:
+            await self._sqlite.write(batch, replaying=replaying, open_rooms=self._open_rooms,
+                                     timeout=self._write_timeout)
+            return
         kept = self._conn is not None
         try:
             await self._transaction(batch, replaying)
@@ -304,17 +305,6 @@ class Journal:
             # Ids cached inside a transaction that did not commit may name no room.
             self._open_rooms.clear()
             raise
-
-    def _action_rows(self, batch: Sequence[ops.Op]) -> list[tuple[Any, ...]] | None:
-        """The batch as journal rows, if it holds only actions of rooms known unfinished."""
-        values = []
-        for op in batch:
-            room_id = self._open_rooms.get(op["code"])
-            if op["op"] != "action" or room_id is None or "epoch" in op:
-                return None
-            values.append({"room_id": room_id, "seq": op["seq"], "seat": op["seat"],
-                           "action": op["action"], "created_at": datetime.fromisoformat(op["at"])})
-        return rawinsert.rows(self._engine.dialect, values)
 
     async def _close_connection(self) -> None:
         conn, self._conn = self._conn, None
@@ -382,6 +372,10 @@ class Journal:
 
     async def _write_apart(self, batch: Sequence[ops.Op]) -> None:
         """One bounded transaction on a connection of its own (the copier's)."""
+        if self._sqlite is not None:
+            await self._sqlite.write_apart(batch, self._write_timeout)
+            return
+
         async def work() -> None:
             conn = await self._engine.connect()
             try:
@@ -389,7 +383,7 @@ class Journal:
                     if batch:
                         await ops.apply_ops(session, batch, replaying=True)
                     else:
-                        await session.execute(WRITE_PROBE)
+                        await session.execute(text(store.WRITE_PROBE))
                     await session.flush()
             finally:
                 await _close(conn)

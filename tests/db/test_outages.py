@@ -16,7 +16,6 @@ import pytest
 import pytest_asyncio
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server.db.fallback import FallbackFile
 from server.db.journal import Journal
@@ -34,9 +33,9 @@ HANG_GUARD = 120.0  # only keeps a broken build from hanging; never a measured b
 class WritesInFlight:
     """Counts the journal's data-changing statements that are waiting on the database."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, journal: Journal) -> None:
         self.now = self.started = 0
-        sync = engine.sync_engine
+        sync = journal.write_engine
         event.listen(sync, "before_cursor_execute", self._before)
         event.listen(sync, "after_cursor_execute", self._after)
         event.listen(sync, "handle_error", self._error)
@@ -131,9 +130,9 @@ async def test_a_sqlite_lock_held_by_another_process_is_an_outage(
     fallback = tmp_path / "fallback.jsonl"
     # A long busy timeout, so that a stuck copy-back attempt is easy to catch in the act.
     engine = make_engine(sqlite_url, connect_timeout=5)
-    watch = WritesInFlight(engine)
     journal = Journal(engine, fallback, retry_interval=0.01, retry_max=0.05,
                       write_timeout=5, clock=clock)
+    watch = WritesInFlight(journal)
     await journal.start()
     locker = None
     try:
@@ -284,9 +283,9 @@ async def test_a_postgresql_lock_held_by_another_session_is_an_outage(
     await upgrade_async(PG_URL)
     fallback = tmp_path / "fallback.jsonl"
     engine = make_engine(PG_URL, connect_timeout=3, statement_timeout=3)
-    watch = WritesInFlight(engine)
     journal = Journal(engine, fallback, retry_interval=0.01, retry_max=0.05,
                       write_timeout=6, clock=clock)
+    watch = WritesInFlight(journal)
     other = create_engine(make_url(PG_URL).set(drivername="postgresql+psycopg"))
     await journal.start()
     holder = None

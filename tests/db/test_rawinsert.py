@@ -4,9 +4,6 @@ leaves a batch with a row already there to the ORM path's checks."""
 
 from __future__ import annotations
 
-import asyncio
-import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -68,49 +65,5 @@ async def test_a_row_already_there_goes_through_the_orm_checks(
     await journal.record("RAWPATH2", 2, 0, ACTION)
     await journal.stop()
     assert [row[0] for row in await stored(engine, "RAWPATH2")] == [1, 2]
-    assert (journal._batches is not None) == (engine.dialect.name == "sqlite")
+    assert (journal._sqlite is not None) == (engine.dialect.name == "sqlite")
 
-
-async def test_a_busy_event_loop_does_not_make_a_healthy_disk_look_down(
-    engine: AsyncEngine, tmp_path: Path, clock: Clock
-) -> None:
-    """One trip to the SQLite thread per batch: a loop stuck for longer than the deadline
-    delays only the news of the commit. (With a trip per step, the commit was handed over
-    only after the stall, past the deadline, and the write went to the fallback file.)"""
-    if engine.dialect.name != "sqlite":
-        pytest.skip("the one-trip batches are SQLite's")
-    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=0.2)
-    await journal.start()
-    await journal.room_created(new_room("BUSYLOOP", clock()))
-    await journal.record("BUSYLOOP", 1, 0, ACTION)  # the room is known unfinished now
-    pending = asyncio.ensure_future(journal.record("BUSYLOOP", 2, 0, ACTION))
-    await asyncio.sleep(0)  # handed to the writer
-    await asyncio.sleep(0)
-    time.sleep(0.6)  # the loop is stuck for three deadlines
-    await pending
-    await journal.stop()
-    assert not journal.degraded and not (tmp_path / "fallback.jsonl").exists()
-    assert [row[0] for row in await stored(engine, "BUSYLOOP")] == [1, 2]
-
-
-async def test_a_locked_database_is_an_outage_within_the_deadline(
-    engine: AsyncEngine, tmp_path: Path, clock: Clock
-) -> None:
-    """Another process holding SQLite's write lock: the batch gives up after the deadline
-    and the action is kept in the fallback file (acknowledged, copied in later)."""
-    if engine.dialect.name != "sqlite":
-        pytest.skip("the one-trip batches are SQLite's")
-    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=0.3)
-    await journal.start()
-    await journal.room_created(new_room("LOCKED01", clock()))
-    await journal.record("LOCKED01", 1, 0, ACTION)
-    blocker = sqlite3.connect(engine.url.database, isolation_level=None)
-    blocker.execute("BEGIN EXCLUSIVE")
-    try:
-        await journal.record("LOCKED01", 2, 0, ACTION)
-        assert journal.degraded
-    finally:
-        blocker.rollback()
-        blocker.close()
-    await journal.stop()  # copies the fallback file in
-    assert [row[0] for row in await stored(engine, "LOCKED01")] == [1, 2]
