@@ -97,7 +97,7 @@ class SqliteWriter:
 
 def _insert_actions(conn: Connection, batch: Sequence[ops.Op],
                     open_rooms: dict[str, int]) -> bool:
-    """The common batch, actions of rooms known unfinished, as one executemany; False if the
+    """The common batch, actions of rooms known unfinished, as one statement; False if the
     batch holds anything else, or a row was there already (then the ORM path, in the same
     transaction, checks those rows against what is stored)."""
     values = []
@@ -107,8 +107,8 @@ def _insert_actions(conn: Connection, batch: Sequence[ops.Op],
             return False
         values.append({"room_id": room_id, "seq": op["seq"], "seat": op["seat"],
                        "action": op["action"], "created_at": datetime.fromisoformat(op["at"])})
-    rows = rawinsert.rows(conn.dialect, values)
-    return conn.exec_driver_sql(rawinsert.SQLITE_SQL, rows).rowcount == len(rows)
+    rows = rawinsert.json_rows(conn.dialect, values)
+    return conn.exec_driver_sql(rawinsert.SQLITE_SQL, (rows,)).rowcount == len(values)
 
 
 def _apply(conn: Connection, batch: Sequence[ops.Op], replaying: bool,
