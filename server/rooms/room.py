@@ -507,9 +507,11 @@ class Room:
             self.clock_dirty = False
             await timeouts.save(self)
 
-    async def note_talk(self, item: dict[str, Any]) -> None:
+    async def note_talk(self, item: dict[str, Any], *, required: bool = False) -> None:
         """Journal one talk item (chat, timeout, clock); a journal without talk keeps none.
-        A failure is logged: talk is never worth refusing a game change for."""
+        A failure is logged: talk is never worth refusing a game change for. `required`:
+        the item is itself the change (the host's clock setting), so a failure raises
+        RoomError `unavailable` instead (the caller undoes the change first)."""
         hook = getattr(self.journal, "talk", None)
         if hook is None:
             return
@@ -517,6 +519,9 @@ class Room:
             await hook(self, item)
         except Exception:
             log.exception("journal talk failed for room %s", self.code)
+            if required:
+                raise RoomError("unavailable", "the change could not be saved; try again",
+                                503) from None
 
     async def notify(self, events: list[dict[str, Any]]) -> None:
         for listener in list(self.listeners):

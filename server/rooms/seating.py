@@ -189,12 +189,17 @@ async def set_clock(room: Room, token: str, clock: dict[str, int] | None) -> Non
             raise forbidden("only the host can set the clock")
         if room.status != WAITING:
             raise RoomError("not_waiting", "the clock is set before the game starts")
+        previous = room.options.clock
         try:
             room.set_clock_option(clock)
         except ClockOptionError as e:
             raise RoomError("malformed", str(e), 422) from None
+        try:
+            await timeouts.save(room, required=True)  # kept across a restart before the start
+        except RoomError:
+            room.set_clock_option(previous)
+            raise
         room.commit([{"type": "clock_set", "clock": clock}])
-        await timeouts.save(room)  # kept across a restart before the start
 
 
 async def stand_in(room: Room, seat: int, level: str) -> bool:

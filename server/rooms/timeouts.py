@@ -128,13 +128,14 @@ async def time_out(room: Room, level: str) -> bool:
     return True
 
 
-async def save(room: Room) -> None:
-    """Journal the clock as it stands (a checkpoint restored after a restart)."""
+async def save(room: Room, *, required: bool = False) -> None:
+    """Journal the clock as it stands (a checkpoint restored after a restart); `required`:
+    raise RoomError `unavailable` if it cannot be made durable (see Room.note_talk)."""
     clock = room.turn_clock
     state: dict[str, Any] = {} if clock is None else clock.state(room.clock())
     state["option"] = room.options.clock.to_dict() if room.options.clock else None
     state["timeouts"] = [s.timeouts for s in room.seats]
-    await room.note_talk({"n": 0, "kind": "clock", **state})
+    await room.note_talk({"n": 0, "kind": "clock", **state}, required=required)
 
 
 def restore(room: Room, items: list[dict[str, Any]]) -> None:

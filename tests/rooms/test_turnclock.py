@@ -219,3 +219,30 @@ async def test_chat_never_makes_a_version_nor_an_act_stale(settings):
     await chat.post(room, conns[1 - seat], None, "thumbs")
     assert room.v == v
     await room.act(seat, room.view(seat)["game"]["legal"][-1], v)  # chosen before the chat
+
+
+@pytest.mark.asyncio
+async def test_a_clock_change_that_cannot_be_saved_is_refused_and_undone(settings):
+    """The host's clock setting is acknowledged only once durable: with the journal down
+    it is refused (503 unavailable) and the room keeps its old clock, sent to nobody."""
+    journal = TalkJournal()
+    manager = RoomManager(settings, journal, clock=Clock())
+    room, host = await manager.create(RoomOptions(2, clock=ClockOption(10, 20)), "t")
+    watcher = Connection()
+    await room.attach(watcher, None, None)
+    watcher.outbox.clear()
+    before = room.v
+
+    async def down(room, item) -> None:
+        raise OSError("disk full")
+
+    journal.talk = down
+    with pytest.raises(RoomError) as refused:
+        await seating.set_clock(room, host, {"turn": 30, "bank": 60})
+    assert refused.value.code == "unavailable" and refused.value.status == 503
+    assert room.options.clock == ClockOption(10, 20) and room.v == before
+    assert watcher.outbox.empty()
+    del journal.talk  # back up
+    await seating.set_clock(room, host, {"turn": 30, "bank": 60})
+    assert room.options.clock == ClockOption(30, 60) and room.v == before + 1
+    assert journal.talk_items[0]["option"] == {"turn": 30, "bank": 60}
