@@ -120,6 +120,8 @@ class Viewer:
         frame = json.loads(text)
         if frame["type"] == "snapshot":
             self.view, self.v = frame["view"], frame["v"]
+        elif frame["type"] == "patch" and frame["v"] == self.v and not frame["ops"]:
+            pass  # caught up already (a resume at the current version)
         elif frame["type"] == "patch":
             assert self.v is not None and frame["v"] == self.v + 1, (self.v, frame["v"])
             self.view = jsonpatch.apply_patch(self.view, frame["ops"])

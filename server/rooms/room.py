@@ -284,9 +284,12 @@ class Room:
     def _catch_up(self, conn: Connection, resume: int | None) -> None:
         if resume is not None and resume <= self.v:
             entries = self.history.since(resume, self.v)
-            if entries is not None:
+            if entries:
                 for entry in entries:
                     conn.send(FrameTexts(entry).text(conn.seat))
+                return
+            if entries == []:  # already current: an empty patch says so
+                conn.send_json(outgoing.patch(self.v, [], []))
                 return
         conn.send(self.snapshot(conn.seat))
 
