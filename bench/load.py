@@ -66,14 +66,17 @@ def free_port() -> int:
 
 
 def start_server(kind: str, port: int, data_dir: str, database_url: str | None,
-                 stages: bool = False) -> subprocess.Popen:
+                 stages: bool = False, cmd: list[str] | None = None) -> subprocess.Popen:
+    """The game server (or the baseline) on `port`, once it answers /healthz; `cmd` runs
+    another command with the game server's environment (bench/memory.py's tracing one)."""
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="warning",
                WS_FLOOD_MESSAGES=str(10**9), ROOM_CREATE_RATE=str(10**9),
                STAGE_TIMING="1" if stages else "0",
                DATABASE_URL=database_url or f"sqlite+aiosqlite:///{data_dir}/bench.db",
                JOURNAL_FALLBACK_PATH=f"{data_dir}/fallback.jsonl")
-    cmd = [sys.executable, "-m", "server"] if kind == "game" else \
-        [sys.executable, str(ROOT / "bench" / "baseline.py"), "--port", str(port)]
+    if cmd is None:
+        cmd = [sys.executable, "-m", "server"] if kind == "game" else \
+            [sys.executable, str(ROOT / "bench" / "baseline.py"), "--port", str(port)]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
     for _ in range(300):
         try:
