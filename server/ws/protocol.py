@@ -9,7 +9,7 @@ Memory: a table socket lives for a whole game, so what uvicorn keeps per socket 
 (bench/memory.py). Its asyncio.Queue of incoming events (three deques and an Event, ~2.5
 KiB) becomes an `Inbox` (a list and at most one future), its `writable` Event (a deque) a
 `Gate`, and the handshake's request and response (their headers, ~2 KiB) are dropped once
-the handshake is done.
+the handshake is answered.
 """
 
 from __future__ import annotations
@@ -109,4 +109,7 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
         """Called once, as the handshake's answer goes out: the request and the response
         are not read again."""
         super().start_keepalive()
+        # websockets' parser keeps the request for the connection's life: empty it (the
+        # app's scope has its own copy of the headers).
+        self.request.headers.clear()
         self.request = self.response = None  # type: ignore[assignment]
