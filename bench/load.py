@@ -483,6 +483,9 @@ def measure(kind: str, port: int, pids: list[int], rooms: int, pace: float, dura
         "server_cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),
         "cpu_ms_per_action": 1000 * (cpu1 - cpu0) / max(1, total),
         "rss_mib": rss, "rss_kib_per_room": 1024 * (rss_idle_rooms - rss_idle) / rooms,
+        # The same after the measured window: resume buffers and views in play (a room whose
+        # game ended meanwhile is replaced by a new one: per starting room).
+        "rss_kib_per_room_played": 1024 * (rss - rss_idle) / rooms,
         "patch_bytes": sum(r["patch_bytes"] for r in results) / max(1, patches),
         "snapshot_bytes": sum(r["snapshot_bytes"] for r in results) / max(1, snaps),
         "errors": sum(r["errors"] for r in results),
@@ -495,7 +498,8 @@ def measure(kind: str, port: int, pids: list[int], rooms: int, pace: float, dura
 
 
 FIGURES = ("actions_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_pct",
-           "cpu_ms_per_action", "rss_mib", "rss_kib_per_room", "patch_bytes",
+           "cpu_ms_per_action", "rss_mib", "rss_kib_per_room", "rss_kib_per_room_played",
+           "patch_bytes",
            "snapshot_bytes", "errors")
 
 

@@ -56,6 +56,7 @@ async def table_socket(ws: WebSocket, code: str) -> None:
     # (the accept and the checks above went through them).
     receive, send = ws._receive, ws._send
     writer = Writer(session.conn, send, settings.WS_SEND_TIMEOUT, reader.stop)
+    del ws  # the wrapper is not needed for the socket's life (~0.5 KiB a socket)
     try:
         while not reader.stopped:
             reader.waiting = True
