@@ -4,6 +4,7 @@ opening rooms of 4 players + 4 spectators with the Node load generator (bench/no
     .venv/bin/python bench/memory.py --rooms 1000            # top 25 by traceback
     .venv/bin/python bench/memory.py --rooms 1000 --group lineno --top 40
     .venv/bin/python bench/memory.py --rooms 200 --no-trace  # RSS only (no tracing cost)
+    .venv/bin/python bench/memory.py --rooms 200 --play 20   # after 20 s of play
 
 The server runs as `python -m server` does (same settings as bench/load.py's), inside this
 script's `--serve` mode: on a first SIGUSR1 (idle, after start-up) it starts tracemalloc,
@@ -119,6 +120,9 @@ def main() -> None:
     parser.add_argument("--group", choices=["traceback", "lineno", "filename"],
                         default="traceback")
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--play", type=float, default=0.0,
+                        help="seconds of play (one action per second per room) before the "
+                        "second snapshot (0: right after every socket is open)")
     parser.add_argument("--trace", action=argparse.BooleanOptionalAction, default=True,
                         help="tracemalloc on (off: RSS and malloc figures only)")
     parser.add_argument("--json", action="store_true", help="the figures as a last JSON line")
@@ -138,8 +142,13 @@ def main() -> None:
         clients = None
         try:
             idle = take(server, out, 1)
-            clients = load.NodeClients("game", port, [args.rooms], 1.0, 0.0, 1.0)
+            # Still playing when the snapshot is taken (the clients are killed after it).
+            clients = load.NodeClients("game", port, [args.rooms], 1.0, 0.0,
+                                       args.play + 600)
             clients.wait_ready()
+            if args.play:
+                clients.go()
+                time.sleep(args.play)
             opened = take(server, out, 2)
             figures = {k: (opened[k] - idle[k]) / args.rooms / 1024
                        for k in ("rss", "malloc", "traced") if opened[k] is not None}

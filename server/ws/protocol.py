@@ -9,7 +9,10 @@ Memory: a table socket lives for a whole game, so what uvicorn keeps per socket 
 (bench/memory.py). Its asyncio.Queue of incoming events (three deques and an Event, ~2.5
 KiB) becomes an `Inbox` (a list and at most one future), its `writable` Event (a deque) a
 `Gate`, and the handshake's request and response (their headers, ~2 KiB) are dropped once
-the handshake is answered.
+the handshake is answered. uvicorn sets 37 attributes per connection, past what Python's
+shared-key instance dicts hold (30), so each socket had a dict of its own (~1.5 KiB): slots
+named after them take the assignments instead (an attribute a later uvicorn adds still
+works, in a dict; tests/ws/test_protocol.py notices).
 """
 
 from __future__ import annotations
@@ -91,7 +94,20 @@ class Gate:
         return True
 
 
+UVICORN_ATTRIBUTES = (
+    "app", "app_state", "asgi_version", "client", "close_sent", "close_timeout",
+    "close_timer", "config", "conn", "connections", "curr_msg_data_type", "default_headers",
+    "disconnected", "frames", "handshake_complete", "handshake_initiated",
+    "initial_response", "last_ping_rtt", "logger", "loop", "pending_ping_payload",
+    "ping_interval", "ping_sent_at", "ping_timeout", "ping_timer", "pong_timer", "queue",
+    "read_paused", "request", "response", "root_path", "scheme", "scope", "server", "tasks",
+    "transport", "writable",
+)
+
+
 class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
+    __slots__ = UVICORN_ATTRIBUTES
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.queue = Inbox()  # type: ignore[assignment]
