@@ -66,14 +66,17 @@ def free_port() -> int:
 
 
 def start_server(kind: str, port: int, data_dir: str, database_url: str | None,
-                 stages: bool = False) -> subprocess.Popen:
+                 stages: bool = False, cmd: list[str] | None = None) -> subprocess.Popen:
+    """The game server (or the baseline) on `port`, once it answers /healthz; `cmd` runs
+    another command with the game server's environment (bench/memory.py's tracing one)."""
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="warning",
                WS_FLOOD_MESSAGES=str(10**9), ROOM_CREATE_RATE=str(10**9),
                STAGE_TIMING="1" if stages else "0",
                DATABASE_URL=database_url or f"sqlite+aiosqlite:///{data_dir}/bench.db",
                JOURNAL_FALLBACK_PATH=f"{data_dir}/fallback.jsonl")
-    cmd = [sys.executable, "-m", "server"] if kind == "game" else \
-        [sys.executable, str(ROOT / "bench" / "baseline.py"), "--port", str(port)]
+    if cmd is None:
+        cmd = [sys.executable, "-m", "server"] if kind == "game" else \
+            [sys.executable, str(ROOT / "bench" / "baseline.py"), "--port", str(port)]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
     for _ in range(300):
         try:
@@ -487,6 +490,9 @@ def measure(kind: str, port: int, pids: list[int], rooms: int, pace: float, dura
         "server_cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),
         "cpu_ms_per_action": 1000 * (cpu1 - cpu0) / max(1, total),
         "rss_mib": rss, "rss_kib_per_room": 1024 * (rss_idle_rooms - rss_idle) / rooms,
+        # The same after the measured window: resume buffers and views in play (a room whose
+        # game ended meanwhile is replaced by a new one: per starting room).
+        "rss_kib_per_room_played": 1024 * (rss - rss_idle) / rooms,
         "patch_bytes": sum(r["patch_bytes"] for r in results) / max(1, patches),
         "snapshot_bytes": sum(r["snapshot_bytes"] for r in results) / max(1, snaps),
         "errors": sum(r["errors"] for r in results),
@@ -505,7 +511,8 @@ def split_collector(figures: dict[str, dict[str, float]]) -> dict[str, dict]:
 
 
 FIGURES = ("actions_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_pct",
-           "cpu_ms_per_action", "rss_mib", "rss_kib_per_room", "patch_bytes",
+           "cpu_ms_per_action", "rss_mib", "rss_kib_per_room", "rss_kib_per_room_played",
+           "patch_bytes",
            "snapshot_bytes", "errors")
 
 

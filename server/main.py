@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -12,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from redis.asyncio import Redis
+from starlette.types import Receive, Scope, Send
 
 from server.api import install_error_handlers, pages_router, rooms_router
 from server.api.error_pages import install as install_error_pages
@@ -20,11 +22,11 @@ from server.api.games import router as games_router
 from server.api.pages import script_json
 from server.api.rules_data import router as rules_data_router
 from server.api.rules_data import rules_data
-from server.api.security import Guard
+from server.api.security import Guard, refuse_foreign_host
 from server.bots.driver import BotDriver
 from server.bots.pool import BotPool
 from server.cluster.manager import ClusterRoomManager
-from server.cluster.routing import OwnerRouting
+from server.cluster.routing import OwnerRouting, refuse_unclaimed
 from server.cluster.settings import check_cluster_settings
 from server.config import Settings
 from server.memory import Collector, PauseWatch
@@ -33,7 +35,7 @@ from server.metrics import router as metrics_router
 from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
 from server.rooms.timeouts import ClockKeeper
-from server.ws import router as ws_router
+from server.ws import App, SocketCheck
 
 
 def create_app(
@@ -109,12 +111,22 @@ def create_app(
             if cluster is not None:
                 await cluster.redis.aclose()
 
-    app = FastAPI(title="Coffee Rush Online", lifespan=lifespan, docs_url=None,
+    app = App(title="Coffee Rush Online", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json")
     if cluster is not None:  # inside the guard: only requests it lets through claim a room
         app.add_middleware(OwnerRouting, ownership=cluster.ownership)
     app.add_middleware(Guard, settings=settings,
                        body_limits={IMPORT_PATH: settings.IMPORT_MAX_BODY})
+    # The table sockets skip the stack: the same checks, in the same order (server.ws.route).
+    hosts = settings.allowed_hosts
+
+    async def foreign_host(scope: Scope, receive: Receive, send: Send) -> bool:
+        return await refuse_foreign_host(scope, receive, send, hosts)
+
+    checks: list[SocketCheck] = [foreign_host]
+    if cluster is not None:
+        checks.append(functools.partial(refuse_unclaimed, cluster.ownership))
+    app.socket_checks = checks
     app.state.settings = settings
     app.state.rooms = manager
     app.state.database = database  # None when a journal was injected
@@ -124,7 +136,6 @@ def create_app(
     install_error_handlers(app)
     install_error_pages(app)
     app.include_router(rooms_router)
-    app.include_router(ws_router)
     app.include_router(pages_router)
     app.include_router(games_router)
     app.include_router(metrics_router)

@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIGURES = {"actions_per_s", "p50_ms", "p95_ms", "p99_ms", "cpu_ms_per_action",
-           "rss_kib_per_room"}
+           "rss_kib_per_room", "rss_kib_per_room_played"}
 
 
 def bench_load() -> ModuleType:

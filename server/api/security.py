@@ -57,6 +57,17 @@ async def _answer(send: Send, status: int, code: str, message: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+async def refuse_foreign_host(scope: Scope, receive: Receive, send: Send,
+                              hosts: list[str]) -> bool:
+    """A websocket addressed to a host name not allowed is refused at the handshake (the
+    client sees 403); True if it was."""
+    if host_allowed(Headers(scope=scope), hosts):
+        return False
+    await receive()  # websocket.connect; closing now refuses the handshake (403)
+    await send({"type": "websocket.close", "code": 1008, "reason": "host"})
+    return True
+
+
 class Guard:
     """Wraps the app; `body_limits` maps a path to its own cap (else HTTP_MAX_BODY)."""
 
@@ -69,11 +80,8 @@ class Guard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            if not host_allowed(Headers(scope=scope), self.hosts):
-                await receive()  # websocket.connect; closing now refuses the handshake (403)
-                await send({"type": "websocket.close", "code": 1008, "reason": "host"})
-                return
-            await self.app(scope, receive, send)
+            if not await refuse_foreign_host(scope, receive, send, self.hosts):
+                await self.app(scope, receive, send)
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)

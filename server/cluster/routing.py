@@ -32,17 +32,19 @@ class OwnerRouting:
         self.instance_header = (b"x-instance", ownership.instance.encode())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
+        if scope["type"] == "websocket":
+            if not await refuse_unclaimed(self.ownership, scope, receive, send):
+                await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         match = ROOM_PATH.match(scope["path"])
         code = None if match is None else normalize(match.group(1))
-        if scope["type"] == "http":
-            send = self._named(send)
+        send = self._named(send)
         if code is not None:
             given = match.group(1) if match else ""
-            if scope["type"] == "http" and scope["method"] in ("GET", "HEAD") \
-                    and given not in (code, display(code)):
+            if scope["method"] in ("GET", "HEAD") and given not in (code, display(code)):
                 await self._redirect(scope, send, given, display(code))
                 return
             try:
@@ -81,3 +83,19 @@ class OwnerRouting:
             (b"content-type", b"application/json"), (b"retry-after", b"1"),
         ]})
         await send({"type": "http.response.body", "body": body})
+
+
+async def refuse_unclaimed(ownership: Ownership, scope: Scope, receive: Receive,
+                           send: Send) -> bool:
+    """A websocket for a room: claim the room first. True if it could not be claimed (the
+    handshake is refused with 1013; the client retries)."""
+    match = ROOM_PATH.match(scope["path"])
+    code = None if match is None else normalize(match.group(1))
+    if code is None:
+        return False
+    try:
+        await ownership.ensure(code)
+    except RoomError as error:
+        await OwnerRouting._refuse(scope, receive, send, error)
+        return True
+    return False

@@ -1,4 +1,12 @@
-"""The resume ring buffer: the last few versions' patches, to replay to a returning client."""
+"""The resume ring buffer: the last few versions' patches, to replay to a returning client.
+
+It keeps the last RESUME_BUFFER versions, but no more than MAX_BYTES of their text: a
+room's patches average ~0.9 KB over a four-player game (every viewer kind's own ops
+included) and the game's start gives each viewer kind its whole view (~13 KB), so 64
+versions would be ~55 KB per room, a third of what a live room may cost in all. Past a
+few KB, a snapshot (~3 KB) is no bigger than the patches it replaces, so a client that
+missed more gets the snapshot, as the protocol says for any gap the buffer no longer holds.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +25,7 @@ class Entry:
     own ops (None: spectators), the events. Text is several times smaller than the op dicts
     and the view parts they hold on to, and it is what gets sent anyway."""
 
-    __slots__ = ("v", "shared", "own", "tail")
+    __slots__ = ("v", "shared", "own", "tail", "size")
 
     def __init__(self, v: int, shared: list[Op], by_seat: dict[int | None, list[Op]],
                  events: list[dict[str, Any]]) -> None:
@@ -25,6 +33,7 @@ class Entry:
         self.shared = dumps(shared)[1:-1]  # the ops without their brackets
         self.own = {seat: dumps(ops)[1:-1] for seat, ops in by_seat.items() if ops}
         self.tail = outgoing.patch_tail(dumps(events))
+        self.size = len(self.shared) + sum(map(len, self.own.values())) + len(self.tail)
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -61,12 +70,22 @@ class FrameTexts:
         return text
 
 
+MAX_BYTES = 8 * 1024  # of entry text a room keeps for resuming
+
+
 class History:
-    def __init__(self, size: int) -> None:
-        self.entries: deque[Entry] = deque(maxlen=max(size, 0))
+    def __init__(self, size: int, max_bytes: int = MAX_BYTES) -> None:
+        self.entries: deque[Entry] = deque()
+        self.max_versions = max(size, 0)
+        self.max_bytes = max_bytes
+        self.bytes = 0
 
     def append(self, entry: Entry) -> None:
         self.entries.append(entry)
+        self.bytes += entry.size
+        while self.entries and (len(self.entries) > self.max_versions
+                                or self.bytes > self.max_bytes):
+            self.bytes -= self.entries.popleft().size
 
     def since(self, v: int, current: int) -> list[Entry] | None:
         """The entries after version `v` up to `current`, or None if some were dropped."""

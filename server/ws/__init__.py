@@ -1,5 +1,5 @@
 """The wire: websocket frames validated at the boundary, ack or coded error, resume."""
 
-from .endpoint import router
+from .route import App, SocketCheck
 
-__all__ = ["router"]
+__all__ = ["App", "SocketCheck"]

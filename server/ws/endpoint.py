@@ -1,5 +1,6 @@
-"""The websocket route /ws/{code}: one reader loop per socket; frames are written as they are
-queued (server.ws.writer), by a task only while a socket is too slow to take them.
+"""The websocket route /ws/{code} (reached through server.ws.route): one reader loop per
+socket; frames are written as they are queued (server.ws.writer), by a task only while a
+socket is too slow to take them.
 
 Close codes: 1000 normal (after bye: replaced, kicked, left, expired), 1008 policy
 (flood, foreign Origin), 1009 frame too large, 1012 server restarting, 4404 no such room.
@@ -10,15 +11,13 @@ from __future__ import annotations
 import asyncio
 import time
 
-from fastapi import APIRouter, WebSocket
+from fastapi import WebSocket
 
 from server.rooms import RoomManager, outgoing
 
 from .origin import origin_allowed
 from .session import Session
 from .writer import Writer
-
-router = APIRouter()
 
 
 class _Reader:
@@ -39,7 +38,6 @@ class _Reader:
             self.task.cancel()
 
 
-@router.websocket("/ws/{code}")
 async def table_socket(ws: WebSocket, code: str) -> None:
     settings = ws.app.state.settings
     manager: RoomManager = ws.app.state.rooms
@@ -58,6 +56,7 @@ async def table_socket(ws: WebSocket, code: str) -> None:
     # (the accept and the checks above went through them).
     receive, send = ws._receive, ws._send
     writer = Writer(session.conn, send, settings.WS_SEND_TIMEOUT, reader.stop)
+    del ws  # the wrapper is not needed for the socket's life (~0.5 KiB a socket)
     try:
         while not reader.stopped:
             reader.waiting = True

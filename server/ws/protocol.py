@@ -1,12 +1,26 @@
-"""uvicorn's websocket protocol, answering a frame over the size cap the documented way.
+"""uvicorn's websocket protocol, answering a frame over the size cap the documented way, and
+holding less per socket.
 
 uvicorn refuses a frame bigger than `ws_max_size` from its header, before reading it (so
 it costs no memory), and closes with 1009 before the app hears of it. This subclass puts
 the same error and bye frames the session sends for a too-large frame ahead of that close.
+
+Memory: a table socket lives for a whole game, so what uvicorn keeps per socket counts
+(bench/memory.py). Its asyncio.Queue of incoming events (three deques and an Event, ~2.5
+KiB) becomes an `Inbox` (a list and at most one future), its `writable` Event (a deque) a
+`Gate`, and the handshake's request and response (their headers, ~2 KiB) are dropped once
+the handshake is answered. uvicorn sets 37 attributes per connection, past what Python's
+shared-key instance dicts hold (30), so each socket had a dict of its own (~1.5 KiB): slots
+named after them take the assignments instead (an attribute a later uvicorn adds still
+works, in a dict; tests/ws/test_protocol.py notices).
 """
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
+from uvicorn._types import ASGIReceiveEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import PayloadTooBig
 from websockets.frames import Frame, Opcode
@@ -14,7 +28,91 @@ from websockets.frames import Frame, Opcode
 from .frames import too_large_texts
 
 
+class Inbox:
+    """What uvicorn's protocol uses of asyncio.Queue (unbounded: uvicorn pauses reading
+    after each message until the app has taken it), for one reader."""
+
+    __slots__ = ("items", "waiter")
+
+    def __init__(self) -> None:
+        self.items: list[ASGIReceiveEvent] = []
+        self.waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: ASGIReceiveEvent) -> None:
+        self.items.append(item)
+        waiter, self.waiter = self.waiter, None
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def empty(self) -> bool:
+        return not self.items
+
+    async def get(self) -> ASGIReceiveEvent:
+        while not self.items:
+            waiter = self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                await waiter
+            finally:
+                if self.waiter is waiter:
+                    self.waiter = None
+        return self.items.pop(0)
+
+
+class Gate:
+    """What uvicorn's protocol uses of asyncio.Event (`writable`): open unless the transport
+    asked to pause writing; waiters are kept only while it is shut."""
+
+    __slots__ = ("open", "waiters")
+
+    def __init__(self) -> None:
+        self.open = True
+        self.waiters: list[asyncio.Future[None]] = []
+
+    def is_set(self) -> bool:
+        return self.open
+
+    def set(self) -> None:
+        self.open = True
+        waiters, self.waiters = self.waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self.open = False
+
+    async def wait(self) -> bool:
+        if self.open:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        self.waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            if waiter in self.waiters:
+                self.waiters.remove(waiter)
+        return True
+
+
+UVICORN_ATTRIBUTES = (
+    "app", "app_state", "asgi_version", "client", "close_sent", "close_timeout",
+    "close_timer", "config", "conn", "connections", "curr_msg_data_type", "default_headers",
+    "disconnected", "frames", "handshake_complete", "handshake_initiated",
+    "initial_response", "last_ping_rtt", "logger", "loop", "pending_ping_payload",
+    "ping_interval", "ping_sent_at", "ping_timeout", "ping_timer", "pong_timer", "queue",
+    "read_paused", "request", "response", "root_path", "scheme", "scope", "server", "tasks",
+    "transport", "writable",
+)
+
+
 class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
+    __slots__ = UVICORN_ATTRIBUTES
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Gate()  # type: ignore[assignment]
+
     def handle_parser_exception(self) -> None:
         if isinstance(self.conn.parser_exc, PayloadTooBig) and not self.transport.is_closing():
             # Unmasked, uncompressed text frames: valid server frames in any session.
@@ -22,3 +120,12 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
                 frame = Frame(Opcode.TEXT, text.encode())
                 self.transport.write(frame.serialize(mask=False, extensions=[]))
         super().handle_parser_exception()
+
+    def start_keepalive(self) -> None:
+        """Called once, as the handshake's answer goes out: the request and the response
+        are not read again."""
+        super().start_keepalive()
+        # websockets' parser keeps the request for the connection's life: empty it (the
+        # app's scope has its own copy of the headers).
+        self.request.headers.clear()
+        self.request = self.response = None  # type: ignore[assignment]

@@ -76,6 +76,28 @@ def test_history_ring():
     assert history.since(1, 5) is None
 
 
+def test_history_keeps_no_more_text_than_its_byte_budget():
+    """A gap whose patches would outweigh a snapshot is answered with the snapshot: older
+    entries go once the kept text passes the budget, and an entry over the budget by itself
+    (a game's start: each viewer's whole view) is not kept at all."""
+    from server.rooms.history import Entry
+
+    def entry(v: int, chars: int) -> Entry:
+        return Entry(v, [{"op": "add", "path": "/room/x", "value": "x" * chars}], {}, [])
+
+    small = entry(0, 1000).size
+    history = History(64, max_bytes=3 * small)
+    for v in range(1, 6):
+        history.append(entry(v, 1000))
+    assert [e.v for e in history.since(2, 5)] == [3, 4, 5]
+    assert history.since(1, 5) is None  # version 2 was dropped for the budget
+    assert history.bytes == 3 * small
+    history.append(entry(6, 4000))
+    assert history.since(5, 6) is None and history.bytes == 0  # resumed with a snapshot
+    history.append(entry(7, 1000))
+    assert [e.v for e in history.since(6, 7)] == [7]
+
+
 async def seated_room(manager, players=2):
     room, host = await manager.create(RoomOptions(players), "1.2.3.4")
     tokens = [(await seating.join(room, f"P{s}", None))[1] for s in range(players)]

@@ -1,0 +1,45 @@
+"""The table socket's way in: `/ws/{code}` is served from the app's entry point, not
+through the HTTP stack.
+
+Every layer a request passes through stays alive as long as the request runs, and a
+table socket runs for a whole game: through Starlette's and FastAPI's middlewares, router
+and dependency solving that is ~15 coroutine frames, four exit stacks and exception
+wrappers around `send`, ~12 KiB per socket (bench/memory.py), for layers that do nothing
+to a websocket. What they do do to one is done here, in the same order, by `socket_checks`:
+the Host allow-list (api.security), then, in cluster mode, claiming the room (cluster.
+routing). Any other websocket path still goes through the whole stack (which refuses it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+
+from fastapi import FastAPI, WebSocket
+from starlette._utils import get_route_path
+from starlette.types import Receive, Scope, Send
+
+from .endpoint import table_socket
+
+# Answers (scope, receive, send) with a refusal and returns True, or returns False.
+SocketCheck = Callable[[Scope, Receive, Send], Awaitable[bool]]
+
+SOCKET_PATH = re.compile(r"^/ws/([^/]+)$")  # Starlette's "/ws/{code}"
+
+
+class App(FastAPI):
+    """FastAPI, with the table sockets taken off the HTTP stack (see above)."""
+
+    socket_checks: list[SocketCheck]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            match = SOCKET_PATH.match(get_route_path(scope))
+            if match is not None:
+                scope["app"] = self
+                for check in self.socket_checks:
+                    if await check(scope, receive, send):
+                        return
+                await table_socket(WebSocket(scope, receive, send), match.group(1))
+                return
+        await super().__call__(scope, receive, send)

@@ -1,0 +1,110 @@
+"""The websocket protocol's lean parts behave like the asyncio pieces they replace: the
+inbox hands events over in order and wakes its one reader, a reader cancelled while
+waiting loses nothing; the gate lets a send through at once unless writing is paused."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from server.ws.protocol import Gate, Inbox
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_the_inbox_hands_events_over_in_order_and_wakes_its_reader():
+    inbox = Inbox()
+    reader = asyncio.ensure_future(inbox.get())
+    await asyncio.sleep(0)
+    assert not reader.done()
+    inbox.put_nowait({"type": "websocket.connect"})
+    inbox.put_nowait({"type": "websocket.receive", "text": "a"})
+    assert await reader == {"type": "websocket.connect"}
+    assert not inbox.empty()
+    assert await inbox.get() == {"type": "websocket.receive", "text": "a"}
+    assert inbox.empty()
+
+
+async def test_a_reader_cancelled_while_waiting_loses_nothing():
+    inbox = Inbox()
+    reader = asyncio.ensure_future(inbox.get())
+    await asyncio.sleep(0)
+    reader.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await reader
+    assert inbox.waiter is None
+    inbox.put_nowait({"type": "websocket.disconnect", "code": 1000})
+    assert await inbox.get() == {"type": "websocket.disconnect", "code": 1000}
+
+
+async def test_the_gate_waits_only_while_writing_is_paused():
+    gate = Gate()
+    assert gate.is_set() and await gate.wait()  # open: no wait at all
+    gate.clear()
+    waiting = [asyncio.ensure_future(gate.wait()) for _ in range(2)]
+    await asyncio.sleep(0)
+    assert not any(w.done() for w in waiting)
+    gate.set()
+    assert await asyncio.gather(*waiting) == [True, True]
+    assert gate.waiters == []
+
+
+class Transport(asyncio.Transport):
+    """Enough of a transport for a handshake: it keeps what is written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = b""
+        self.closing = False
+
+    def get_extra_info(self, name, default=None):
+        return ("127.0.0.1", 8000) if name in ("sockname", "peername") else default
+
+    def write(self, data) -> None:
+        self.written += bytes(data)
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+async def test_a_socket_keeps_uvicorns_attributes_in_slots_not_a_dict_of_its_own():
+    """uvicorn's per-connection attributes all land in the subclass's slots (a uvicorn that
+    adds one would put it in a dict again, ~1.5 KiB a socket: add it to the list)."""
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    from server.ws.protocol import AnsweringWebSocketProtocol
+
+    accepted = asyncio.Event()
+
+    async def app(scope, receive, send):
+        await receive()
+        await send({"type": "websocket.accept"})
+        accepted.set()
+        await receive()
+
+    config = Config(app, ws=AnsweringWebSocketProtocol, log_level="warning")
+    config.load()
+    protocol = AnsweringWebSocketProtocol(config, ServerState(), {})
+    transport = Transport()
+    protocol.connection_made(transport)
+    protocol.data_received(
+        b"GET /ws/X HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+        b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        b"Sec-WebSocket-Version: 13\r\n\r\n")
+    await asyncio.wait_for(accepted.wait(), 5)
+    assert transport.written.startswith(b"HTTP/1.1 101")
+    assert vars(protocol) == {}
+    assert protocol.request is None and protocol.response is None  # dropped once answered
+    protocol.connection_lost(None)
+    protocol.stop_keepalive()
