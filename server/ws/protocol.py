@@ -105,21 +105,47 @@ UVICORN_ATTRIBUTES = (
 )
 
 
+# Seconds a socket refused for a bad frame keeps reading (and dropping) what the client
+# still sends before it is closed.
+LINGER = 2.0
+
+
 class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
-    __slots__ = UVICORN_ATTRIBUTES
+    __slots__ = (*UVICORN_ATTRIBUTES, "lingering")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Gate()  # type: ignore[assignment]
+        self.lingering = False
 
     def handle_parser_exception(self) -> None:
+        """As uvicorn (the app hears of the close, the close frame goes out), with the error
+        and bye frames first; then, instead of closing at once, the rest of the refused frame
+        is read and dropped until the client hangs up or LINGER seconds pass. Closing a
+        socket with unread input sends a reset, which can destroy what the client has not
+        read yet: the error, the bye and the close (seen with a 1 MiB frame)."""
         if isinstance(self.conn.parser_exc, PayloadTooBig) and not self.transport.is_closing():
             # Unmasked, uncompressed text frames: valid server frames in any session.
             for text in too_large_texts(self.config.ws_max_size):
                 frame = Frame(Opcode.TEXT, text.encode())
                 self.transport.write(frame.serialize(mask=False, extensions=[]))
-        super().handle_parser_exception()
+        assert self.conn.close_sent is not None
+        close = self.conn.close_sent
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": close.code,
+                               "reason": close.reason})
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        self.lingering = True
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.transport.resume_reading()
+        # uvicorn's own close timer: while it is set, the app's end does not close either.
+        self.close_timer = self.loop.call_later(LINGER, self.transport.close)
+
+    def data_received(self, data: bytes) -> None:
+        if not self.lingering:
+            super().data_received(data)
 
     def start_keepalive(self) -> None:
         """Called once, as the handshake's answer goes out: the request and the response
