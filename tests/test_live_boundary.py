@@ -35,6 +35,7 @@ def shared_server(
         folder / "db.sqlite", stderr=stderr, ROOM_CREATE_RATE="2", WS_MAX_FRAME="16384",
     ) as (url, proc):
         yield url, proc.pid, log
+    assert b"Traceback" not in log.read_bytes()  # nor at its shutdown
 
 
 @pytest.fixture
