@@ -25,14 +25,33 @@ def peak_rss(pid: int) -> int:
     raise AssertionError("no VmHWM")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, int, Path]]:
-    log = tmp_path / "server.log"
+@pytest.fixture(scope="module")
+def shared_server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[str, int, Path]]:
+    folder = tmp_path_factory.mktemp("boundary")
+    log = folder / "server.log"
     with log.open("wb") as stderr, served_process(
-        tmp_path / "db.sqlite", stderr=stderr, ROOM_CREATE_RATE="2", WS_MAX_FRAME="16384",
+        folder / "db.sqlite", stderr=stderr, ROOM_CREATE_RATE="2", WS_MAX_FRAME="16384",
     ) as (url, proc):
         yield url, proc.pid, log
-    assert "Traceback" not in log.read_text()
+    assert b"Traceback" not in log.read_bytes()  # nor at its shutdown
+
+
+@pytest.fixture
+def server(shared_server: tuple[str, int, Path]) -> Iterator[tuple[str, int, Path]]:
+    """One server for the module (starting one is most of a test's time); no test may leave
+    a traceback in its log."""
+    log = shared_server[2]
+    start = log.stat().st_size
+    yield shared_server
+    assert b"Traceback" not in log.read_bytes()[start:]
+
+
+def client_at(address: str) -> httpx.Client:
+    """An HTTP client whose connections come from `address` (any 127.x.y.z is this host): the
+    per-address creation limit of the shared server counts each test's rooms apart."""
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=10)
 
 
 def error_code(answer: bytes) -> str:
@@ -95,7 +114,8 @@ def test_a_300_mb_post_is_refused_without_being_read(server, path):
 
 def test_a_frame_far_over_the_cap_gets_error_and_bye_then_1009(server):
     url, _, _ = server
-    r = httpx.post(f"{url}/api/rooms", json={"players": 2})
+    with client_at("127.0.0.2") as http:
+        r = http.post(f"{url}/api/rooms", json={"players": 2})
     code = r.json()["code"]
     with connect(f"ws{url[4:]}/ws/{code}", open_timeout=5) as ws:
         ws.send(json.dumps({"type": "hello"}))
@@ -110,7 +130,8 @@ def test_a_frame_far_over_the_cap_gets_error_and_bye_then_1009(server):
 
 def test_a_foreign_origin_gets_403_at_the_upgrade(server):
     url, _, _ = server
-    r = httpx.post(f"{url}/api/rooms", json={"players": 2})
+    with client_at("127.0.0.3") as http:
+        r = http.post(f"{url}/api/rooms", json={"players": 2})
     code = r.json()["code"]
     with pytest.raises(InvalidStatus) as refused:
         connect(f"ws{url[4:]}/ws/{code}", origin="https://evil.example", open_timeout=5)
@@ -119,9 +140,10 @@ def test_a_foreign_origin_gets_403_at_the_upgrade(server):
 
 def test_a_spoofed_forwarded_for_does_not_reset_the_creation_limit(server):
     url, _, _ = server
-    answers = [httpx.post(f"{url}/api/rooms", json={"players": 2},
-                          headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code
-               for i in range(3)]
+    with client_at("127.0.0.4") as http:
+        answers = [http.post(f"{url}/api/rooms", json={"players": 2},
+                             headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code
+                   for i in range(3)]
     assert answers == [201, 201, 429]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -64,6 +65,25 @@ def start_game(page: Page, base_url: str, players: int, locale_name: str) -> lis
         b.start()
     expect(page.locator(".start-btn")).to_be_enabled()
     page.locator(".start-btn").click()
+    return bots
+
+
+def seat_in_new_game(page: Page, base_url: str, players: int, name: str) -> list[RandomPlayer]:
+    """As start_game, made over HTTP: `page` opens the started table in the first seat (the
+    host's). For tests about the table rather than the lobby, which start_game's tests cover:
+    one page load instead of three, and no form to fill."""
+    made = httpx.post(f"{base_url}/api/rooms", json={"players": players})
+    made.raise_for_status()
+    code, host = made.json()["code"], made.json()["host_token"]
+    _, token = join(base_url, code, name)
+    bots = [RandomPlayer(base_url, code, join(base_url, code, f"Robot {k}")[1], seed=100 + k)
+            for k in range(1, players)]
+    for b in bots:
+        b.start()
+    httpx.post(f"{base_url}/api/rooms/{code}/start", json={"token": host}).raise_for_status()
+    room = code.replace("-", "")
+    page.add_init_script(f"localStorage.setItem('cr.seat.{room}', '{token}')")
+    page.goto(f"/r/{room}")
     return bots
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from .test_full_games import MY_TURN_OR_OVER, finish, start_game
+from .test_full_games import MY_TURN_OR_OVER, finish, seat_in_new_game
 from .test_play import keyboard_until
 from .ui import ARTIFACTS, screenshot, wait_for
 
@@ -42,7 +42,7 @@ def rgb(hex_colour: str) -> str:
 def test_help_opens_at_its_top(new_page, base_url: str, width: int, height: int,
                                locale: str) -> None:  # noqa: ANN001
     page: Page = new_page(width=width, height=height, locale=locale)
-    bots = start_game(page, base_url, 2, "Helpful Reader")
+    bots = seat_in_new_game(page, base_url, 2, "Helpful Reader")
     page.wait_for_selector("#game:not([hidden])")
     page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
     page.locator("#help-btn").click()
@@ -71,7 +71,7 @@ def test_keyboard_focus_ring_differs_from_the_legal_highlight(
     new_page, base_url: str, locale: str,
 ) -> None:  # noqa: ANN001
     page: Page = new_page(width=1440, height=900, locale=locale)
-    bots = start_game(page, base_url, 2, "Keyboard Kim")
+    bots = seat_in_new_game(page, base_url, 2, "Keyboard Kim")
     wait_for(page, MY_TURN_OR_OVER, timeout=60_000)
     assert page.locator("#board .cell.legal").count() >= 2, "my turn: cells to choose"
     page.mouse.move(1, 1)  # no hover on the board

@@ -12,11 +12,19 @@ pytestmark = pytest.mark.browser
 EN_ONLY_PREFIX = "count."
 
 
-@pytest.fixture
-def page(new_page):  # noqa: ANN001, ANN201
-    p = new_page()
+@pytest.fixture(scope="module")
+def page(browser, base_url: str):  # noqa: ANN001, ANN201
+    """One page for the module's i18n questions: each one sets the language it asks in, so
+    the page need not be loaded again per question."""
+    ctx = browser.new_context(base_url=base_url, locale="en-US")
+    ctx.set_default_timeout(10_000)
+    p = ctx.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda exc: errors.append(str(exc)))
     p.goto("/rules")
-    return p
+    yield p
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 def t(page, lang: str, key: str, params: dict) -> str:  # noqa: ANN001

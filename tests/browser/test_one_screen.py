@@ -18,7 +18,7 @@ from .geometry import (
     thai_face_loaded,
     words_fit,
 )
-from .test_full_games import CANDIDATES, MY_TURN_OR_OVER, finish, start_game
+from .test_full_games import CANDIDATES, MY_TURN_OR_OVER, finish, seat_in_new_game
 from .ui import screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
@@ -48,7 +48,7 @@ def check_phase(page: Page, players: int, name: str, lang: str) -> None:
 def test_your_turn_fits_one_screen_in_every_phase(new_page, base_url: str, players: int,
                                                   locale: str) -> None:  # noqa: ANN001
     page = new_page(width=1366, height=768, locale=locale)
-    bots = start_game(page, base_url, players, "Mochaccino Maximilian")
+    bots = seat_in_new_game(page, base_url, players, "Mochaccino Maximilian")
     rng = random.Random(players)
     seen: set[str] = set()
     wanted = PHASES | ({"starting_cup"} if players == 2 else set())
@@ -74,7 +74,7 @@ def test_your_turn_fits_one_screen_in_every_phase(new_page, base_url: str, playe
 @pytest.mark.parametrize("locale", ["en-US", "th-TH", "ko-KR"])
 def test_phone_header_is_one_row(new_page, base_url: str, locale: str) -> None:  # noqa: ANN001
     page = new_page(width=360, height=740, locale=locale)
-    bots = start_game(page, base_url, 3, "Chayanee Srisuwan")
+    bots = seat_in_new_game(page, base_url, 3, "Chayanee Srisuwan")
     page.wait_for_selector("#game:not([hidden])")
     header_one_row(page)
     words_fit(page)

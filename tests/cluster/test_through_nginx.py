@@ -42,11 +42,13 @@ def reconnect(table: Table, proxy: ThroughProxy) -> None:
 
 
 def drain(player: Player) -> tuple[list[dict[str, Any]], bool]:
-    """The frames a socket still had for us (applied to its view), and whether it closed."""
+    """The frames a socket still had for us (applied to its view), and whether it closed.
+    Called once the stopped instance has exited, so whatever it sent, and its close, are
+    here already: a short wait tells an open socket (on the other instance) apart."""
     frames = []
     try:
         while True:
-            frames.append(player.recv(timeout=1))
+            frames.append(player.recv(timeout=0.25))
     except ConnectionClosed:
         return frames, True
     except TimeoutError:
@@ -60,20 +62,28 @@ def owner(cluster: Cluster) -> str:
     return owners[0]
 
 
-def test_ten_owners_killed_mid_game_and_the_game_finishes_with_every_action(cluster) -> None:
+# Each instance is killed twice, the second time after its own restart: every kill after
+# that repeats a case already seen, at ~5 s a kill (bench/cluster.py's smoke run, also in
+# this suite, kills two more owners).
+KILLS = 4
+
+
+def test_owners_killed_again_and_again_mid_game_and_the_game_finishes_with_every_action(
+    cluster,
+) -> None:
     c: Cluster = cluster(2)
     proxy = ThroughProxy(c)
     table = Table(proxy, PLAYERS, seed=11)  # type: ignore[arg-type]
     table.play(4)
     kills = 0
-    while kills < 10 and table.players[0].game()["phase"] != "over":
+    while kills < KILLS and table.players[0].game()["phase"] != "over":
         victim = owner(c)
         c.kill(victim, signal.SIGKILL)
         kills += 1
         reconnect(table, proxy)  # the survivor claims the room once the lease runs out
         c.restart(victim)
         table.play(3)
-    assert kills == 10
+    assert kills == KILLS
     table.play()
     saved = stored_game(c.database_url, table.code)
     assert saved is not None

@@ -47,20 +47,29 @@ def browser(base_url: str) -> Iterator[object]:
 
 
 @pytest.mark.parametrize("locale", list(EXPECTED))
-@pytest.mark.parametrize(("width", "height"), [(1440, 900), (360, 740)])
 def test_history_and_replay_mark_an_abandoned_game_and_its_stand_in(
-    browser: object, base_url: str, locale: str, width: int, height: int
+    browser: object, base_url: str, locale: str
 ) -> None:
+    """Each page is read once, at 1440×900 (the history) or 360×740 (the replay), and then
+    looked at in the other width too: what they say does not depend on the width."""
     from playwright.sync_api import expect
 
     tag, stand_in, heading, choose = EXPECTED[locale]
     context = browser.new_context(  # type: ignore[attr-defined]
-        base_url=base_url, locale=locale, viewport={"width": width, "height": height})
+        base_url=base_url, locale=locale, viewport={"width": 1440, "height": 900})
     context.set_default_timeout(10_000)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    slug = f"{width}-{locale[:2]}"
+    lang = locale[:2]
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def at(width: int, height: int) -> None:
+        page.set_viewport_size({"width": width, "height": height})
+        no_sideways_scroll(page)
+        if width == 360:
+            header_one_row(page)
+
     try:
         page.goto("/games")
         row = page.locator("tr.abandoned")
@@ -72,11 +81,10 @@ def test_history_and_replay_mark_an_abandoned_game_and_its_stand_in(
         expect(row.locator(".game-end")).not_to_contain_text("abandoned")  # translated
         expect(row.locator(".win-tag")).to_have_count(0)  # no winner
         expect(page.locator(".file-pick")).to_have_text(choose)  # not the browser's words
-        no_sideways_scroll(page)
-        if width == 360:
-            header_one_row(page)
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"history-abandoned-{slug}.png"), full_page=True)
+        for width, height in ((1440, 900), (360, 740)):
+            at(width, height)
+            page.screenshot(path=str(ARTIFACTS / f"history-abandoned-{width}-{lang}.png"),
+                            full_page=True)
 
         row.locator("a.room-link").click()
         expect(page.locator("#rp-ended")).to_be_visible()
@@ -87,11 +95,10 @@ def test_history_and_replay_mark_an_abandoned_game_and_its_stand_in(
         expect(page.locator('.pboard[data-seat="0"] .standin')).to_have_text("")
         page.locator("#rp-last").click()
         expect(page.locator("#rp-ended")).to_contain_text(stand_in)
-        no_sideways_scroll(page)
-        if width == 360:
-            header_one_row(page)
-            expect(page.locator(".topbar .nav-history")).to_be_visible()  # the way back
-        page.screenshot(path=str(ARTIFACTS / f"replay-abandoned-{slug}.png"))
+        expect(page.locator(".topbar .nav-history")).to_be_visible()  # the way back
+        for width, height in ((360, 740), (1440, 900)):
+            at(width, height)
+            page.screenshot(path=str(ARTIFACTS / f"replay-abandoned-{width}-{lang}.png"))
     finally:
         context.close()
     assert errors == []

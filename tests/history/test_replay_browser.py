@@ -4,6 +4,7 @@ table shows the meeples and scores the engine gives for that step."""
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,22 +22,36 @@ from .helpers import Played
 pytestmark = needs_chromium
 
 
-@pytest.fixture
-def base_url(db_url: str) -> Iterator[str]:
-    with served(Path(db_url.removeprefix("sqlite+aiosqlite:///"))) as url:
+@pytest.fixture(scope="module")
+def base_url(
+    tmp_path_factory: pytest.TempPathFactory, seeded_db: tuple[Path, list[int]]
+) -> Iterator[str]:
+    """One server for the module, on its own copy of the seeded games: the replay viewer
+    only reads them."""
+    copy = tmp_path_factory.mktemp("replay") / "games.db"
+    shutil.copy(seeded_db[0], copy)
+    with served(copy) as url:
         yield url
 
 
+@pytest.fixture(scope="module")
+def browser(base_url: str) -> Iterator[object]:
+    """After base_url: Playwright's sync API keeps an event loop running in this thread."""
+    with chromium() as b:
+        yield b
+
+
 @pytest.fixture
-def page(base_url: str) -> Iterator[object]:
-    with chromium() as browser:
-        context = browser.new_context(base_url=base_url, locale="en-US",
-                                      viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(10_000)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        yield page
+def page(browser: Any, base_url: str) -> Iterator[object]:
+    """A fresh context (its own localStorage) per test."""
+    context = browser.new_context(base_url=base_url, locale="en-US",
+                                  viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
     assert errors == []
 
 
