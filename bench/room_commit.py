@@ -128,6 +128,8 @@ def profile(players: int, spectators: int, games: int, seed: int) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per player count")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4],
+                        choices=(2, 3, 4))
     parser.add_argument("--spectators", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", type=int, metavar="PLAYERS", choices=(2, 3, 4),
@@ -139,7 +141,7 @@ def main() -> int:
     print(f"python {sys.version.split()[0]}, {args.games} seeded games per count "
           f"(seed {args.seed}), {args.spectators} spectators, thread CPU µs per action")
     print(f"{'players':>7} {'actions':>8} {'rules':>7} {'commit':>7} {'act':>7} {'all':>7}")
-    for players in (2, 3, 4):
+    for players in args.players:
         per = asyncio.run(measure(players, args.spectators, args.games, args.seed))
         print(f"{players:>7} {int(per['actions']):>8} {per['rules']:>7.1f} "
               f"{per['commit']:>7.1f} {per['act']:>7.1f} {per['total']:>7.1f}")

@@ -89,6 +89,9 @@ class Game:
     result: dict[str, Any] | None = None
     legal_cache: tuple[int, list[dict[str, Any]]] | None = field(
         default=None, compare=False, repr=False)  # (version, legal actions at that version)
+    # Each seat's last player view with a copy of the state it was made from (view.py).
+    view_cache: list[tuple[Player, dict[str, Any]]] | None = field(
+        default=None, compare=False, repr=False)
 
     @property
     def n(self) -> int:

@@ -30,8 +30,30 @@ def _player(seat: int, p: Player) -> dict[str, Any]:
     }
 
 
+def _players(game: Game) -> list[dict[str, Any]]:
+    """Every player's view; one whose state is unchanged since the last call is the very
+    same dict, so a diff against the last view skips it without looking inside."""
+    cache = game.view_cache
+    if cache is None or len(cache) != game.n:
+        cache = game.view_cache = []
+    views = []
+    for seat, player in enumerate(game.players):
+        if seat < len(cache) and cache[seat][0] == player:
+            views.append(cache[seat][1])
+            continue
+        view = _player(seat, player)
+        entry = (player.clone(), view)
+        if seat < len(cache):
+            cache[seat] = entry
+        else:
+            cache.append(entry)
+        views.append(view)
+    return views
+
+
 def public_view(game: Game) -> dict[str, Any]:
-    """The part of every view that is the same for all viewers."""
+    """The part of every view that is the same for all viewers. Read-only: parts that did
+    not change are shared with the views returned before."""
     view = {
         "rules_version": RULES_VERSION,
         "players_count": game.n,
@@ -48,7 +70,7 @@ def public_view(game: Game) -> dict[str, Any]:
         "discard": [CARD_VIEWS[c] for c in game.discard],
         "set_aside": [CARD_VIEWS[c] for c in game.set_aside],
         "pending": game.pending[:],
-        "players": [_player(s, p) for s, p in enumerate(game.players)],
+        "players": _players(game),
         "move": {
             "meeple": game.moving,
             "steps": game.steps,
