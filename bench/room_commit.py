@@ -1,15 +1,17 @@
-"""A room's CPU per accepted action, without sockets: the rules, then the room's commit.
+"""A room's CPU per accepted action, without sockets: the rules, the room, its commit.
 
     .venv/bin/python bench/room_commit.py                 # µs per action, 2/3/4 players
     .venv/bin/python bench/room_commit.py --profile 4     # cProfile of 4-player rooms
 
-Seeded games are played through a real `Room` (`Room.act`, the same call the websocket
-session makes) with a no-op journal and in-memory connections: one per seat plus
-`--spectators` spectators, as in bench/load.py. Every choice is uniform among the legal
-actions the acting seat's view lists, drawn from one `random.Random(seed)`, so the same
-arguments play the same games. Figures are thread CPU time, unaffected by other processes
-but for cache effects: `rules` is `rules.apply`, `commit` is `Room.commit` (room info,
-views, diffs, frame texts, queueing), `act` the whole call.
+Seeded games are first played through a real `Room` with a no-op journal and in-memory
+connections (one per seat plus `--spectators` spectators, as in bench/load.py), every
+choice uniform among the legal actions the acting seat's view lists, drawn from one
+`random.Random(seed)`. The recorded actions (as decoded from JSON, like the wire's) are
+then replayed three ways, each timed as a whole (thread CPU, so other processes hardly
+matter): through `rules.apply` alone (`rules`), through `Room.act` with a commit that only
+counts the version (`room`: lock, stale check, journal call, ...), and through `Room.act`
+(`commit`: the rest, i.e. room info, views, diffs, frame texts, queueing). `--only` runs a
+single replay, for instruction counts under valgrind.
 """
 
 from __future__ import annotations
@@ -18,111 +20,137 @@ import argparse
 import asyncio
 import cProfile
 import io
+import json
 import pstats
 import random
 import sys
 import time
-from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from server.rooms import Connection, RoomOptions, seating  # noqa: E402
-from server.rooms import room as room_module  # noqa: E402
 from server.rooms.journal import NullJournal  # noqa: E402
 from server.rooms.room import Room  # noqa: E402
 from server.rooms.seat import hash_token, new_token  # noqa: E402
+from server.rules import GameOptions, apply, new_game_from  # noqa: E402
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-class Timer:
-    """Thread CPU nanoseconds spent inside the wrapped callables, per name."""
-
-    def __init__(self) -> None:
-        self.ns: dict[str, int] = {}
-
-    def wrap(self, name: str, fn: F) -> F:
-        clock, ns = time.thread_time_ns, self.ns
-        ns[name] = 0
-
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            began = clock()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                ns[name] += clock() - began
-
-        return timed  # type: ignore[return-value]
+Action = dict[str, Any]
 
 
-async def play(players: int, spectators: int, rng: random.Random) -> tuple[Room, int]:
-    """One seeded game to its end through a room; returns the room and its actions."""
+@dataclass
+class Played:
+    seed: int
+    actions: list[tuple[int, Action]]
+
+
+async def seated_room(players: int, spectators: int, seed: int) -> tuple[Room, list[Connection]]:
+    """A started room with every seat's connection and the spectators' attached."""
     host = new_token()
     room = Room("BENCHBEN", RoomOptions(players), journal=NullJournal(), clock=lambda: 0.0,
-                seed=rng.getrandbits(64), host_token_hash=hash_token(host), resume_buffer=64)
+                seed=seed, host_token_hash=hash_token(host), resume_buffer=64)
     tokens = [(await seating.join(room, f"P{s}", None))[1] for s in range(players)]
     conns = [Connection() for _ in range(players + spectators)]
     for i, conn in enumerate(conns):
         await room.attach(conn, tokens[i] if i < players else None, None)
     await seating.start(room, host)
-    actions = 0
+    for conn in conns:
+        conn.outbox.clear()
+    return room, conns
+
+
+async def play(players: int, spectators: int, rng: random.Random) -> Played:
+    """One game to its end through a room, choosing from the acting seat's view."""
+    played = Played(rng.getrandbits(64), [])
+    room, conns = await seated_room(players, spectators, played.seed)
     while room.status == "playing":
-        seat = room.game.current if room.game is not None else 0
+        assert room.game is not None
+        seat = room.game.current
         game = room.view(seat)["game"]
         assert game is not None
-        await room.act(seat, rng.choice(game["legal"]), room.v)
-        actions += 1
+        action = rng.choice(game["legal"])
+        await room.act(seat, action, room.v)
+        played.actions.append((seat, json.loads(json.dumps(action))))
         for conn in conns:
-            conn.outbox.clear()  # the wire would have written them
-    return room, actions
+            conn.outbox.clear()
+    return played
 
 
-async def measure(players: int, spectators: int, games: int, seed: int) -> dict[str, float]:
+def _count_only(room: Room, events: list[dict[str, Any]], game_changed: bool = False,
+                stages: object = None) -> bool:
+    room.v += 1
+    room.game_v = room.v
+    return True
+
+
+async def replay_room(games: list[Played], players: int, spectators: int,
+                      commit: bool) -> int:
+    """Thread CPU ns of replaying `games` through Room.act (its commit stubbed if not
+    `commit`), set-up excluded."""
+    spent = 0
+    real_commit = Room.commit
+    for played in games:
+        room, conns = await seated_room(players, spectators, played.seed)
+        if not commit:
+            Room.commit = _count_only  # type: ignore[method-assign,assignment]
+        try:
+            began = time.thread_time_ns()
+            for seat, action in played.actions:
+                await room.act(seat, action, room.v)
+                for conn in conns:
+                    conn.outbox.clear()  # the wire would have written them
+            spent += time.thread_time_ns() - began
+        finally:
+            Room.commit = real_commit  # type: ignore[method-assign]
+    return spent
+
+
+def replay_rules(games: list[Played], players: int) -> int:
+    spent = 0
+    for played in games:
+        game = new_game_from(played.seed, GameOptions(players))
+        began = time.thread_time_ns()
+        for seat, action in played.actions:
+            apply(game, action, seat)
+        spent += time.thread_time_ns() - began
+    return spent
+
+
+async def record(players: int, spectators: int, games: int, seed: int) -> list[Played]:
     rng = random.Random(seed)
-    timer = Timer()
-    apply, commit, act = room_module.apply, Room.commit, Room.act
-    room_module.apply = timer.wrap("rules", apply)  # type: ignore[assignment]
-    Room.commit = timer.wrap("commit", commit)  # type: ignore[method-assign]
-    actions = 0
-    began = time.thread_time_ns()
-    try:
-        timer.ns["act"] = 0
+    return [await play(players, spectators, rng) for _ in range(games)]
 
-        async def timed_act(self: Room, *args: Any, **kwargs: Any) -> int:
-            start = time.thread_time_ns()
-            try:
-                return await act(self, *args, **kwargs)
-            finally:
-                timer.ns["act"] += time.thread_time_ns() - start
 
-        Room.act = timed_act  # type: ignore[method-assign]
-        for _ in range(games):
-            actions += (await play(players, spectators, rng))[1]
-    finally:
-        room_module.apply, Room.commit, Room.act = apply, commit, act  # type: ignore[method-assign]
-    total = time.thread_time_ns() - began
-    per = {name: ns / actions / 1000 for name, ns in timer.ns.items()}
+async def measure(players: int, spectators: int, games: int, seed: int,
+                  only: str | None) -> dict[str, float]:
+    played = await record(players, spectators, games, seed)
+    actions = sum(len(p.actions) for p in played)
+    ns: dict[str, int] = {}
+    if only in (None, "rules"):
+        ns["rules"] = replay_rules(played, players)
+    if only in (None, "room"):
+        ns["room"] = await replay_room(played, players, spectators, commit=False)
+    if only in (None, "act"):
+        ns["act"] = await replay_room(played, players, spectators, commit=True)
+    per = {name: spent / actions / 1000 for name, spent in ns.items()}
     per["actions"] = actions
-    per["total"] = total / actions / 1000
     return per
 
 
 def profile(players: int, spectators: int, games: int, seed: int) -> str:
-    rng = random.Random(seed)
-    profiler = cProfile.Profile()
-
-    async def run() -> None:
+    async def run() -> str:
+        played = await record(players, spectators, games, seed)
+        profiler = cProfile.Profile()
         profiler.enable()
-        for _ in range(games):
-            await play(players, spectators, rng)
+        await replay_room(played, players, spectators, commit=True)
         profiler.disable()
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).strip_dirs().sort_stats("tottime").print_stats(25)
+        return out.getvalue()
 
-    asyncio.run(run())
-    out = io.StringIO()
-    pstats.Stats(profiler, stream=out).strip_dirs().sort_stats("tottime").print_stats(25)
-    return out.getvalue()
+    return asyncio.run(run())
 
 
 def main() -> int:
@@ -132,19 +160,22 @@ def main() -> int:
                         choices=(2, 3, 4))
     parser.add_argument("--spectators", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", choices=("none", "rules", "room", "act"),
+                        help="replay one way only, or none (for valgrind's counts)")
     parser.add_argument("--profile", type=int, metavar="PLAYERS", choices=(2, 3, 4),
-                        help="cProfile these rooms instead, top 25 by tottime")
+                        help="cProfile the replay through rooms instead, top 25 by tottime")
     args = parser.parse_args()
     if args.profile:
         print(profile(args.profile, args.spectators, args.games, args.seed))
         return 0
     print(f"python {sys.version.split()[0]}, {args.games} seeded games per count "
           f"(seed {args.seed}), {args.spectators} spectators, thread CPU µs per action")
-    print(f"{'players':>7} {'actions':>8} {'rules':>7} {'commit':>7} {'act':>7} {'all':>7}")
+    print(f"{'players':>7} {'actions':>8} {'rules':>7} {'room':>7} {'commit':>7} {'act':>7}")
     for players in args.players:
-        per = asyncio.run(measure(players, args.spectators, args.games, args.seed))
-        print(f"{players:>7} {int(per['actions']):>8} {per['rules']:>7.1f} "
-              f"{per['commit']:>7.1f} {per['act']:>7.1f} {per['total']:>7.1f}")
+        per = asyncio.run(measure(players, args.spectators, args.games, args.seed, args.only))
+        rules, room, act = (per.get(k, float("nan")) for k in ("rules", "room", "act"))
+        print(f"{players:>7} {int(per['actions']):>8} {rules:>7.1f} {room - rules:>7.1f} "
+              f"{act - room:>7.1f} {act:>7.1f}")
     return 0
 
 

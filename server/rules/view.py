@@ -90,14 +90,20 @@ def public_view(game: Game) -> dict[str, Any]:
     return view
 
 
+# The extras of a seat that is not acting: one shared dict per seat, so from one version
+# to the next a waiting seat's part of the view is the same object.
+_WAITING: dict[int | None, dict[str, Any]] = {}
+
+
 def seat_extras(game: Game, seat: int | None) -> dict[str, Any]:
-    """The part of a view that depends on who looks: their seat, their legal actions."""
-    acting = seat is not None and seat == game.current and game.phase != OVER
-    return {
-        "seat": seat,
-        "can_undo": acting and can_undo(game),
-        "legal": legal_actions(game) if acting else [],
-    }
+    """The part of a view that depends on who looks: their seat, their legal actions.
+    Read-only (a waiting seat's is shared)."""
+    if seat is None or seat != game.current or game.phase == OVER:
+        waiting = _WAITING.get(seat)
+        if waiting is None:
+            waiting = _WAITING[seat] = {"seat": seat, "can_undo": False, "legal": []}
+        return waiting
+    return {"seat": seat, "can_undo": can_undo(game), "legal": legal_actions(game)}
 
 
 def view(game: Game, seat: int | None = None) -> dict[str, Any]:
