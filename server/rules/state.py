@@ -89,8 +89,8 @@ class Game:
     result: dict[str, Any] | None = None
     legal_cache: tuple[int, list[dict[str, Any]]] | None = field(
         default=None, compare=False, repr=False)  # (version, legal actions at that version)
-    # Each seat's last player view with a copy of the state it was made from (view.py).
-    view_cache: list[tuple[Player, dict[str, Any]]] | None = field(
+    # The parts of the last view, each with the state it was made from (see view.py).
+    view_cache: dict[object, tuple[Any, Any]] | None = field(
         default=None, compare=False, repr=False)
 
     @property
