@@ -69,6 +69,7 @@ class Table:
         """Keep every viewer kind's full view at the room's version (call after each change:
         one room call commits at most one version)."""
         assert self.room.v <= max(self.views, default=self.room.v) + 1
+        assert self.room.view(None)["room"] == self.room.info()  # what viewers have is current
         self.views[self.room.v] = {
             s: json.loads(json.dumps(self.room.view(s))) for s in self.kinds}
 
