@@ -5,7 +5,8 @@ Each game is played by random legal actions, with undos, players who drop and co
 again mid-game, and a turn clock in some. After every step each viewer's frames are
 checked against the room's full view of that viewer: a snapshot is that view, and a patch
 is exactly the structural diff (server.rooms.diff) from its view at the version before to
-its view at that version, so applying it (jsonpatch) gives the new view. The same seed and
+its view at that version, so applying it (jsonpatch) gives the new view; and every view
+equals one made afresh from the game, with nothing reused from before. The same seed and
 the same steps give the same frames, byte for byte.
 """
 
@@ -25,7 +26,7 @@ from server.rooms.journal import NullJournal
 from server.rooms.room import Room
 from server.rooms.seat import hash_token, new_token
 from server.rooms.turnclock import ClockOption
-from server.rules import is_over
+from server.rules import is_over, view
 
 
 class Clock:
@@ -69,7 +70,13 @@ class Table:
         """Keep every viewer kind's full view at the room's version (call after each change:
         one room call commits at most one version)."""
         assert self.room.v <= max(self.views, default=self.room.v) + 1
-        assert self.room.view(None)["room"] == self.room.info()  # what viewers have is current
+        # What viewers have is current: the room info, and the game view made afresh (a
+        # clone of the game has none of the view parts kept from the last version).
+        assert self.room.view(None)["room"] == self.room.info()
+        if self.room.game is not None:
+            fresh = self.room.game.clone()
+            for seat in self.kinds:
+                assert text(self.room.view(seat)["game"]) == text(view(fresh, seat))
         self.views[self.room.v] = {
             s: json.loads(json.dumps(self.room.view(s))) for s in self.kinds}
 
