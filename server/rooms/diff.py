@@ -34,23 +34,42 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     if old is new:
         return
     if isinstance(old, dict) and isinstance(new, dict):
+        same_keys = old.keys() == new.keys()
         for key, value in old.items():
-            if key in new:
+            if same_keys or key in new:
                 other = new[key]
-                if value is not other and (type(value) is not type(other) or value != other):
+                # Inlined for the common cases (the same object, an equal value, a changed
+                # scalar): a call per key is most of the cost of diffing a view.
+                if value is other:
+                    continue
+                if type(value) is not type(other):
                     _diff(value, other, f"{path}/{escape(key)}", ops)
+                elif value != other:
+                    if isinstance(value, (dict, list)):
+                        _diff(value, other, f"{path}/{escape(key)}", ops)
+                    else:
+                        ops.append({"op": "replace", "path": f"{path}/{escape(key)}",
+                                    "value": other})
             else:
                 ops.append({"op": "remove", "path": f"{path}/{escape(key)}"})
-        for key, value in new.items():
-            if key not in old:
-                ops.append({"op": "add", "path": f"{path}/{escape(key)}", "value": value})
+        if not same_keys:
+            for key, value in new.items():
+                if key not in old:
+                    ops.append({"op": "add", "path": f"{path}/{escape(key)}", "value": value})
         return
     if isinstance(old, list) and isinstance(new, list):
         common = min(len(old), len(new))
         for i in range(common):
             a, b = old[i], new[i]
-            if a is not b and (type(a) is not type(b) or a != b):
+            if a is b:
+                continue
+            if type(a) is not type(b):
                 _diff(a, b, f"{path}/{i}", ops)
+            elif a != b:
+                if isinstance(a, (dict, list)):
+                    _diff(a, b, f"{path}/{i}", ops)
+                else:
+                    ops.append({"op": "replace", "path": f"{path}/{i}", "value": b})
         # Remove from the end backwards so each index is valid when applied.
         for i in range(len(old) - 1, common - 1, -1):
             ops.append({"op": "remove", "path": f"{path}/{i}"})

@@ -102,6 +102,7 @@ class Room:
         self.clock_dirty = False  # a new turn began: its clock is worth journaling
         self.set_clock_option(options.clock)
         self._info = self.info()
+        self._info_made_from = self._info_inputs()
         self._public: dict[str, Any] | None = None
         self._extras: dict[int | None, dict[str, Any]] = {}
         self._spectator_snapshot: tuple[int, str] | None = None  # (v, text), shared
@@ -140,6 +141,15 @@ class Room:
         if self.turn_clock is not None and self.status == "playing":
             info["clock"] = self.turn_clock.view(self.clock())
         return info
+
+    def _info_inputs(self) -> tuple[Any, ...] | None:
+        """Everything `info` is made from, or None when it changes at every version (a
+        running turn clock): while these are unchanged the info is too."""
+        if self.turn_clock is not None and self.status == "playing":
+            return None
+        return (self.status, self.options, self.host_seat, len(self.spectators), self.notice,
+                self.rematch, [(s.name, s.conn is None, s.bot, s.stand_in, s.timeouts)
+                               for s in self.seats])
 
     def check_open(self) -> None:
         """Refuse anything but reading the info of a room that cannot be played here."""
@@ -202,7 +212,11 @@ class Room:
         self._mark_absences()
         if timeouts.tick(self):
             self.clock_dirty = True
-        info = self.info()
+        inputs = self._info_inputs()
+        if inputs is None or inputs != self._info_made_from:
+            info, self._info_made_from = self.info(), inputs
+        else:
+            info = self._info  # the same object: nothing to diff
         shared: list[Op] = diff(self._info, info, "/room")
         by_seat: dict[int | None, list[Op]] = {}
         if game_changed and self.game is not None:

@@ -89,6 +89,9 @@ class Game:
     result: dict[str, Any] | None = None
     legal_cache: tuple[int, list[dict[str, Any]]] | None = field(
         default=None, compare=False, repr=False)  # (version, legal actions at that version)
+    # The parts of the last view, each with the state it was made from (see view.py).
+    view_cache: dict[object, tuple[Any, Any]] | None = field(
+        default=None, compare=False, repr=False)
 
     @property
     def n(self) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .data import BASE_STEPS, CARD_VIEWS, CELL_NAMES, INGREDIENTS, RULES_VERSION, UPGRADES
@@ -11,7 +12,7 @@ from .scoring import score
 from .state import OVER, Game, Player
 
 
-def _ingredients(counts: list[int]) -> dict[str, int]:
+def _ingredients(counts: tuple[int, ...]) -> dict[str, int]:
     return {INGREDIENTS[i]: c for i, c in enumerate(counts)}
 
 
@@ -30,12 +31,59 @@ def _player(seat: int, p: Player) -> dict[str, Any]:
     }
 
 
+def _players(game: Game, cache: dict[object, tuple[Any, Any]]) -> list[dict[str, Any]]:
+    views = []
+    for seat, player in enumerate(game.players):
+        last = cache.get(seat)
+        if last is not None and last[0] == player:
+            views.append(last[1])
+        else:
+            view = _player(seat, player)
+            cache[seat] = (player.clone(), view)
+            views.append(view)
+    return views
+
+
+def _cards(cards: tuple[int, ...]) -> list[dict[str, Any]]:
+    return [CARD_VIEWS[c] for c in cards]
+
+
+def _move(move: tuple[int | None, int, tuple[int, ...]]) -> dict[str, Any]:
+    moving, steps, path = move
+    return {
+        "meeple": moving,
+        "steps": steps,
+        "free_steps_left": max(0, BASE_STEPS - steps),
+        "path": [CELL_NAMES[c] for c in path],
+    }
+
+
+def _part(cache: dict[object, tuple[Any, Any]], name: str, state: Any,
+          build: Callable[[Any], Any]) -> Any:
+    """The view of a part of the game made from `state` (an immutable copy): the same
+    object as last time if `state` is unchanged."""
+    last = cache.get(name)
+    if last is not None and last[0] == state:
+        return last[1]
+    view = build(state)
+    cache[name] = (state, view)
+    return view
+
+
 def public_view(game: Game) -> dict[str, Any]:
-    """The part of every view that is the same for all viewers."""
+    """The part of every view that is the same for all viewers.
+
+    Read-only: each part whose state did not change since the last call (a player, the
+    supply, the discard pile, ...) is the very same object as in the view returned then,
+    so a diff between the two skips it at once."""
+    cache = game.view_cache
+    if cache is None:
+        cache = game.view_cache = {}
     view = {
         "rules_version": RULES_VERSION,
         "players_count": game.n,
-        "options": {"starter_orders": game.options.starter_orders},
+        "options": _part(cache, "options", game.options.starter_orders,
+                         lambda starter: {"starter_orders": starter}),
         "phase": game.phase,
         "current": game.current,
         "start": game.start,
@@ -43,19 +91,14 @@ def public_view(game: Game) -> dict[str, Any]:
         "closed": game.closed,
         "close_reason": game.close_reason,
         "deck": len(game.deck),
-        "supply": _ingredients(game.supply),
+        "supply": _part(cache, "supply", tuple(game.supply), _ingredients),
         "rush_supply": game.rush_supply,
-        "discard": [CARD_VIEWS[c] for c in game.discard],
-        "set_aside": [CARD_VIEWS[c] for c in game.set_aside],
-        "pending": game.pending[:],
-        "players": [_player(s, p) for s, p in enumerate(game.players)],
-        "move": {
-            "meeple": game.moving,
-            "steps": game.steps,
-            "free_steps_left": max(0, BASE_STEPS - game.steps),
-            "path": [CELL_NAMES[c] for c in game.path],
-        },
-        "hand": _ingredients(game.hand),
+        "discard": _part(cache, "discard", tuple(game.discard), _cards),
+        "set_aside": _part(cache, "set_aside", tuple(game.set_aside), _cards),
+        "pending": _part(cache, "pending", tuple(game.pending), list),
+        "players": _players(game, cache),
+        "move": _part(cache, "move", (game.moving, game.steps, tuple(game.path)), _move),
+        "hand": _part(cache, "hand", tuple(game.hand), _ingredients),
         "served": game.served,
         "upgraded": game.upgraded,
         "result": None,
@@ -68,14 +111,20 @@ def public_view(game: Game) -> dict[str, Any]:
     return view
 
 
+# The extras of a seat that is not acting: one shared dict per seat, so from one version
+# to the next a waiting seat's part of the view is the same object.
+_WAITING: dict[int | None, dict[str, Any]] = {}
+
+
 def seat_extras(game: Game, seat: int | None) -> dict[str, Any]:
-    """The part of a view that depends on who looks: their seat, their legal actions."""
-    acting = seat is not None and seat == game.current and game.phase != OVER
-    return {
-        "seat": seat,
-        "can_undo": acting and can_undo(game),
-        "legal": legal_actions(game) if acting else [],
-    }
+    """The part of a view that depends on who looks: their seat, their legal actions.
+    Read-only (a waiting seat's is shared)."""
+    if seat is None or seat != game.current or game.phase == OVER:
+        waiting = _WAITING.get(seat)
+        if waiting is None:
+            waiting = _WAITING[seat] = {"seat": seat, "can_undo": False, "legal": []}
+        return waiting
+    return {"seat": seat, "can_undo": can_undo(game), "legal": legal_actions(game)}
 
 
 def view(game: Game, seat: int | None = None) -> dict[str, Any]:
