@@ -67,7 +67,7 @@ class Settings(BaseSettings):
     LOG_LEVEL: str = "info"
     LOG_FORMAT: Literal["text", "json"] = "text"  # json: one JSON object per line
     # Seconds between background garbage collections (0: never); see server/memory.py.
-    GC_INTERVAL: float = Field(30, ge=0)
+    GC_INTERVAL: float = Field(0.25, ge=0)
     # Bots: worker processes that think for them (0: bots do not play, nobody stands in).
     BOT_WORKERS: int = Field(1, ge=0)
     BOT_DELAY: float = Field(0.6, ge=0)  # seconds a bot's move takes at least, to be watchable

@@ -24,7 +24,7 @@ def cycle():
     return a
 
 tune_collector()
-collector = Collector(growth=2.0, floor=1000)
+collector = Collector(growth=2.0, floor=1000, check_every=1)
 out = {}
 
 young = weakref.ref(cycle())          # garbage before any step: a young pass finds it
