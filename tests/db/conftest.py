@@ -7,6 +7,7 @@ import os
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -45,6 +46,14 @@ def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
         return f"sqlite+aiosqlite:///{tmp_path}/db/coffee-rush.db"
     reset_postgres(PG_URL)
     return PG_URL
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    """A migrated SQLite file of this test's own (for SQLite-only tests)."""
+    url = f"sqlite+aiosqlite:///{tmp_path}/db/coffee-rush.db"
+    upgrade(url)
+    return url
 
 
 @pytest.fixture

@@ -116,13 +116,6 @@ class Locker:
                 pipe.close()
 
 
-@pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
-    url = f"sqlite+aiosqlite:///{tmp_path}/db/coffee-rush.db"
-    upgrade(url)
-    return url
-
-
 @pytest.mark.asyncio
 async def test_a_sqlite_lock_held_by_another_process_is_an_outage(
     sqlite_url: str, tmp_path: Path, clock: Clock

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from server.db.journal import Journal
-from server.db.migrate import upgrade
 from server.db.session import make_engine
 from server.db.sqlite_writer import run_to_end
 
@@ -28,13 +27,6 @@ async def stalled(work: asyncio.Future[None]) -> None:
         await asyncio.sleep(0)
     time.sleep(STALL)
     await work
-
-
-@pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
-    url = f"sqlite+aiosqlite:///{tmp_path}/db/coffee-rush.db"
-    upgrade(url)
-    return url
 
 
 @pytest.mark.asyncio
