@@ -47,7 +47,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-
 class _Item:
     __slots__ = ("op", "done")
 
