@@ -18,12 +18,14 @@ works, in a dict; tests/ws/test_protocol.py notices).
 from __future__ import annotations
 
 import asyncio
+import struct
 from typing import Any
 
 from uvicorn._types import ASGIReceiveEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import PayloadTooBig
 from websockets.frames import Frame, Opcode
+from websockets.protocol import OPEN
 
 from .frames import too_large_texts
 
@@ -105,6 +107,17 @@ UVICORN_ATTRIBUTES = (
 )
 
 
+def text_frame(text: str) -> bytes:
+    """A final, unmasked, uncompressed text frame (RFC 6455 5.2), as websockets makes it."""
+    payload = text.encode()
+    size = len(payload)
+    if size < 126:
+        return bytes((0x81, size)) + payload
+    if size < 0x10000:
+        return struct.pack("!BBH", 0x81, 126, size) + payload
+    return struct.pack("!BBQ", 0x81, 127, size) + payload
+
+
 # Seconds a socket refused for a bad frame keeps reading (and dropping) what the client
 # still sends before it is closed.
 LINGER = 2.0
@@ -118,6 +131,23 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Gate()  # type: ignore[assignment]
         self.lingering = False
+
+    def write_text_now(self, text: str) -> bool:
+        """Write a text frame straight onto the transport, as uvicorn's `send` would: True
+        if it went out. Every table frame goes this way: uvicorn's send costs a coroutine, a
+        message dict, websockets' Frame and its serializer, 2.4 µs a 400-byte frame against
+        0.4 µs here (not counting the system call), nine frames an action. False when the
+        frame must take uvicorn's way instead: writing is paused, the socket is not open
+        (yet, or any more), or an extension (permessage-deflate, WS_DEFLATE) transforms
+        frames."""
+        conn = self.conn
+        if (not self.writable.is_set() or self.disconnected or self.close_sent
+                or not self.handshake_complete or self.initial_response is not None
+                or conn.state is not OPEN or conn.extensions
+                or conn.expect_continuation_frame):
+            return False
+        self.transport.write(text_frame(text))
+        return True
 
     def handle_parser_exception(self) -> None:
         """As uvicorn (the app hears of the close, the close frame goes out), with the error

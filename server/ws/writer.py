@@ -1,4 +1,6 @@
-"""One socket's writer: drains its Connection's outbox onto the raw ASGI `send`.
+"""One socket's writer: drains its Connection's outbox onto the socket: text frames straight
+onto the transport (AnsweringWebSocketProtocol.write_text_now) whenever it can take them
+as they are, the rest (and everything under another server) through the raw ASGI `send`.
 
 A frame is written the moment it is queued, inside the caller (the room's fan-out), as long
 as the socket takes it without waiting; that is the common case, and it costs no task, no
@@ -18,6 +20,8 @@ from starlette.types import Message, Send
 
 from server.rooms import Close, Connection
 from server.rooms.stages import Stages
+
+from .protocol import AnsweringWebSocketProtocol
 
 Yielded = Any  # what a coroutine hands its task when it waits: a future, or None
 
@@ -61,12 +65,18 @@ def message(item: object) -> Message:
 
 
 class Writer:
-    __slots__ = ("conn", "send", "timeout", "on_end", "task", "ended")
+    __slots__ = ("conn", "send", "write_now", "timeout", "on_end", "task", "ended")
 
     def __init__(self, conn: Connection, send: Send, timeout: float,
                  on_end: Callable[[], None]) -> None:
         self.conn = conn
         self.send = send
+        # Our uvicorn protocol's shortcut for text frames (see write_text_now), when `send`
+        # is its ASGI send (not under a test client).
+        protocol = getattr(send, "__self__", None)
+        self.write_now: Callable[[str], bool] | None = (
+            protocol.write_text_now if isinstance(protocol, AnsweringWebSocketProtocol)
+            else None)
         self.timeout = timeout
         self.on_end = on_end
         self.task: asyncio.Task[None] | None = None  # finishing a frame that had to wait
@@ -87,6 +97,9 @@ class Writer:
                 item.written()
                 continue
             try:
+                if type(item) is str and self.write_now is not None and self.write_now(item):
+                    outbox.popleft()
+                    continue
                 waiting = start(self.send(message(item)))
             except Exception:  # the client is gone (ClientDisconnected, a closed transport)
                 self.end()

@@ -1,6 +1,7 @@
 """The websocket protocol's lean parts behave like the asyncio pieces they replace: the
 inbox hands events over in order and wakes its one reader, a reader cancelled while
-waiting loses nothing; the gate lets a send through at once unless writing is paused."""
+waiting loses nothing; the gate lets a send through at once unless writing is paused; a
+frame written straight onto the transport is the one websockets would have written."""
 
 from __future__ import annotations
 
@@ -80,6 +81,16 @@ class Transport(asyncio.Transport):
 async def test_a_socket_keeps_uvicorns_attributes_in_slots_not_a_dict_of_its_own():
     """uvicorn's per-connection attributes all land in the subclass's slots (a uvicorn that
     adds one would put it in a dict again, ~1.5 KiB a socket: add it to the list)."""
+    protocol, transport = await open_socket()
+    assert transport.written.startswith(b"HTTP/1.1 101")
+    assert vars(protocol) == {}
+    assert protocol.request is None and protocol.response is None  # dropped once answered
+    protocol.connection_lost(None)
+    protocol.stop_keepalive()
+
+
+async def open_socket(deflate: bool = False):
+    """An AnsweringWebSocketProtocol on a `Transport`, its handshake answered."""
     from uvicorn.config import Config
     from uvicorn.server import ServerState
 
@@ -93,18 +104,51 @@ async def test_a_socket_keeps_uvicorns_attributes_in_slots_not_a_dict_of_its_own
         accepted.set()
         await receive()
 
-    config = Config(app, ws=AnsweringWebSocketProtocol, log_level="warning")
+    config = Config(app, ws=AnsweringWebSocketProtocol, log_level="warning",
+                    ws_per_message_deflate=deflate)
     config.load()
     protocol = AnsweringWebSocketProtocol(config, ServerState(), {})
     transport = Transport()
     protocol.connection_made(transport)
+    offer = b"Sec-WebSocket-Extensions: permessage-deflate\r\n" if deflate else b""
     protocol.data_received(
         b"GET /ws/X HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
         b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-        b"Sec-WebSocket-Version: 13\r\n\r\n")
+        b"Sec-WebSocket-Version: 13\r\n" + offer + b"\r\n")
     await asyncio.wait_for(accepted.wait(), 5)
-    assert transport.written.startswith(b"HTTP/1.1 101")
-    assert vars(protocol) == {}
-    assert protocol.request is None and protocol.response is None  # dropped once answered
+    return protocol, transport
+
+
+async def test_a_frame_written_straight_is_the_frame_websockets_would_write():
+    """Every payload length class of RFC 6455 5.2 (7-bit, 16-bit, 64-bit), in UTF-8."""
+    from websockets.frames import Frame, Opcode
+
+    protocol, transport = await open_socket()
+    for text in ("", "é" * 62, "x" * 125, "x" * 126, "ก" * 21845, "x" * 65535, "x" * 65536):
+        transport.written = b""
+        assert protocol.write_text_now(text)
+        expected = Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[])
+        assert transport.written == expected
     protocol.connection_lost(None)
     protocol.stop_keepalive()
+
+
+async def test_a_frame_takes_uvicorns_way_when_paused_closing_or_compressed():
+    protocol, transport = await open_socket()
+    transport.written = b""
+    protocol.writable.clear()  # the transport asked to pause writing
+    assert not protocol.write_text_now("a")
+    protocol.writable.set()
+    assert protocol.write_text_now("a")
+    await protocol.send({"type": "websocket.close", "code": 1000})
+    transport.written = b""
+    assert not protocol.write_text_now("after the close") and transport.written == b""
+    protocol.connection_lost(None)
+    protocol.stop_keepalive()
+
+    compressed, transport = await open_socket(deflate=True)
+    assert compressed.conn.extensions  # permessage-deflate was agreed
+    transport.written = b""
+    assert not compressed.write_text_now("a") and transport.written == b""
+    compressed.connection_lost(None)
+    compressed.stop_keepalive()
