@@ -6,7 +6,9 @@ never holds up a room, and frames reach each socket in the order the room made t
 The wire layer may install `wakeup`, called each time a frame is queued: it writes the
 frame out at once when the socket can take it (no task switch per frame), and leaves it
 queued for its writer task when the socket is busy. An item stays in the outbox until it
-has been written, so an empty outbox means everything went out.
+has been written, so an empty outbox means everything went out. Between `hold` and
+`release` frames only queue, and then leave together (an action's patch and its ack: one
+write to the socket instead of two).
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ class Outbox(list[Item]):
 
 
 class Connection:
-    __slots__ = ("seat", "attached", "closing", "limit", "outbox", "wakeup", "__weakref__")
+    __slots__ = ("seat", "attached", "closing", "limit", "outbox", "wakeup", "held",
+                 "__weakref__")
 
     def __init__(self, limit: int = OUTBOX_LIMIT) -> None:
         self.seat: int | None = None
@@ -62,10 +65,20 @@ class Connection:
         self.limit = limit
         self.outbox = Outbox()
         self.wakeup: Callable[[], None] | None = None  # the wire's writer (see above)
+        self.held = False
 
     def _put(self, item: Item) -> None:
         self.outbox.append(item)
-        if self.wakeup is not None:
+        if self.wakeup is not None and not self.held:
+            self.wakeup()
+
+    def hold(self) -> None:
+        """Queue frames without writing them until `release`."""
+        self.held = True
+
+    def release(self) -> None:
+        self.held = False
+        if self.outbox and self.wakeup is not None:
             self.wakeup()
 
     def send(self, text: str) -> None:

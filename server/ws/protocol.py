@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
+from collections.abc import Sequence
 from typing import Any
 
 from uvicorn._types import ASGIReceiveEvent
@@ -132,21 +133,24 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
         self.writable = Gate()  # type: ignore[assignment]
         self.lingering = False
 
-    def write_text_now(self, text: str) -> bool:
-        """Write a text frame straight onto the transport, as uvicorn's `send` would: True
-        if it went out. Every table frame goes this way: uvicorn's send costs a coroutine, a
-        message dict, websockets' Frame and its serializer, 2.4 µs a 400-byte frame against
-        0.4 µs here (not counting the system call), nine frames an action. False when the
-        frame must take uvicorn's way instead: writing is paused, the socket is not open
-        (yet, or any more), or an extension (permessage-deflate, WS_DEFLATE) transforms
-        frames."""
+    def write_texts_now(self, texts: Sequence[str]) -> bool:
+        """Write text frames straight onto the transport, in one write, as uvicorn's `send`
+        would one by one: True if they went out. Every table frame goes this way: uvicorn's
+        send costs a coroutine, a message dict, websockets' Frame and its serializer, 2.4 µs
+        a 400-byte frame against 0.4 µs here (not counting the system call). False when
+        the frames must take uvicorn's way instead: writing is paused, the socket is not
+        open (yet, or any more), or an extension (permessage-deflate, WS_DEFLATE)
+        transforms frames."""
         conn = self.conn
         if (not self.writable.is_set() or self.disconnected or self.close_sent
                 or not self.handshake_complete or self.initial_response is not None
                 or conn.state is not OPEN or conn.extensions
                 or conn.expect_continuation_frame):
             return False
-        self.transport.write(text_frame(text))
+        if len(texts) == 1:
+            self.transport.write(text_frame(texts[0]))
+        else:
+            self.transport.write(b"".join(map(text_frame, texts)))
         return True
 
     def handle_parser_exception(self) -> None:

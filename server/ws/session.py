@@ -101,12 +101,16 @@ class Session:
             self.refuse("forbidden", "spectators cannot act", frame.id)
             return
         stages = None if self.staged is None else Stages(self.staged, self.received)
+        self.conn.hold()  # the action's patch and its ack leave in one write
         try:
             v = await self.room.act(seat, frame.action, frame.v, stages=stages)
         except RoomError as e:
             self.refuse(e.code, e.message, frame.id)
             return
-        self.conn.send_json(outgoing.ack(frame.id, v))
+        else:
+            self.conn.send_json(outgoing.ack(frame.id, v))
+        finally:
+            self.conn.release()
         if self.metrics is not None:
             self.metrics.accepted(time.perf_counter() - started)
 

@@ -1,6 +1,7 @@
 """One socket's writer: drains its Connection's outbox onto the socket: text frames straight
-onto the transport (AnsweringWebSocketProtocol.write_text_now) whenever it can take them
-as they are, the rest (and everything under another server) through the raw ASGI `send`.
+onto the transport (AnsweringWebSocketProtocol.write_texts_now, those queued together in
+one write) whenever it can take them as they are, the rest (and everything under another
+server) through the raw ASGI `send`.
 
 A frame is written the moment it is queued, inside the caller (the room's fan-out), as long
 as the socket takes it without waiting; that is the common case, and it costs no task, no
@@ -13,7 +14,7 @@ time, or a socket that fails, ends the writer: `on_end` is called (the reader st
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, cast
 
 from starlette.types import Message, Send
@@ -64,6 +65,16 @@ def message(item: object) -> Message:
     return {"type": "websocket.close", "code": item.code, "reason": item.reason}
 
 
+def _texts_ahead(outbox: list[Any]) -> list[str]:
+    """The text frames at the head of the outbox, up to the first other item."""
+    texts = []
+    for item in outbox:
+        if type(item) is not str:
+            break
+        texts.append(item)
+    return texts
+
+
 class Writer:
     __slots__ = ("conn", "send", "write_now", "timeout", "on_end", "task", "ended")
 
@@ -71,11 +82,11 @@ class Writer:
                  on_end: Callable[[], None]) -> None:
         self.conn = conn
         self.send = send
-        # Our uvicorn protocol's shortcut for text frames (see write_text_now), when `send`
+        # Our uvicorn protocol's shortcut for text frames (see write_texts_now), when `send`
         # is its ASGI send (not under a test client).
         protocol = getattr(send, "__self__", None)
-        self.write_now: Callable[[str], bool] | None = (
-            protocol.write_text_now if isinstance(protocol, AnsweringWebSocketProtocol)
+        self.write_now: Callable[[Sequence[str]], bool] | None = (
+            protocol.write_texts_now if isinstance(protocol, AnsweringWebSocketProtocol)
             else None)
         self.timeout = timeout
         self.on_end = on_end
@@ -97,9 +108,11 @@ class Writer:
                 item.written()
                 continue
             try:
-                if type(item) is str and self.write_now is not None and self.write_now(item):
-                    outbox.popleft()
-                    continue
+                if type(item) is str and self.write_now is not None:
+                    texts = _texts_ahead(outbox)
+                    if self.write_now(texts):
+                        del outbox[:len(texts)]
+                        continue
                 waiting = start(self.send(message(item)))
             except Exception:  # the client is gone (ClientDisconnected, a closed transport)
                 self.end()

@@ -10,6 +10,7 @@ import asyncio
 import pytest
 
 from server.ws.protocol import Gate, Inbox
+from tests.ws.sockets import open_socket
 
 pytestmark = pytest.mark.asyncio
 
@@ -51,33 +52,6 @@ async def test_the_gate_waits_only_while_writing_is_paused():
     assert gate.waiters == []
 
 
-class Transport(asyncio.Transport):
-    """Enough of a transport for a handshake: it keeps what is written."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.written = b""
-        self.closing = False
-
-    def get_extra_info(self, name, default=None):
-        return ("127.0.0.1", 8000) if name in ("sockname", "peername") else default
-
-    def write(self, data) -> None:
-        self.written += bytes(data)
-
-    def is_closing(self) -> bool:
-        return self.closing
-
-    def close(self) -> None:
-        self.closing = True
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
-
-
 async def test_a_socket_keeps_uvicorns_attributes_in_slots_not_a_dict_of_its_own():
     """uvicorn's per-connection attributes all land in the subclass's slots (a uvicorn that
     adds one would put it in a dict again, ~1.5 KiB a socket: add it to the list)."""
@@ -89,36 +63,6 @@ async def test_a_socket_keeps_uvicorns_attributes_in_slots_not_a_dict_of_its_own
     protocol.stop_keepalive()
 
 
-async def open_socket(deflate: bool = False):
-    """An AnsweringWebSocketProtocol on a `Transport`, its handshake answered."""
-    from uvicorn.config import Config
-    from uvicorn.server import ServerState
-
-    from server.ws.protocol import AnsweringWebSocketProtocol
-
-    accepted = asyncio.Event()
-
-    async def app(scope, receive, send):
-        await receive()
-        await send({"type": "websocket.accept"})
-        accepted.set()
-        await receive()
-
-    config = Config(app, ws=AnsweringWebSocketProtocol, log_level="warning",
-                    ws_per_message_deflate=deflate)
-    config.load()
-    protocol = AnsweringWebSocketProtocol(config, ServerState(), {})
-    transport = Transport()
-    protocol.connection_made(transport)
-    offer = b"Sec-WebSocket-Extensions: permessage-deflate\r\n" if deflate else b""
-    protocol.data_received(
-        b"GET /ws/X HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-        b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-        b"Sec-WebSocket-Version: 13\r\n" + offer + b"\r\n")
-    await asyncio.wait_for(accepted.wait(), 5)
-    return protocol, transport
-
-
 async def test_a_frame_written_straight_is_the_frame_websockets_would_write():
     """Every payload length class of RFC 6455 5.2 (7-bit, 16-bit, 64-bit), in UTF-8."""
     from websockets.frames import Frame, Opcode
@@ -126,9 +70,14 @@ async def test_a_frame_written_straight_is_the_frame_websockets_would_write():
     protocol, transport = await open_socket()
     for text in ("", "é" * 62, "x" * 125, "x" * 126, "ก" * 21845, "x" * 65535, "x" * 65536):
         transport.written = b""
-        assert protocol.write_text_now(text)
+        assert protocol.write_texts_now([text])
         expected = Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[])
         assert transport.written == expected
+    transport.written, transport.writes = b"", 0
+    assert protocol.write_texts_now(["a", "é" * 200]) and transport.writes == 1
+    assert transport.written == b"".join(
+        Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[])
+        for text in ("a", "é" * 200))
     protocol.connection_lost(None)
     protocol.stop_keepalive()
 
@@ -137,18 +86,18 @@ async def test_a_frame_takes_uvicorns_way_when_paused_closing_or_compressed():
     protocol, transport = await open_socket()
     transport.written = b""
     protocol.writable.clear()  # the transport asked to pause writing
-    assert not protocol.write_text_now("a")
+    assert not protocol.write_texts_now(["a"])
     protocol.writable.set()
-    assert protocol.write_text_now("a")
+    assert protocol.write_texts_now(["a"])
     await protocol.send({"type": "websocket.close", "code": 1000})
     transport.written = b""
-    assert not protocol.write_text_now("after the close") and transport.written == b""
+    assert not protocol.write_texts_now(["after the close"]) and transport.written == b""
     protocol.connection_lost(None)
     protocol.stop_keepalive()
 
     compressed, transport = await open_socket(deflate=True)
     assert compressed.conn.extensions  # permessage-deflate was agreed
     transport.written = b""
-    assert not compressed.write_text_now("a") and transport.written == b""
+    assert not compressed.write_texts_now(["a"]) and transport.written == b""
     compressed.connection_lost(None)
     compressed.stop_keepalive()

@@ -10,6 +10,7 @@ import pytest
 
 from server.rooms import Connection
 from server.ws.writer import Writer
+from tests.ws.sockets import open_socket
 
 pytestmark = pytest.mark.asyncio
 
@@ -100,3 +101,34 @@ async def test_a_lagging_reader_keeps_the_frame_in_flight_then_gets_bye_lagging(
     await w.flush(5)
     assert socket.texts() == ["0", '{"type":"bye","reason":"lagging"}', "websocket.close"]
     assert socket.sent[-1]["code"] == 1008
+
+
+async def test_frames_queued_while_held_leave_together_on_release() -> None:
+    """An action's patch and its ack: one write on a real uvicorn protocol."""
+    protocol, transport = await open_socket()
+    conn = Connection(limit=8)
+    Writer(conn, protocol.send, 10, lambda: None)
+    transport.writes = 0
+    conn.hold()
+    conn.send("patch")
+    conn.send("ack")
+    assert transport.writes == 0 and list(conn.outbox) == ["patch", "ack"]
+    conn.release()
+    assert transport.writes == 1 and not conn.outbox
+    assert transport.written.endswith(b"\x81\x05patch\x81\x03ack")
+    conn.send("next")  # and back to writing at once
+    assert transport.writes == 2
+    protocol.connection_lost(None)
+    protocol.stop_keepalive()
+
+
+async def test_a_close_queued_while_held_goes_out_after_the_frames_before_it() -> None:
+    socket = Socket()
+    conn, w, ended = writer(socket)
+    conn.hold()
+    conn.send("a")
+    conn.close("kicked")
+    assert socket.texts() == []
+    conn.release()
+    assert socket.texts() == ["a", '{"type":"bye","reason":"kicked"}', "websocket.close"]
+    assert ended == ["ended"]
