@@ -9,13 +9,14 @@ youngest is collected and then everything alive is frozen, so the older generati
 hold more than a fraction of a second of survivors.
 
 A frozen object is still freed when its last reference goes; only a cycle among frozen
-objects waits, for the next *full* pass, which runs once the heap has grown `growth`
-times (as CPython itself waits for its old generation to grow by a quarter). The heap is
-measured by the memory blocks in use (sys.getallocatedblocks, ~1 ms), not by counting the
-frozen objects (gc.get_freeze_count walks them all: ~150 ms with 1,000 rooms, a stall every
-few seconds). Rooms and sockets leave no cycles behind (checked with gc.DEBUG_SAVEALL), so
-with a steady number of rooms that is rare, and the garbage it can hold is bounded by that
-growth.
+objects waits, for the next *full* pass. That runs once the heap has doubled (as CPython
+itself waits for its old generation to grow by a quarter), or quadrupled if the last full
+pass found next to no garbage: with 1,000 rooms a full pass stalls the loop for ~1 s, and
+a server filling up with rooms would otherwise take that stall each time its heap doubled.
+Rooms and sockets leave no cycles behind (checked with gc.DEBUG_SAVEALL), so the garbage
+a full pass finds is little, and bounded by that growth. The heap is measured by the
+memory blocks in use (sys.getallocatedblocks, ~1 ms), not by counting the frozen objects
+(gc.get_freeze_count walks them all: ~150 ms with 1,000 rooms, a stall every few seconds).
 """
 
 from __future__ import annotations
@@ -67,15 +68,18 @@ def tune_collector() -> None:
 
 class Collector:
     """Each step: a pass over the youngest generation, then what is alive is frozen; a
-    full pass once the heap has grown `growth` times (looked at every `check_every` steps).
+    full pass once the heap has grown `growth` times (looked at every `check_every` steps),
+    `max_growth` times after a full pass that freed less than `worth` of the heap.
 
     Only a process that froze its start-up heap (`tune_collector`) is stepped; elsewhere
     (tests running the app in-process) the interpreter's own collector settings apply."""
 
-    def __init__(self, growth: float = 2.0, floor: int = 100_000,
-                 check_every: int = 30) -> None:
+    def __init__(self, growth: float = 2.0, max_growth: float = 4.0, worth: float = 0.01,
+                 floor: int = 100_000, check_every: int = 30) -> None:
         self.freezing = gc.get_freeze_count() > 0
-        self.growth = growth
+        self.min_growth = self.growth = growth
+        self.max_growth = max_growth
+        self.worth = worth  # objects freed per memory block in use
         # Memory blocks in use after the last full collection (the start-up heap at first);
         # a small heap may grow past `floor` before a full collection is worth its pause.
         self.floor = floor
@@ -95,7 +99,9 @@ class Collector:
         freed = gc.collect() if full else gc.collect(0)
         gc.freeze()
         if full:
-            self.baseline = max(sys.getallocatedblocks(), self.floor)
+            blocks = sys.getallocatedblocks()
+            self.baseline = max(blocks, self.floor)
+            self.growth = self.max_growth if freed < self.worth * blocks else self.min_growth
         return freed, full
 
     async def run(self, interval: float) -> None:

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = """
@@ -37,21 +39,48 @@ old = weakref.ref(kept)
 del kept
 out["old_kept_by_young_pass"] = collector.step()[1] is False and old() is not None
 
-ballast = [[i] for i in range(collector.baseline)]  # the heap grows over 2x
+ballast = [[i] for i in range(collector.baseline)]  # ~3 blocks each: the heap grows 4x
 out["full_step"] = collector.step()
 out["old_freed_by_full_pass"] = old() is None
-out["ballast_alive"] = len(ballast)
+out["growth_after_little_garbage"] = collector.growth
+
+more = [[i] for i in range(collector.baseline // 3)]  # the heap doubles again
+out["doubled_step"] = collector.step()
+
+junk = [cycle() for _ in range(collector.baseline // 4)]
+collector.step()                       # frozen, then dropped: garbage only a full pass finds
+del junk
+most = [[i] for i in range(collector.baseline)]
+out["quadrupled_step"] = collector.step()
+out["growth_after_much_garbage"] = collector.growth
+out["ballast_alive"] = len(ballast) + len(more) + len(most)
 print(json.dumps(out))
 """
 
 
-def test_young_garbage_goes_at_once_and_old_cycles_at_the_next_full_pass() -> None:
+@pytest.fixture(scope="module")
+def out() -> dict:
     done = subprocess.run([sys.executable, "-c", CHILD], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout)
+    return json.loads(done.stdout)
+
+
+def test_young_garbage_goes_at_once_and_old_cycles_at_the_next_full_pass(out: dict) -> None:
     freed, full = out["young_step"]
     assert freed >= 2 and full is False and out["young_freed"]
     assert out["old_kept_by_young_pass"]  # frozen: a young pass does not scan it
     assert out["full_step"][1] is True
     assert out["old_freed_by_full_pass"]  # the heap grew: everything was scanned
+
+
+def test_after_a_full_pass_that_found_little_the_next_waits_for_four_times_the_heap(
+        out: dict) -> None:
+    """A full pass stalls the loop for ~1 s with 1,000 rooms: while rooms fill the server
+    and their heap holds no garbage cycles, it runs only each time the heap quadruples;
+    a pass that finds much garbage brings back the doubling rule."""
+    assert out["growth_after_little_garbage"] == 4.0
+    assert out["doubled_step"][1] is False
+    freed, full = out["quadrupled_step"]
+    assert full and freed > 10_000
+    assert out["growth_after_much_garbage"] == 2.0
