@@ -20,7 +20,7 @@ from server.db.migrate import DatabaseRefused
 from server.logs import log_config
 from server.main import create_app
 from server.memory import limit_malloc_arenas, tune_collector
-from server.ws.protocol import AnsweringWebSocketProtocol
+from server.ws.protocol import AnsweringWebSocketProtocol, UpgradingHttpProtocol
 
 STARTUP_FAILURE = 3  # uvicorn's own exit status when an app fails to start
 
@@ -89,6 +89,7 @@ def main() -> None:
         lifespan="off",  # Server runs it
         # Frames past the cap are refused unread, with the error and bye frames first.
         ws_max_size=settings.WS_MAX_FRAME,
+        http=UpgradingHttpProtocol,
         ws=AnsweringWebSocketProtocol,
         ws_per_message_deflate=settings.WS_DEFLATE,
         # X-Forwarded-For only from the proxies named in FORWARDED_ALLOW_IPS.

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from uvicorn._types import ASGIReceiveEvent
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import PayloadTooBig
 from websockets.frames import Frame, Opcode
@@ -189,3 +190,17 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
         # app's scope has its own copy of the headers).
         self.request.headers.clear()
         self.request = self.response = None  # type: ignore[assignment]
+
+
+class UpgradingHttpProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP protocol, which every socket starts on, leaving no garbage behind when
+    it hands the connection over to the websocket protocol.
+
+    Its parser holds it (for the callbacks) and it holds its parser, until the connection
+    is lost, which it never hears of once upgraded: each table socket left that cycle (and
+    the ~15 objects it holds) for the collector's full pass, whose cost grows with the heap
+    (see server/memory.py)."""
+
+    def handle_websocket_upgrade(self) -> None:
+        super().handle_websocket_upgrade()
+        self.parser = None  # type: ignore[assignment]

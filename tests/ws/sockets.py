@@ -19,6 +19,7 @@ class Transport(asyncio.Transport):
         self.written = b""
         self.writes = 0
         self.closing = False
+        self.protocol: asyncio.BaseProtocol | None = None
 
     def get_extra_info(self, name, default=None):
         return ("127.0.0.1", 8000) if name in ("sockname", "peername") else default
@@ -26,6 +27,12 @@ class Transport(asyncio.Transport):
     def write(self, data) -> None:
         self.written += bytes(data)
         self.writes += 1
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self.protocol = protocol
+
+    def get_protocol(self) -> asyncio.BaseProtocol | None:
+        return self.protocol
 
     def is_closing(self) -> bool:
         return self.closing
@@ -40,9 +47,14 @@ class Transport(asyncio.Transport):
         pass
 
 
-async def open_socket(deflate: bool = False):
-    """An AnsweringWebSocketProtocol on a `Transport`, its handshake answered."""
-    accepted = asyncio.Event()
+UPGRADE = (b"GET /ws/X HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+           b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+           b"Sec-WebSocket-Version: 13\r\n")
+DEFLATE = b"Sec-WebSocket-Extensions: permessage-deflate\r\n"
+
+
+def config(accepted: asyncio.Event, deflate: bool = False) -> Config:
+    """uvicorn's settings for an app that accepts the socket, then waits."""
 
     async def app(scope, receive, send):
         await receive()
@@ -53,13 +65,15 @@ async def open_socket(deflate: bool = False):
     config = Config(app, ws=AnsweringWebSocketProtocol, log_level="warning",
                     ws_per_message_deflate=deflate)
     config.load()
-    protocol = AnsweringWebSocketProtocol(config, ServerState(), {})
+    return config
+
+
+async def open_socket(deflate: bool = False):
+    """An AnsweringWebSocketProtocol on a `Transport`, its handshake answered."""
+    accepted = asyncio.Event()
+    protocol = AnsweringWebSocketProtocol(config(accepted, deflate), ServerState(), {})
     transport = Transport()
     protocol.connection_made(transport)
-    offer = b"Sec-WebSocket-Extensions: permessage-deflate\r\n" if deflate else b""
-    protocol.data_received(
-        b"GET /ws/X HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-        b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-        b"Sec-WebSocket-Version: 13\r\n" + offer + b"\r\n")
+    protocol.data_received(UPGRADE + (DEFLATE if deflate else b"") + b"\r\n")
     await asyncio.wait_for(accepted.wait(), 5)
     return protocol, transport

@@ -10,7 +10,7 @@ import asyncio
 import pytest
 
 from server.ws.protocol import Gate, Inbox
-from tests.ws.sockets import open_socket
+from tests.ws.sockets import UPGRADE, Transport, config, open_socket
 
 pytestmark = pytest.mark.asyncio
 
@@ -101,3 +101,30 @@ async def test_a_frame_takes_uvicorns_way_when_paused_closing_or_compressed():
     assert not compressed.write_texts_now(["a"]) and transport.written == b""
     compressed.connection_lost(None)
     compressed.stop_keepalive()
+
+
+async def test_the_http_protocol_a_socket_started_on_is_freed_once_upgraded():
+    """Without a collector pass: it leaves no reference cycle (its parser's) behind."""
+    import gc
+    import weakref
+
+    from uvicorn.server import ServerState
+
+    from server.ws.protocol import AnsweringWebSocketProtocol, UpgradingHttpProtocol
+
+    accepted = asyncio.Event()
+    http = UpgradingHttpProtocol(config(accepted), ServerState(), {})
+    transport = Transport()
+    http.connection_made(transport)
+    gc.disable()
+    try:
+        http.data_received(UPGRADE + b"\r\n")
+        await asyncio.wait_for(accepted.wait(), 5)
+        assert isinstance(transport.protocol, AnsweringWebSocketProtocol)
+        gone = weakref.ref(http)
+        del http
+        assert gone() is None
+    finally:
+        gc.enable()
+    transport.protocol.connection_lost(None)
+    transport.protocol.stop_keepalive()
