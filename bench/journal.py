@@ -25,9 +25,9 @@ import asyncio
 import os
 import random
 import statistics
-import threading
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
