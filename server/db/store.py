@@ -91,6 +91,67 @@ async def _room(session: AsyncSession, code: str) -> tuple[int, str]:
     return row.id, row.status
 
 
+# --- rows ----------------------------------------------------------------------------
+# The values of the rows the journal writes, built here only: the statements below and the
+# SQLite writer's short way (server.db.sqlite_short) both insert exactly these.
+
+
+def room_values(room: NewRoom, owner_epoch: int = 0) -> dict[str, Any]:
+    return {"code": room.code, "options": room.options, "seed": room.seed,
+            "rules_version": room.rules_version, "status": WAITING,
+            "host_token_hash": room.host_token_hash, "created_at": room.created_at,
+            "owner_epoch": owner_epoch}
+
+
+def seat_values(room_id: int, seats: Iterable[SeatRecord]) -> list[dict[str, Any]]:
+    return [{"room_id": room_id, "seat": s.seat, "name": s.name, "bot": s.bot,
+             "token_hash": s.token_hash} for s in seats]
+
+
+def start_values(options: dict[str, Any], seed: int, started_at: datetime) -> dict[str, Any]:
+    """What a room's row becomes when its game starts (from WAITING only)."""
+    return {"status": PLAYING, "options": options, "seed": seed, "started_at": started_at}
+
+
+def journal_values(room_id: int, a: ActionRecord) -> dict[str, Any]:
+    return {"room_id": room_id, "seq": a.seq, "seat": a.seat, "action": a.action,
+            "created_at": a.created_at}
+
+
+def game_values(game: FinishedGame) -> dict[str, Any]:
+    """The `games` row of a finished game (ValueError if its result does not fit it)."""
+    result = game.result
+    if not len(game.players) == len(result["scores"]) == len(result["places"]):
+        raise ValueError("one player per score and per place")
+    return {"room_code": game.room_code, "seed": game.seed, "options": game.options,
+            "rules_version": game.rules_version,
+            "actions": [[seat, action] for seat, action in game.actions],
+            "action_count": len(game.actions), "turns": max(result.get("turns") or [0]),
+            "end_reason": result.get("reason"), "result": result,
+            "started_at": game.started_at, "ended_at": game.ended_at,
+            "talk": _json(list(game.talk))}
+
+
+def player_values(game_id: int, game: FinishedGame) -> list[dict[str, Any]]:
+    scores, places = game.result["scores"], game.result["places"]
+    winners = set(game.result.get("winners", ()))
+    return [
+        {"game_id": game_id, "seat": p.seat, "name": p.name, "name_key": name_key(p.name),
+         "bot": p.bot, "stand_in": p.stand_in, "place": places[p.seat],
+         "winner": p.seat in winners, "total": scores[p.seat]["total"],
+         "orders": scores[p.seat]["orders"], "upgrades": scores[p.seat]["upgrades"],
+         "penalties": scores[p.seat]["penalties"], "rush": scores[p.seat]["rush"],
+         "tiles": list(scores[p.seat]["tiles"])}
+        for p in game.players
+    ]
+
+
+def finished_status(game: FinishedGame) -> str:
+    """A finished game's room status: ABANDONED for a game kept with its standings when its
+    room expired (never put on show again), FINISHED otherwise."""
+    return ABANDONED if game.result.get("reason") == ABANDONED else FINISHED
+
+
 # --- rooms -------------------------------------------------------------------------------
 
 
@@ -99,12 +160,7 @@ async def create_room(session: AsyncSession, room: NewRoom, owner_epoch: int = 0
     a different host means the code is taken (JournalConflict)."""
     stmt = (
         _insert(session, Room)
-        .values(
-            code=room.code, options=room.options, seed=room.seed,
-            rules_version=room.rules_version, status=WAITING,
-            host_token_hash=room.host_token_hash, created_at=room.created_at,
-            owner_epoch=owner_epoch,
-        )
+        .values(**room_values(room, owner_epoch))
         .on_conflict_do_nothing(index_elements=["code"])
         .returning(Room.id)
     )
@@ -138,11 +194,8 @@ async def set_seats(
 
 async def _upsert_seats(session: AsyncSession, room_id: int, seats: Sequence[SeatRecord]) -> None:
     connection = await session.connection()
-    await connection.execute(_seat_upsert(session.get_bind().dialect.name), [
-        {"room_id": room_id, "seat": s.seat, "name": s.name, "bot": s.bot,
-         "token_hash": s.token_hash}
-        for s in seats
-    ])
+    await connection.execute(_seat_upsert(session.get_bind().dialect.name),
+                             seat_values(room_id, seats))
 
 
 _SEAT_UPSERTS: dict[str, Any] = {}
@@ -171,7 +224,7 @@ async def start_room(
     await session.execute(
         update(Room)
         .where(Room.code == code, Room.status == WAITING)
-        .values(status=PLAYING, options=options, seed=seed, started_at=started_at)
+        .values(**start_values(options, seed, started_at))
     )
 
 
@@ -250,8 +303,7 @@ async def append_actions(
             if replaying:
                 continue
             raise UnknownRoom(f"{a.room_code} is {room[1]}")
-        values.append({"room_id": room_id, "seq": a.seq, "seat": a.seat,
-                       "action": a.action, "created_at": a.created_at})
+        values.append(journal_values(room_id, a))
     if not values:
         return
     connection = await session.connection()
@@ -448,20 +500,9 @@ async def save_finished_game(session: AsyncSession, game: FinishedGame) -> int:
 
     A result whose reason is ABANDONED (the room expired before the end: the standings
     then, no winner) leaves its room ABANDONED, so it is never put on show again."""
-    result = game.result
-    scores, places = result["scores"], result["places"]
-    if not len(game.players) == len(scores) == len(places):
-        raise ValueError("one player per score and per place")
     stmt = (
         _insert(session, Game)
-        .values(
-            room_code=game.room_code, seed=game.seed, options=game.options,
-            rules_version=game.rules_version,
-            actions=[[seat, action] for seat, action in game.actions],
-            action_count=len(game.actions), turns=max(result.get("turns") or [0]),
-            end_reason=result.get("reason"), result=result,
-            started_at=game.started_at, ended_at=game.ended_at, talk=_json(list(game.talk)),
-        )
+        .values(**game_values(game))
         .on_conflict_do_nothing(index_elements=["room_code"])
         .returning(Game.id)
     )
@@ -470,22 +511,11 @@ async def save_finished_game(session: AsyncSession, game: FinishedGame) -> int:
         # the conflict means the row is there: scalar_one says so if it ever is not
         return (await session.execute(
             select(Game.id).where(Game.room_code == game.room_code))).scalar_one()
-    winners = set(result.get("winners", ()))
-    session.add_all(
-        GamePlayer(
-            game_id=game_id, seat=p.seat, name=p.name, name_key=name_key(p.name), bot=p.bot,
-            stand_in=p.stand_in, place=places[p.seat], winner=p.seat in winners,
-            total=scores[p.seat]["total"], orders=scores[p.seat]["orders"],
-            upgrades=scores[p.seat]["upgrades"], penalties=scores[p.seat]["penalties"],
-            rush=scores[p.seat]["rush"], tiles=list(scores[p.seat]["tiles"]),
-        )
-        for p in game.players
-    )
+    session.add_all(GamePlayer(**values) for values in player_values(game_id, game))
     room_id = select(Room.id).where(Room.code == game.room_code).scalar_subquery()
     await session.execute(
         update(Room).where(Room.code == game.room_code, Room.status.in_(UNFINISHED))
-        .values(status=ABANDONED if result.get("reason") == ABANDONED else FINISHED,
-                finished_at=game.ended_at)
+        .values(status=finished_status(game), finished_at=game.ended_at)
     )
     await session.execute(delete(JournalEntry).where(JournalEntry.room_id == room_id))
     await session.execute(delete(RoomTalk).where(RoomTalk.room_id == room_id))

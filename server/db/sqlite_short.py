@@ -1,0 +1,208 @@
+"""The SQLite writer's short way: the live journal's operations as prepared statements on
+the writer thread's driver connection, inside its transaction.
+
+Through the ORM each operation of a whole game (room created, four seat changes, game
+started, game finished) cost a session execution per statement, a compilation cache
+lookup, ORM execution state and a look-up of the room's row; on a busy server that was
+most of the writer thread's CPU per action. Here each statement is fixed text that
+sqlite3 keeps prepared, the rows come from the store's own builders (store.room_values
+...) through the columns' bind processors (rawinsert.Binder), and several rows go in one
+parameter, a JSON array, so a statement is stepped once (see SqliteShortWay.actions).
+
+Only the case without surprises goes this way: a room this writer knows to be unfinished
+(its id cached in `open_rooms`), a row that is new. Anything else (a code already taken,
+a game saved already, a row there already, an unknown room, talk, abandon, fencing) is
+handed to the ORM path (`ops.apply_ops`, the store) in the same transaction, which
+applies it, checks it or refuses it exactly as before; so do replays.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import orjson
+from sqlalchemy import Table
+from sqlalchemy.engine import Dialect
+
+from . import ops, store
+from .models import UNFINISHED, Base, Game, GamePlayer, Room, RoomSeat
+from .rawinsert import JOURNAL, Binder
+from .records import SeatRecord
+
+ROOMS, SEATS, GAMES, PLAYERS = (
+    Base.metadata.tables[model.__tablename__] for model in (Room, RoomSeat, Game, GamePlayer)
+)
+_UNFINISHED = ", ".join(f"'{status}'" for status in UNFINISHED)
+_SEAT_KEY = ("room_id", "seat")  # the first columns of store.seat_values' rows
+_HOST_SEAT = "UPDATE rooms SET host_seat = ? WHERE id = ?"
+_OTHER_SEATS = ("DELETE FROM room_seats WHERE room_id = ? AND seat NOT IN "
+                "(SELECT json_extract(value, '$[1]') FROM json_each(?))")
+_CLOSE_ROOM = ("UPDATE rooms SET status = ?, finished_at = ? WHERE code = ? "
+               f"AND status IN ({_UNFINISHED})")
+_DROP_ROOM_ROWS = tuple(f"DELETE FROM {table} WHERE room_id = "
+                        "(SELECT id FROM rooms WHERE code = ?)"
+                        for table in ("journal", "room_talk"))
+
+
+def _insert(table: Table, columns: Sequence[str], suffix: str) -> str:
+    """A one-row insert (VALUES) of these columns."""
+    marks = ", ".join("?" for _ in columns)
+    return f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({marks}) {suffix}"
+
+
+def _insert_json(table: Table, columns: Sequence[str], suffix: str = "") -> str:
+    """An insert of rows given as one JSON array parameter of arrays, in `columns` order:
+    SQLite steps it once, whatever the number of rows. (An executemany steps it once per
+    row, and the driver lets go of the GIL at each step; on a busy server the writer's
+    thread then waited up to the interpreter's switch interval, 5 ms, per row.) `WHERE
+    true` lets SQLite parse an ON CONFLICT after a SELECT."""
+    values = ", ".join(f"json_extract(value, '$[{i}]')" for i in range(len(columns)))
+    return (f"INSERT INTO {table.name} ({', '.join(columns)}) SELECT {values} "
+            f"FROM json_each(?) WHERE true {suffix}")
+
+
+def _json(rows: list[tuple[Any, ...]]) -> str:
+    return orjson.dumps(rows).decode()
+
+
+class SqliteShortWay:
+    """One per writer connection; statements are built on first use, for the columns the
+    store's row builders give (so a column added there cannot be left out here)."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.bind = Binder(dialect)
+        self._sql: dict[tuple[str, tuple[str, ...]], str] = {}
+        self._ways: dict[str, Callable[[sqlite3.Connection, ops.Op, dict[str, int]], bool]] = {
+            "room_created": self.room_created, "seats_changed": self.seats_changed,
+            "room_started": self.room_started, "game_finished": self.game_finished,
+        }
+
+    def write(self, db: sqlite3.Connection, batch: Sequence[ops.Op],
+              open_rooms: dict[str, int],
+              long_way: Callable[[Sequence[ops.Op]], None]) -> None:
+        """Apply a live batch in order: each operation, or run of actions, the short way
+        when it can go, else `long_way` (the ORM path, same transaction)."""
+        i = 0
+        while i < len(batch):
+            kind, end = batch[i]["op"], i + 1
+            if kind == "action":
+                while end < len(batch) and batch[end]["op"] == "action":
+                    end += 1
+                done = self.actions(db, batch[i:end], open_rooms)
+            else:
+                way = self._ways.get(kind)
+                done = way is not None and way(db, batch[i], open_rooms)
+            if not done:
+                long_way(batch[i:end])
+            i = end
+
+    def _statement(self, name: str, columns: tuple[str, ...], build: Callable[[], str]) -> str:
+        sql = self._sql.get((name, columns))
+        if sql is None:
+            sql = self._sql[(name, columns)] = build()
+        return sql
+
+    # --- the operations ----------------------------------------------------------------
+    # Each returns False, having changed nothing, when its operation is not for the short
+    # way; True once applied.
+
+    def actions(self, db: sqlite3.Connection, run: Sequence[ops.Op],
+                open_rooms: dict[str, int]) -> bool:
+        """A run of actions of rooms known unfinished, as one statement. False as well when
+        a row was there already: then the ORM path checks those rows against what is
+        stored (the new ones, inserted here, are identical to what it would insert)."""
+        values = []
+        for op in run:
+            room_id = open_rooms.get(op["code"])
+            if room_id is None:
+                return False
+            values.append(store.journal_values(room_id, ops.action_record(op)))
+        rows = self.bind.rows(JOURNAL, values)
+        sql = self._statement("journal", tuple(values[0]), lambda: _insert_json(
+            JOURNAL, tuple(values[0]), "ON CONFLICT (room_id, seq) DO NOTHING"))
+        return db.execute(sql, (_json(rows),)).rowcount == len(values)
+
+    def room_created(self, db: sqlite3.Connection, op: ops.Op,
+                     open_rooms: dict[str, int]) -> bool:
+        """A new code: the room and its seats. (A code there already: the ORM path says
+        whether it is the same room again or a conflict.)"""
+        room = ops.new_room(op)
+        values = store.room_values(room, op.get("epoch", 0))
+        sql = self._statement("room", tuple(values), lambda: _insert(
+            ROOMS, tuple(values), "ON CONFLICT (code) DO NOTHING RETURNING id"))
+        created = db.execute(sql, self.bind.row(ROOMS, values)).fetchall()
+        if not created:
+            return False
+        room_id = created[0][0]
+        if room.seats:
+            self._set_seats(db, room_id, room.seats, remove_others=False)
+        open_rooms[room.code] = room_id
+        return True
+
+    def seats_changed(self, db: sqlite3.Connection, op: ops.Op,
+                      open_rooms: dict[str, int]) -> bool:
+        """store.set_seats: the host seat, the seats not listed removed, the others set."""
+        room_id = open_rooms.get(op["code"])
+        if room_id is None:
+            return False
+        db.execute(_HOST_SEAT, (op.get("host_seat"), room_id))
+        self._set_seats(db, room_id, ops.seat_records(op["seats"]), remove_others=True)
+        return True
+
+    def _set_seats(self, db: sqlite3.Connection, room_id: int,
+                   seats: Sequence[SeatRecord], *, remove_others: bool) -> None:
+        """Seat rows (store.seat_values) inserted, or their other columns replaced; with
+        `remove_others`, the room's seats not among them deleted."""
+        values = store.seat_values(room_id, seats)
+        rows = _json(self.bind.rows(SEATS, values))
+        if remove_others:
+            db.execute(_OTHER_SEATS, (room_id, rows))
+        if not values:
+            return
+        columns = tuple(values[0])
+
+        def build() -> str:
+            if columns[:2] != _SEAT_KEY:
+                raise ValueError(f"seat rows start with {_SEAT_KEY}")
+            update = ", ".join(f"{c} = excluded.{c}" for c in columns[2:])
+            return _insert_json(SEATS, columns,
+                                f"ON CONFLICT (room_id, seat) DO UPDATE SET {update}")
+
+        db.execute(self._statement("seats", columns, build), (rows,))
+
+    def room_started(self, db: sqlite3.Connection, op: ops.Op,
+                     open_rooms: dict[str, int]) -> bool:
+        """store.start_room: a waiting room starts, with its final options and seed."""
+        room_id = open_rooms.get(op["code"])
+        if room_id is None:
+            return False
+        values = store.start_values(op["options"], op["seed"], ops.started_at(op))
+        sql = self._statement("start", tuple(values), lambda: (
+            f"UPDATE rooms SET {', '.join(f'{c} = ?' for c in values)} "
+            "WHERE id = ? AND status = 'waiting'"))
+        db.execute(sql, (*self.bind.row(ROOMS, values), room_id))
+        return True
+
+    def game_finished(self, db: sqlite3.Connection, op: ops.Op,
+                      open_rooms: dict[str, int]) -> bool:
+        """store.save_finished_game: the game and its players, the room closed, its journal
+        and talk rows dropped. (A game saved already: the ORM path leaves it as it is.)"""
+        game = ops.finished_game(op)
+        values = store.game_values(game)
+        sql = self._statement("game", tuple(values), lambda: _insert(
+            GAMES, tuple(values), "ON CONFLICT (room_code) DO NOTHING RETURNING id"))
+        saved = db.execute(sql, self.bind.row(GAMES, values)).fetchall()
+        if not saved:
+            return False
+        players = store.player_values(saved[0][0], game)
+        if players:
+            db.execute(self._statement("players", tuple(players[0]), lambda: _insert_json(
+                PLAYERS, tuple(players[0]))), (_json(self.bind.rows(PLAYERS, players)),))
+        closed = {"status": store.finished_status(game), "finished_at": game.ended_at}
+        db.execute(_CLOSE_ROOM, (*self.bind.row(ROOMS, closed), game.room_code))
+        for sql in _DROP_ROOM_ROWS:
+            db.execute(sql, (game.room_code,))
+        open_rooms.pop(game.room_code, None)
+        return True
