@@ -4,10 +4,10 @@ the writer thread's driver connection, inside its transaction.
 Through the ORM each operation of a whole game (room created, four seat changes, game
 started, game finished) cost a session execution per statement, a compilation cache
 lookup, ORM execution state and a look-up of the room's row; on a busy server that was
-most of the writer thread's CPU per action. Here each statement is fixed text that
+most of the writer thread's CPU per action. Here each statement is text built once that
 sqlite3 keeps prepared, the rows come from the store's own builders (store.room_values
-...) through the columns' bind processors (rawinsert.Binder), and several rows go in one
-parameter, a JSON array, so a statement is stepped once (see SqliteShortWay.actions).
+...) through the columns' bind processors (rawinsert.Binder), and rows go in one VALUES
+list, so a statement is stepped once (see _insert_many).
 
 Only the case without surprises goes this way: a room this writer knows to be unfinished
 (its id cached in `open_rooms`), a row that is new. Anything else (a code already taken,
@@ -19,10 +19,10 @@ applies it, checks it or refuses it exactly as before; so do replays.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 from typing import Any
 
-import orjson
 from sqlalchemy import Table
 from sqlalchemy.engine import Dialect
 
@@ -35,10 +35,8 @@ ROOMS, SEATS, GAMES, PLAYERS = (
     Base.metadata.tables[model.__tablename__] for model in (Room, RoomSeat, Game, GamePlayer)
 )
 _UNFINISHED = ", ".join(f"'{status}'" for status in UNFINISHED)
-_SEAT_KEY = ("room_id", "seat")  # the first columns of store.seat_values' rows
+_SEAT_KEY = ("room_id", "seat")
 _HOST_SEAT = "UPDATE rooms SET host_seat = ? WHERE id = ?"
-_OTHER_SEATS = ("DELETE FROM room_seats WHERE room_id = ? AND seat NOT IN "
-                "(SELECT json_extract(value, '$[1]') FROM json_each(?))")
 _CLOSE_ROOM = ("UPDATE rooms SET status = ?, finished_at = ? WHERE code = ? "
                f"AND status IN ({_UNFINISHED})")
 _DROP_ROOM_ROWS = tuple(f"DELETE FROM {table} WHERE room_id = "
@@ -46,25 +44,24 @@ _DROP_ROOM_ROWS = tuple(f"DELETE FROM {table} WHERE room_id = "
                         for table in ("journal", "room_talk"))
 
 
-def _insert(table: Table, columns: Sequence[str], suffix: str) -> str:
+def _insert_one(table: Table, columns: Sequence[str], suffix: str) -> str:
     """A one-row insert (VALUES) of these columns."""
     marks = ", ".join("?" for _ in columns)
     return f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({marks}) {suffix}"
 
 
-def _insert_json(table: Table, columns: Sequence[str], suffix: str = "") -> str:
-    """An insert of rows given as one JSON array parameter of arrays, in `columns` order:
-    SQLite steps it once, whatever the number of rows. (An executemany steps it once per
-    row, and the driver lets go of the GIL at each step; on a busy server the writer's
-    thread then waited up to the interpreter's switch interval, 5 ms, per row.) `WHERE
-    true` lets SQLite parse an ON CONFLICT after a SELECT."""
-    values = ", ".join(f"json_extract(value, '$[{i}]')" for i in range(len(columns)))
-    return (f"INSERT INTO {table.name} ({', '.join(columns)}) SELECT {values} "
-            f"FROM json_each(?) WHERE true {suffix}")
+CHUNK = 64  # rows per statement: the statements of 1..CHUNK rows all stay prepared
 
 
-def _json(rows: list[tuple[Any, ...]]) -> str:
-    return orjson.dumps(rows).decode()
+def _insert_many(table: Table, columns: Sequence[str], count: int, suffix: str) -> str:
+    """An insert of `count` rows in one VALUES list: SQLite steps it once, binding each
+    value in C. (An executemany steps a statement once per row, and the driver lets go of
+    the GIL at each step: on a busy server the writer's thread then waited up to the
+    interpreter's switch interval, 5 ms, per row. Rows passed as one JSON array cost a
+    JSON parse per column and row, twice the time of the whole insert here.)"""
+    row = f"({', '.join('?' for _ in columns)})"
+    return (f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES "
+            f"{', '.join(row for _ in range(count))} {suffix}")
 
 
 class SqliteShortWay:
@@ -73,7 +70,7 @@ class SqliteShortWay:
 
     def __init__(self, dialect: Dialect) -> None:
         self.bind = Binder(dialect)
-        self._sql: dict[tuple[str, tuple[str, ...]], str] = {}
+        self._sql: dict[tuple[Hashable, ...], str] = {}
         self._ways: dict[str, Callable[[sqlite3.Connection, ops.Op, dict[str, int]], bool]] = {
             "room_created": self.room_created, "seats_changed": self.seats_changed,
             "room_started": self.room_started, "game_finished": self.game_finished,
@@ -98,10 +95,11 @@ class SqliteShortWay:
                 long_way(batch[i:end])
             i = end
 
-    def _statement(self, name: str, columns: tuple[str, ...], build: Callable[[], str]) -> str:
-        sql = self._sql.get((name, columns))
+    def _statement(self, key: tuple[Hashable, ...], build: Callable[[], str]) -> str:
+        """The statement text for `key`, built once (sqlite3 keeps it prepared)."""
+        sql = self._sql.get(key)
         if sql is None:
-            sql = self._sql[(name, columns)] = build()
+            sql = self._sql[key] = build()
         return sql
 
     # --- the operations ----------------------------------------------------------------
@@ -119,10 +117,20 @@ class SqliteShortWay:
             if room_id is None:
                 return False
             values.append(store.journal_values(room_id, ops.action_record(op)))
-        rows = self.bind.rows(JOURNAL, values)
-        sql = self._statement("journal", tuple(values[0]), lambda: _insert_json(
-            JOURNAL, tuple(values[0]), "ON CONFLICT (room_id, seq) DO NOTHING"))
-        return db.execute(sql, (_json(rows),)).rowcount == len(values)
+        inserted = self._insert_rows(db, "journal", JOURNAL, self.bind.rows(JOURNAL, values),
+                                tuple(values[0]), "ON CONFLICT (room_id, seq) DO NOTHING")
+        return inserted == len(values)
+
+    def _insert_rows(self, db: sqlite3.Connection, name: str, table: Table,
+                rows: list[tuple[Any, ...]], columns: tuple[str, ...], suffix: str = "") -> int:
+        """Rows inserted CHUNK at a time; returns how many went in."""
+        inserted = 0
+        for start in range(0, len(rows), CHUNK):
+            chunk = rows[start:start + CHUNK]
+            sql = self._statement((name, columns, len(chunk)),
+                                  partial(_insert_many, table, columns, len(chunk), suffix))
+            inserted += db.execute(sql, [v for row in chunk for v in row]).rowcount
+        return inserted
 
     def room_created(self, db: sqlite3.Connection, op: ops.Op,
                      open_rooms: dict[str, int]) -> bool:
@@ -130,7 +138,7 @@ class SqliteShortWay:
         whether it is the same room again or a conflict.)"""
         room = ops.new_room(op)
         values = store.room_values(room, op.get("epoch", 0))
-        sql = self._statement("room", tuple(values), lambda: _insert(
+        sql = self._statement(("room", tuple(values)), lambda: _insert_one(
             ROOMS, tuple(values), "ON CONFLICT (code) DO NOTHING RETURNING id"))
         created = db.execute(sql, self.bind.row(ROOMS, values)).fetchall()
         if not created:
@@ -156,21 +164,17 @@ class SqliteShortWay:
         """Seat rows (store.seat_values) inserted, or their other columns replaced; with
         `remove_others`, the room's seats not among them deleted."""
         values = store.seat_values(room_id, seats)
-        rows = _json(self.bind.rows(SEATS, values))
         if remove_others:
-            db.execute(_OTHER_SEATS, (room_id, rows))
+            kept = [s.seat for s in seats]
+            db.execute(self._statement(("other seats", len(kept)), lambda: (
+                "DELETE FROM room_seats WHERE room_id = ? AND seat NOT IN "
+                f"({', '.join('?' for _ in kept)})")), (room_id, *kept))
         if not values:
             return
         columns = tuple(values[0])
-
-        def build() -> str:
-            if columns[:2] != _SEAT_KEY:
-                raise ValueError(f"seat rows start with {_SEAT_KEY}")
-            update = ", ".join(f"{c} = excluded.{c}" for c in columns[2:])
-            return _insert_json(SEATS, columns,
-                                f"ON CONFLICT (room_id, seat) DO UPDATE SET {update}")
-
-        db.execute(self._statement("seats", columns, build), (rows,))
+        update = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in _SEAT_KEY)
+        self._insert_rows(db, "seats", SEATS, self.bind.rows(SEATS, values), columns,
+                     f"ON CONFLICT ({', '.join(_SEAT_KEY)}) DO UPDATE SET {update}")
 
     def room_started(self, db: sqlite3.Connection, op: ops.Op,
                      open_rooms: dict[str, int]) -> bool:
@@ -179,7 +183,7 @@ class SqliteShortWay:
         if room_id is None:
             return False
         values = store.start_values(op["options"], op["seed"], ops.started_at(op))
-        sql = self._statement("start", tuple(values), lambda: (
+        sql = self._statement(("start", tuple(values)), lambda: (
             f"UPDATE rooms SET {', '.join(f'{c} = ?' for c in values)} "
             "WHERE id = ? AND status = 'waiting'"))
         db.execute(sql, (*self.bind.row(ROOMS, values), room_id))
@@ -191,15 +195,15 @@ class SqliteShortWay:
         and talk rows dropped. (A game saved already: the ORM path leaves it as it is.)"""
         game = ops.finished_game(op)
         values = store.game_values(game)
-        sql = self._statement("game", tuple(values), lambda: _insert(
+        sql = self._statement(("game", tuple(values)), lambda: _insert_one(
             GAMES, tuple(values), "ON CONFLICT (room_code) DO NOTHING RETURNING id"))
         saved = db.execute(sql, self.bind.row(GAMES, values)).fetchall()
         if not saved:
             return False
         players = store.player_values(saved[0][0], game)
         if players:
-            db.execute(self._statement("players", tuple(players[0]), lambda: _insert_json(
-                PLAYERS, tuple(players[0]))), (_json(self.bind.rows(PLAYERS, players)),))
+            self._insert_rows(db, "players", PLAYERS, self.bind.rows(PLAYERS, players),
+                         tuple(players[0]))
         closed = {"status": store.finished_status(game), "finished_at": game.ended_at}
         db.execute(_CLOSE_ROOM, (*self.bind.row(ROOMS, closed), game.room_code))
         for sql in _DROP_ROOM_ROWS:
