@@ -174,7 +174,7 @@ class SqliteShortWay:
         columns = tuple(values[0])
         update = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in _SEAT_KEY)
         self._insert_rows(db, "seats", SEATS, self.bind.rows(SEATS, values), columns,
-                     f"ON CONFLICT ({', '.join(_SEAT_KEY)}) DO UPDATE SET {update}")
+                          f"ON CONFLICT ({', '.join(_SEAT_KEY)}) DO UPDATE SET {update}")
 
     def room_started(self, db: sqlite3.Connection, op: ops.Op,
                      open_rooms: dict[str, int]) -> bool:
@@ -203,7 +203,7 @@ class SqliteShortWay:
         players = store.player_values(saved[0][0], game)
         if players:
             self._insert_rows(db, "players", PLAYERS, self.bind.rows(PLAYERS, players),
-                         tuple(players[0]))
+                              tuple(players[0]))
         closed = {"status": store.finished_status(game), "finished_at": game.ended_at}
         db.execute(_CLOSE_ROOM, (*self.bind.row(ROOMS, closed), game.room_code))
         for sql in _DROP_ROOM_ROWS:
