@@ -117,8 +117,9 @@ class SqliteShortWay:
             if room_id is None:
                 return False
             values.append(store.journal_values(room_id, ops.action_record(op)))
-        inserted = self._insert_rows(db, "journal", JOURNAL, self.bind.rows(JOURNAL, values),
-                                tuple(values[0]), "ON CONFLICT (room_id, seq) DO NOTHING")
+        rows = self.bind.rows(JOURNAL, values)
+        inserted = self._insert_rows(db, "journal", JOURNAL, rows, tuple(values[0]),
+                                     "ON CONFLICT (room_id, seq) DO NOTHING")
         return inserted == len(values)
 
     def _insert_rows(self, db: sqlite3.Connection, name: str, table: Table,
