@@ -103,14 +103,15 @@ class SqliteShortWay:
         return sql
 
     # --- the operations ----------------------------------------------------------------
-    # Each returns False, having changed nothing, when its operation is not for the short
-    # way; True once applied.
+    # Each returns True once applied, or False when its operation is not for the short way,
+    # having changed nothing (but see `actions`).
 
     def actions(self, db: sqlite3.Connection, run: Sequence[ops.Op],
                 open_rooms: dict[str, int]) -> bool:
-        """A run of actions of rooms known unfinished, as one statement. False as well when
-        a row was there already: then the ORM path checks those rows against what is
-        stored (the new ones, inserted here, are identical to what it would insert)."""
+        """A run of actions of rooms known unfinished, one statement per CHUNK rows. False
+        when a room is not known (nothing changed), or when a row was there already: the
+        new rows are in then, and the ORM path, given the whole run, finds them identical
+        to its own and checks the others against what is stored."""
         values = []
         for op in run:
             room_id = open_rooms.get(op["code"])
