@@ -69,7 +69,7 @@ class Binder:
 
 
 JOURNAL = Base.metadata.tables[JournalEntry.__tablename__]
-COLUMNS = ("room_id", "seq", "seat", "action", "created_at")  # store.journal_values' keys
+COLUMNS = ("room_id", "seq", "seat", "action", "created_at")  # rows.journal_values' keys
 PG_SQL = (f"INSERT INTO journal ({', '.join(COLUMNS)}) "
           "SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[], $4::json[], "
           "$5::timestamptz[]) ON CONFLICT (room_id, seq) DO NOTHING RETURNING 1")
@@ -82,7 +82,7 @@ def unnest_applies(connection: AsyncConnection) -> bool:
 
 
 async def insert_unnest(connection: AsyncConnection, values: Sequence[dict[str, Any]]) -> bool:
-    """PostgreSQL: insert the journal rows (store.journal_values) in the caller's
+    """PostgreSQL: insert the journal rows (rows.journal_values) in the caller's
     transaction; True if every one was new."""
     if tuple(values[0]) != COLUMNS:
         raise ValueError(f"journal rows have the columns {COLUMNS}")

@@ -5,9 +5,9 @@ Through the ORM each operation of a whole game (room created, four seat changes,
 started, game finished) cost a session execution per statement, a compilation cache
 lookup, ORM execution state and a look-up of the room's row; on a busy server that was
 most of the writer thread's CPU per action. Here each statement is text built once that
-sqlite3 keeps prepared, the rows come from the store's own builders (store.room_values
-...) through the columns' bind processors (rawinsert.Binder), and rows go in one VALUES
-list, so a statement is stepped once (see _insert_many).
+sqlite3 keeps prepared, the rows come from the builders the store uses too
+(server.db.rows) through the columns' bind processors (rawinsert.Binder), and rows go in
+one VALUES list, so a statement is stepped once (see _insert_many).
 
 Only the case without surprises goes this way: a room this writer knows to be unfinished
 (its id cached in `open_rooms`), a row that is new. Anything else (a code already taken,
@@ -26,10 +26,19 @@ from typing import Any
 from sqlalchemy import Table
 from sqlalchemy.engine import Dialect
 
-from . import ops, store
+from . import ops
 from .models import UNFINISHED, Base, Game, GamePlayer, Room, RoomSeat
 from .rawinsert import JOURNAL, Binder
 from .records import SeatRecord
+from .rows import (
+    finished_status,
+    game_values,
+    journal_values,
+    player_values,
+    room_values,
+    seat_values,
+    start_values,
+)
 
 ROOMS, SEATS, GAMES, PLAYERS = (
     Base.metadata.tables[model.__tablename__] for model in (Room, RoomSeat, Game, GamePlayer)
@@ -66,7 +75,7 @@ def _insert_many(table: Table, columns: Sequence[str], count: int, suffix: str) 
 
 class SqliteShortWay:
     """One per writer connection; statements are built on first use, for the columns the
-    store's row builders give (so a column added there cannot be left out here)."""
+    row builders give (server.db.rows: a column added there cannot be left out here)."""
 
     def __init__(self, dialect: Dialect) -> None:
         self.bind = Binder(dialect)
@@ -117,7 +126,7 @@ class SqliteShortWay:
             room_id = open_rooms.get(op["code"])
             if room_id is None:
                 return False
-            values.append(store.journal_values(room_id, ops.action_record(op)))
+            values.append(journal_values(room_id, ops.action_record(op)))
         rows = self.bind.rows(JOURNAL, values)
         inserted = self._insert_rows(db, "journal", JOURNAL, rows, tuple(values[0]),
                                      "ON CONFLICT (room_id, seq) DO NOTHING")
@@ -139,7 +148,7 @@ class SqliteShortWay:
         """A new code: the room and its seats. (A code there already: the ORM path says
         whether it is the same room again or a conflict.)"""
         room = ops.new_room(op)
-        values = store.room_values(room, op.get("epoch", 0))
+        values = room_values(room, op.get("epoch", 0))
         sql = self._statement(("room", tuple(values)), lambda: _insert_one(
             ROOMS, tuple(values), "ON CONFLICT (code) DO NOTHING RETURNING id"))
         created = db.execute(sql, self.bind.row(ROOMS, values)).fetchall()
@@ -163,9 +172,9 @@ class SqliteShortWay:
 
     def _set_seats(self, db: sqlite3.Connection, room_id: int,
                    seats: Sequence[SeatRecord], *, remove_others: bool) -> None:
-        """Seat rows (store.seat_values) inserted, or their other columns replaced; with
+        """Seat rows (server.db.rows) inserted, or their other columns replaced; with
         `remove_others`, the room's seats not among them deleted."""
-        values = store.seat_values(room_id, seats)
+        values = seat_values(room_id, seats)
         if remove_others:
             kept = [s.seat for s in seats]
             db.execute(self._statement(("other seats", len(kept)), lambda: (
@@ -184,7 +193,7 @@ class SqliteShortWay:
         room_id = open_rooms.get(op["code"])
         if room_id is None:
             return False
-        values = store.start_values(op["options"], op["seed"], ops.started_at(op))
+        values = start_values(op["options"], op["seed"], ops.started_at(op))
         sql = self._statement(("start", tuple(values)), lambda: (
             f"UPDATE rooms SET {', '.join(f'{c} = ?' for c in values)} "
             "WHERE id = ? AND status = 'waiting'"))
@@ -196,17 +205,17 @@ class SqliteShortWay:
         """store.save_finished_game: the game and its players, the room closed, its journal
         and talk rows dropped. (A game saved already: the ORM path leaves it as it is.)"""
         game = ops.finished_game(op)
-        values = store.game_values(game)
+        values = game_values(game)
         sql = self._statement(("game", tuple(values)), lambda: _insert_one(
             GAMES, tuple(values), "ON CONFLICT (room_code) DO NOTHING RETURNING id"))
         saved = db.execute(sql, self.bind.row(GAMES, values)).fetchall()
         if not saved:
             return False
-        players = store.player_values(saved[0][0], game)
+        players = player_values(saved[0][0], game)
         if players:
             self._insert_rows(db, "players", PLAYERS, self.bind.rows(PLAYERS, players),
                               tuple(players[0]))
-        closed = {"status": store.finished_status(game), "finished_at": game.ended_at}
+        closed = {"status": finished_status(game), "finished_at": game.ended_at}
         db.execute(_CLOSE_ROOM, (*self.bind.row(ROOMS, closed), game.room_code))
         for sql in _DROP_ROOM_ROWS:
             db.execute(sql, (game.room_code,))

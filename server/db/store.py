@@ -33,8 +33,6 @@ from . import rawinsert
 from .models import (
     ABANDONED,
     FINISHED,
-    NAME,
-    PLAYING,
     UNFINISHED,
     WAITING,
     Game,
@@ -58,6 +56,17 @@ from .records import (
     UnfinishedRoom,
     UnknownRoom,
 )
+from .rows import (
+    finished_status,
+    game_values,
+    journal_values,
+    name_key,
+    plain_json,
+    player_values,
+    room_values,
+    seat_values,
+    start_values,
+)
 
 MAX_PER_PAGE = 100
 # A write that locks what the journal writes, and changes nothing: on SQLite it needs the
@@ -70,18 +79,9 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def name_key(name: str) -> str:
-    """How player names are matched when filtering the game list (case-insensitive)."""
-    return name.strip().casefold()[:NAME]
-
-
 def _insert(session: AsyncSession, model: type) -> Any:
     dialect = session.get_bind().dialect.name
     return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(model)
-
-
-def _json(value: Any) -> Any:
-    return json.loads(json.dumps(value))
 
 
 async def _room(session: AsyncSession, code: str) -> tuple[int, str]:
@@ -89,67 +89,6 @@ async def _room(session: AsyncSession, code: str) -> tuple[int, str]:
     if row is None:
         raise UnknownRoom(code)
     return row.id, row.status
-
-
-# --- rows ----------------------------------------------------------------------------
-# The values of the rows the journal writes, built here only: the statements below and the
-# SQLite writer's short way (server.db.sqlite_short) both insert exactly these.
-
-
-def room_values(room: NewRoom, owner_epoch: int = 0) -> dict[str, Any]:
-    return {"code": room.code, "options": room.options, "seed": room.seed,
-            "rules_version": room.rules_version, "status": WAITING,
-            "host_token_hash": room.host_token_hash, "created_at": room.created_at,
-            "owner_epoch": owner_epoch}
-
-
-def seat_values(room_id: int, seats: Iterable[SeatRecord]) -> list[dict[str, Any]]:
-    return [{"room_id": room_id, "seat": s.seat, "name": s.name, "bot": s.bot,
-             "token_hash": s.token_hash} for s in seats]
-
-
-def start_values(options: dict[str, Any], seed: int, started_at: datetime) -> dict[str, Any]:
-    """What a room's row becomes when its game starts (from WAITING only)."""
-    return {"status": PLAYING, "options": options, "seed": seed, "started_at": started_at}
-
-
-def journal_values(room_id: int, a: ActionRecord) -> dict[str, Any]:
-    return {"room_id": room_id, "seq": a.seq, "seat": a.seat, "action": a.action,
-            "created_at": a.created_at}
-
-
-def game_values(game: FinishedGame) -> dict[str, Any]:
-    """The `games` row of a finished game (ValueError if its result does not fit it)."""
-    result = game.result
-    if not len(game.players) == len(result["scores"]) == len(result["places"]):
-        raise ValueError("one player per score and per place")
-    return {"room_code": game.room_code, "seed": game.seed, "options": game.options,
-            "rules_version": game.rules_version,
-            "actions": [[seat, action] for seat, action in game.actions],
-            "action_count": len(game.actions), "turns": max(result.get("turns") or [0]),
-            "end_reason": result.get("reason"), "result": result,
-            "started_at": game.started_at, "ended_at": game.ended_at,
-            "talk": _json(list(game.talk))}
-
-
-def player_values(game_id: int, game: FinishedGame) -> list[dict[str, Any]]:
-    scores, places = game.result["scores"], game.result["places"]
-    winners = set(game.result.get("winners", ()))
-    return [
-        {"game_id": game_id, "seat": p.seat, "name": p.name, "name_key": name_key(p.name),
-         "bot": p.bot, "stand_in": p.stand_in, "place": places[p.seat],
-         "winner": p.seat in winners, "total": scores[p.seat]["total"],
-         "orders": scores[p.seat]["orders"], "upgrades": scores[p.seat]["upgrades"],
-         "penalties": scores[p.seat]["penalties"], "rush": scores[p.seat]["rush"],
-         "tiles": list(scores[p.seat]["tiles"])}
-        for p in game.players
-    ]
-
-
-def finished_status(game: FinishedGame) -> str:
-    """A finished game's room status: ABANDONED for a game kept with its standings when its
-    room expired (never put on show again), FINISHED otherwise."""
-    return ABANDONED if game.result.get("reason") == ABANDONED else FINISHED
 
 
 # --- rooms -------------------------------------------------------------------------------
@@ -263,7 +202,7 @@ async def append_talk(session: AsyncSession, code: str, item: dict[str, Any], at
     elif status == FINISHED and n > 0:
         game = await session.scalar(select(Game).where(Game.room_code == code))
         if game is not None and all(t.get("n") != n for t in game.talk):
-            game.talk = [*game.talk, _json(item)]
+            game.talk = [*game.talk, plain_json(item)]
             await session.flush()
 
 
@@ -342,7 +281,7 @@ async def _check_same(session: AsyncSession, wanted: list[dict[str, Any]]) -> No
     found = {(r.room_id, r.seq): (r.seat, r.action) for r in rows}
     for v in wanted:
         theirs = found.get((v["room_id"], v["seq"]))
-        if theirs != (v["seat"], _json(v["action"])):
+        if theirs != (v["seat"], plain_json(v["action"])):
             raise JournalConflict(f"journal row {v['seq']} already holds {theirs!r}")
 
 
