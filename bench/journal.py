@@ -9,25 +9,45 @@ time and the journal's CPU per action (this process: the event loop and the driv
 threads), and each record's latency from hand-over to durable. `--busy` keeps the event
 loop busy meanwhile (pure Python work in 2 ms slices, as a loaded server's loop is), which
 is when the driver's threads have to wait for the GIL.
+
+`--games N` journals whole recorded games instead, as the server does under
+bench/load.py: each room is created, seated one player at a time, started, plays a
+recorded random 4-player game action by action and is saved as finished, then a new room
+takes its place, N games per room. It prints the journal's CPU per action with the
+per-game work included, and on SQLite the writer thread's own (journal-sqlite, read from
+/proc), which is the figure issue 15 tracks.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.db.journal import Journal  # noqa: E402
 from server.db.migrate import upgrade_async  # noqa: E402
 from server.db.models import utcnow  # noqa: E402
-from server.db.records import NewRoom  # noqa: E402
+from server.db.records import FinishedGame, NewRoom, SeatRecord  # noqa: E402
 from server.db.session import make_engine  # noqa: E402
+from server.db.store import hash_token  # noqa: E402
+from server.rules import (  # noqa: E402
+    RULES_VERSION,
+    GameOptions,
+    apply,
+    is_over,
+    legal_actions,
+    new_game_from,
+)
 
 
 async def keep_busy(stop: asyncio.Event, slice_s: float = 0.002) -> None:
@@ -84,21 +104,111 @@ async def run(url: str, fallback: Path, rooms: int, rounds: int,
     }
 
 
+Recorded = tuple[int, list[tuple[int, dict[str, Any]]], dict[str, Any]]  # seed, actions, result
+
+
+def record_games(count: int, seed: int) -> list[Recorded]:
+    """Random legal 4-player games: (seed, [(seat, action)], result)."""
+    rng, games = random.Random(seed), []
+    for _ in range(count):
+        game_seed = rng.getrandbits(64)
+        game = new_game_from(game_seed, GameOptions(4))
+        actions: list[tuple[int, dict[str, Any]]] = []
+        while not is_over(game):
+            seat, action = game.current, dict(rng.choice(legal_actions(game)))
+            apply(game, action)
+            actions.append((seat, action))
+        assert game.result is not None
+        games.append((game_seed, actions, game.result))
+    return games
+
+
+def thread_cpu(prefix: str) -> float | None:
+    """CPU seconds used so far by this process's thread named `prefix...` (Linux /proc)."""
+    for thread in threading.enumerate():
+        if thread.name.startswith(prefix) and thread.native_id is not None:
+            with open(f"/proc/self/task/{thread.native_id}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return None
+
+
+async def run_games(url: str, fallback: Path, rooms: int, games: int,
+                    recorded: list[Recorded]) -> dict[str, float]:
+    """Each room plays `games` recorded games in turn, every write awaited as a room does."""
+    await upgrade_async(url)
+    engine = make_engine(url)
+    journal = Journal(engine, fallback)
+    commits: list[tuple[int, float]] = []
+    journal.on_commit = lambda size, seconds: commits.append((size, seconds))
+    await journal.start()
+    stamp = time.strftime("%H%M%S")[-3:]
+    options = {"players": 4}
+    players = [SeatRecord(i, f"p{i}", None, hash_token(f"{stamp}-{i}")) for i in range(4)]
+    actions = 0
+
+    async def room(r: int) -> None:
+        nonlocal actions
+        for g in range(games):
+            code = f"{stamp}{r * games + g:05d}"
+            seed, moves, result = recorded[(r * games + g) % len(recorded)]
+            started = utcnow()
+            await journal.room_created(NewRoom(code, options, seed, RULES_VERSION,
+                                               hash_token(code), started))
+            for n in range(1, len(players) + 1):
+                await journal.seats_changed(code, players[:n], host_seat=None)
+            await journal.room_started(code, options=options, seed=seed, at=started)
+            for seq, (seat, action) in enumerate(moves, start=1):
+                await journal.record(code, seq, seat, action)
+            await journal.game_finished(FinishedGame(
+                code, seed, options, RULES_VERSION, tuple(players), tuple(moves), result,
+                started, utcnow()))
+            actions += len(moves)
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    writer = thread_cpu("journal-sqlite") or 0.0  # the thread starts with the first write
+    await asyncio.gather(*(room(r) for r in range(rooms)))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    writer_end = thread_cpu("journal-sqlite")  # None: not SQLite
+    await journal.stop()
+    await engine.dispose()
+    figures = {
+        "games": rooms * games,
+        "actions": actions,
+        "actions_per_s": actions / wall,
+        "transactions": len(commits),
+        "mean_batch": statistics.mean(size for size, _ in commits),
+        "commit_p50_ms": 1000 * statistics.median(s for _, s in commits),
+        "cpu_us_per_action": 1e6 * cpu / actions,
+    }
+    if writer_end is not None:
+        figures["writer_cpu_us_per_action"] = 1e6 * (writer_end - writer) / actions
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=50)
     parser.add_argument("--database-url", help="default: a fresh SQLite file")
     parser.add_argument("--busy", action="store_true", help="keep the event loop busy")
+    parser.add_argument("--games", type=int, default=0,
+                        help="whole recorded games per room instead of rounds of actions")
+    parser.add_argument("--seed", type=int, default=1, help="of the recorded games")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite+aiosqlite:///{tmp}/journal.db"
-        figures = asyncio.run(run(url, Path(tmp) / "fallback.jsonl", args.rooms, args.rounds,
-                                 args.busy))
-    print(f"journal={url.split(':')[0]} rooms={args.rooms} rounds={args.rounds} "
-          f"busy={args.busy}")
+        fallback = Path(tmp) / "fallback.jsonl"
+        if args.games:
+            recorded = record_games(min(args.rooms * args.games, 50), args.seed)
+            figures = asyncio.run(run_games(url, fallback, args.rooms, args.games, recorded))
+            print(f"journal={url.split(':')[0]} rooms={args.rooms} games={args.games}")
+        else:
+            figures = asyncio.run(run(url, fallback, args.rooms, args.rounds, args.busy))
+            print(f"journal={url.split(':')[0]} rooms={args.rooms} rounds={args.rounds} "
+                  f"busy={args.busy}")
     for key, value in figures.items():
-        print(f"{key:<20}{value:>12.2f}")
+        print(f"{key:<26}{value:>12.2f}")
 
 
 if __name__ == "__main__":

@@ -7,5 +7,8 @@
     journal.py   Journal: group-committed, ordered writes from the rooms
     fallback.py  the local file that holds writes while the database is down
     ops.py       the journal's operations as JSON lines
+    rows.py      the values of the rows they write (one builder per table)
+    sqlite_writer.py, sqlite_short.py   the journal's transactions on SQLite
+    rawinsert.py values bound as the ORM binds them; PostgreSQL's batch of actions
     records.py   the plain values going in and out
 """

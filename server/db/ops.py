@@ -40,10 +40,6 @@ def _seats(seats: Sequence[SeatRecord]) -> list[list[Any]]:
             for s in seats]
 
 
-def _seat_records(rows: list[list[Any]]) -> tuple[SeatRecord, ...]:
-    return tuple(SeatRecord(*row) for row in rows)
-
-
 def _normal(op: Op) -> Op:
     """What the op becomes after a trip through JSON (tuples become lists, and so on)."""
     return decode(encode(op))
@@ -107,9 +103,7 @@ async def apply_ops(
     run: list[ActionRecord] = []
     for op in ops:
         if op["op"] == "action":
-            run.append(ActionRecord(
-                op["code"], op["seq"], op["seat"], op["action"], _time(op["at"])
-            ))
+            run.append(action_record(op))
             continue
         if run:
             await store.append_actions(session, run, replaying=replaying, open_rooms=open_rooms)
@@ -134,34 +128,60 @@ def _time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-async def _room_created(session: AsyncSession, op: Op) -> None:
-    await store.create_room(session, NewRoom(
+# --- the records an operation stands for (the store's and the SQLite short way's input) ---
+
+
+def action_record(op: Op) -> ActionRecord:
+    return ActionRecord(op["code"], op["seq"], op["seat"], op["action"], _time(op["at"]))
+
+
+def new_room(op: Op) -> NewRoom:
+    return NewRoom(
         code=op["code"], options=op["options"], seed=op["seed"],
         rules_version=op["rules_version"], host_token_hash=op["host"],
-        created_at=_time(op["at"]), seats=_seat_records(op["seats"]),
-    ), owner_epoch=op.get("epoch", 0))
+        created_at=_time(op["at"]), seats=seat_records(op["seats"]),
+    )
+
+
+def seat_records(rows: list[list[Any]]) -> tuple[SeatRecord, ...]:
+    return tuple(SeatRecord(*row) for row in rows)
+
+
+def started_at(op: Op) -> datetime:
+    return _time(op["at"])
+
+
+def finished_game(op: Op) -> FinishedGame:
+    return FinishedGame(
+        room_code=op["code"], seed=op["seed"], options=op["options"],
+        rules_version=op["rules_version"], players=seat_records(op["players"]),
+        actions=tuple((seat, a) for seat, a in op["actions"]), result=op["result"],
+        started_at=_time(op["started_at"]), ended_at=_time(op["ended_at"]),
+        talk=tuple(op.get("talk", ())),
+    )
+
+
+# --- applying them through the store ------------------------------------------------------
+
+
+async def _room_created(session: AsyncSession, op: Op) -> None:
+    await store.create_room(session, new_room(op), owner_epoch=op.get("epoch", 0))
 
 
 async def _seats_changed(session: AsyncSession, op: Op) -> None:
     await store.set_seats(
-        session, op["code"], _seat_records(op["seats"]), host_seat=op.get("host_seat")
+        session, op["code"], seat_records(op["seats"]), host_seat=op.get("host_seat")
     )
 
 
 async def _room_started(session: AsyncSession, op: Op) -> None:
     await store.start_room(
-        session, op["code"], options=op["options"], seed=op["seed"], started_at=_time(op["at"])
+        session, op["code"], options=op["options"], seed=op["seed"], started_at=started_at(op)
     )
 
 
 async def _game_finished(session: AsyncSession, op: Op) -> None:
-    await store.save_finished_game(session, FinishedGame(
-        room_code=op["code"], seed=op["seed"], options=op["options"],
-        rules_version=op["rules_version"], players=_seat_records(op["players"]),
-        actions=tuple((seat, a) for seat, a in op["actions"]), result=op["result"],
-        started_at=_time(op["started_at"]), ended_at=_time(op["ended_at"]),
-        talk=tuple(op.get("talk", ())),
-    ))
+    await store.save_finished_game(session, finished_game(op))
 
 
 async def _talk(session: AsyncSession, op: Op) -> None:

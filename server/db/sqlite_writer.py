@@ -8,17 +8,20 @@ fallback file. Here the whole transaction runs on the writer's own thread, on a 
 sqlite3 connection under a synchronous SQLAlchemy session: the event loop hands a batch
 over once and hears back once, whatever the batch holds.
 
-The operations are applied by the same code as on PostgreSQL (`ops.apply_ops` and the
-store), which is written against AsyncSession: `SessionFacade` gives it that face over
-the synchronous session, and `run_to_end` runs the coroutine, which never really waits.
+The live writer's common operations (a room created, seated, started, its actions, its
+game finished) go the short way, prepared statements on the driver connection
+(server.db.sqlite_short). Everything else, replays and surprises, is applied by the same
+code as on PostgreSQL (`ops.apply_ops` and the store), in the same transaction. That code
+is written against AsyncSession: `SessionFacade` gives it that face over the synchronous
+session, and `run_to_end` runs the coroutine, which never really waits.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -27,8 +30,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from . import ops, rawinsert, store
+from . import ops, store
 from .session import sqlite_pragmas
+from .sqlite_short import SqliteShortWay
 
 T = TypeVar("T")
 
@@ -40,6 +44,7 @@ class SqliteWriter:
         event.listen(self.engine, "connect", sqlite_pragmas)
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="journal-sqlite")
         self._conn: Connection | None = None  # the writer's, kept between batches
+        self._short = SqliteShortWay(self.engine.dialect)
 
     async def write(self, batch: Sequence[ops.Op], *, replaying: bool,
                     open_rooms: dict[str, int], timeout: float) -> None:
@@ -73,10 +78,14 @@ class SqliteWriter:
         if self._conn is None:
             self._conn = self.engine.connect()
         try:
-            with self._conn.begin():
-                if not replaying and _insert_actions(self._conn, batch, open_rooms):
+            conn = self._conn
+            with conn.begin():
+                if replaying or any("epoch" in op for op in batch):
+                    _apply(conn, batch, replaying, open_rooms)
                     return
-                _apply(self._conn, batch, replaying, open_rooms)
+                db = cast(sqlite3.Connection, conn.connection.driver_connection)
+                self._short.write(db, batch, open_rooms,
+                                  lambda part: _apply(conn, part, False, open_rooms))
         except BaseException:
             open_rooms.clear()  # ids cached in a transaction that did not commit
             self._drop()
@@ -93,22 +102,6 @@ class SqliteWriter:
         conn, self._conn = self._conn, None
         if conn is not None:
             conn.close()
-
-
-def _insert_actions(conn: Connection, batch: Sequence[ops.Op],
-                    open_rooms: dict[str, int]) -> bool:
-    """The common batch, actions of rooms known unfinished, as one statement; False if the
-    batch holds anything else, or a row was there already (then the ORM path, in the same
-    transaction, checks those rows against what is stored)."""
-    values = []
-    for op in batch:
-        room_id = open_rooms.get(op["code"])
-        if op["op"] != "action" or room_id is None or "epoch" in op:
-            return False
-        values.append({"room_id": room_id, "seq": op["seq"], "seat": op["seat"],
-                       "action": op["action"], "created_at": datetime.fromisoformat(op["at"])})
-    rows = rawinsert.json_rows(conn.dialect, values)
-    return conn.exec_driver_sql(rawinsert.SQLITE_SQL, (rows,)).rowcount == len(values)
 
 
 def _apply(conn: Connection, batch: Sequence[ops.Op], replaying: bool,

@@ -33,8 +33,6 @@ from . import rawinsert
 from .models import (
     ABANDONED,
     FINISHED,
-    NAME,
-    PLAYING,
     UNFINISHED,
     WAITING,
     Game,
@@ -58,6 +56,17 @@ from .records import (
     UnfinishedRoom,
     UnknownRoom,
 )
+from .rows import (
+    finished_status,
+    game_values,
+    journal_values,
+    name_key,
+    plain_json,
+    player_values,
+    room_values,
+    seat_values,
+    start_values,
+)
 
 MAX_PER_PAGE = 100
 # A write that locks what the journal writes, and changes nothing: on SQLite it needs the
@@ -70,18 +79,9 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def name_key(name: str) -> str:
-    """How player names are matched when filtering the game list (case-insensitive)."""
-    return name.strip().casefold()[:NAME]
-
-
 def _insert(session: AsyncSession, model: type) -> Any:
     dialect = session.get_bind().dialect.name
     return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(model)
-
-
-def _json(value: Any) -> Any:
-    return json.loads(json.dumps(value))
 
 
 async def _room(session: AsyncSession, code: str) -> tuple[int, str]:
@@ -99,12 +99,7 @@ async def create_room(session: AsyncSession, room: NewRoom, owner_epoch: int = 0
     a different host means the code is taken (JournalConflict)."""
     stmt = (
         _insert(session, Room)
-        .values(
-            code=room.code, options=room.options, seed=room.seed,
-            rules_version=room.rules_version, status=WAITING,
-            host_token_hash=room.host_token_hash, created_at=room.created_at,
-            owner_epoch=owner_epoch,
-        )
+        .values(**room_values(room, owner_epoch))
         .on_conflict_do_nothing(index_elements=["code"])
         .returning(Room.id)
     )
@@ -138,11 +133,8 @@ async def set_seats(
 
 async def _upsert_seats(session: AsyncSession, room_id: int, seats: Sequence[SeatRecord]) -> None:
     connection = await session.connection()
-    await connection.execute(_seat_upsert(session.get_bind().dialect.name), [
-        {"room_id": room_id, "seat": s.seat, "name": s.name, "bot": s.bot,
-         "token_hash": s.token_hash}
-        for s in seats
-    ])
+    await connection.execute(_seat_upsert(session.get_bind().dialect.name),
+                             seat_values(room_id, seats))
 
 
 _SEAT_UPSERTS: dict[str, Any] = {}
@@ -171,7 +163,7 @@ async def start_room(
     await session.execute(
         update(Room)
         .where(Room.code == code, Room.status == WAITING)
-        .values(status=PLAYING, options=options, seed=seed, started_at=started_at)
+        .values(**start_values(options, seed, started_at))
     )
 
 
@@ -210,7 +202,7 @@ async def append_talk(session: AsyncSession, code: str, item: dict[str, Any], at
     elif status == FINISHED and n > 0:
         game = await session.scalar(select(Game).where(Game.room_code == code))
         if game is not None and all(t.get("n") != n for t in game.talk):
-            game.talk = [*game.talk, _json(item)]
+            game.talk = [*game.talk, plain_json(item)]
             await session.flush()
 
 
@@ -250,8 +242,7 @@ async def append_actions(
             if replaying:
                 continue
             raise UnknownRoom(f"{a.room_code} is {room[1]}")
-        values.append({"room_id": room_id, "seq": a.seq, "seat": a.seat,
-                       "action": a.action, "created_at": a.created_at})
+        values.append(journal_values(room_id, a))
     if not values:
         return
     connection = await session.connection()
@@ -290,7 +281,7 @@ async def _check_same(session: AsyncSession, wanted: list[dict[str, Any]]) -> No
     found = {(r.room_id, r.seq): (r.seat, r.action) for r in rows}
     for v in wanted:
         theirs = found.get((v["room_id"], v["seq"]))
-        if theirs != (v["seat"], _json(v["action"])):
+        if theirs != (v["seat"], plain_json(v["action"])):
             raise JournalConflict(f"journal row {v['seq']} already holds {theirs!r}")
 
 
@@ -448,20 +439,9 @@ async def save_finished_game(session: AsyncSession, game: FinishedGame) -> int:
 
     A result whose reason is ABANDONED (the room expired before the end: the standings
     then, no winner) leaves its room ABANDONED, so it is never put on show again."""
-    result = game.result
-    scores, places = result["scores"], result["places"]
-    if not len(game.players) == len(scores) == len(places):
-        raise ValueError("one player per score and per place")
     stmt = (
         _insert(session, Game)
-        .values(
-            room_code=game.room_code, seed=game.seed, options=game.options,
-            rules_version=game.rules_version,
-            actions=[[seat, action] for seat, action in game.actions],
-            action_count=len(game.actions), turns=max(result.get("turns") or [0]),
-            end_reason=result.get("reason"), result=result,
-            started_at=game.started_at, ended_at=game.ended_at, talk=_json(list(game.talk)),
-        )
+        .values(**game_values(game))
         .on_conflict_do_nothing(index_elements=["room_code"])
         .returning(Game.id)
     )
@@ -470,22 +450,11 @@ async def save_finished_game(session: AsyncSession, game: FinishedGame) -> int:
         # the conflict means the row is there: scalar_one says so if it ever is not
         return (await session.execute(
             select(Game.id).where(Game.room_code == game.room_code))).scalar_one()
-    winners = set(result.get("winners", ()))
-    session.add_all(
-        GamePlayer(
-            game_id=game_id, seat=p.seat, name=p.name, name_key=name_key(p.name), bot=p.bot,
-            stand_in=p.stand_in, place=places[p.seat], winner=p.seat in winners,
-            total=scores[p.seat]["total"], orders=scores[p.seat]["orders"],
-            upgrades=scores[p.seat]["upgrades"], penalties=scores[p.seat]["penalties"],
-            rush=scores[p.seat]["rush"], tiles=list(scores[p.seat]["tiles"]),
-        )
-        for p in game.players
-    )
+    session.add_all(GamePlayer(**values) for values in player_values(game_id, game))
     room_id = select(Room.id).where(Room.code == game.room_code).scalar_subquery()
     await session.execute(
         update(Room).where(Room.code == game.room_code, Room.status.in_(UNFINISHED))
-        .values(status=ABANDONED if result.get("reason") == ABANDONED else FINISHED,
-                finished_at=game.ended_at)
+        .values(status=finished_status(game), finished_at=game.ended_at)
     )
     await session.execute(delete(JournalEntry).where(JournalEntry.room_id == room_id))
     await session.execute(delete(RoomTalk).where(RoomTalk.room_id == room_id))

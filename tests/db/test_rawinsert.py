@@ -1,5 +1,5 @@
-"""The live journal's short way (server.db.rawinsert: one trip to its own thread on SQLite,
-one statement over arrays on PostgreSQL) stores rows exactly as the ORM path does, and
+"""The live journal's short way (server.db.sqlite_short on SQLite; on PostgreSQL
+server.db.rawinsert's one statement over arrays) stores rows exactly as the ORM path does, and
 leaves a batch with a row already there to the ORM path's checks."""
 
 from __future__ import annotations
