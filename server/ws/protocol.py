@@ -186,10 +186,12 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
         """Called once, as the handshake's answer goes out: the request and the response
         are not read again."""
         super().start_keepalive()
-        # websockets' parser keeps the request for the connection's life: empty it (the
-        # app's scope has its own copy of the headers).
+        # websockets' parser keeps the request for the connection's life: empty it. The
+        # app's scope has its own copy of the headers, read before the accept (Host,
+        # Origin, the cluster's claim) and never after: ~0.7 KiB a socket.
         self.request.headers.clear()
         self.request = self.response = None  # type: ignore[assignment]
+        self.scope["headers"] = []
 
 
 class UpgradingHttpProtocol(HttpToolsProtocol):

@@ -59,6 +59,7 @@ async def test_a_socket_keeps_uvicorns_attributes_in_slots_not_a_dict_of_its_own
     assert transport.written.startswith(b"HTTP/1.1 101")
     assert vars(protocol) == {}
     assert protocol.request is None and protocol.response is None  # dropped once answered
+    assert protocol.scope["headers"] == []  # read before the accept only
     protocol.connection_lost(None)
     protocol.stop_keepalive()
 
