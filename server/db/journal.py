@@ -202,7 +202,9 @@ class Journal:
         if len(self._pending) >= self._max_batch:
             self._full.set()
         self._wake.set()
-        await asyncio.shield(item.done)
+        # A caller cancelled meanwhile cancels only its wait: the op is written anyway (see
+        # _Item.resolve), so no shield (a future and two callbacks per action) is needed.
+        await item.done
 
     # --- the writer ------------------------------------------------------------------
 

@@ -67,6 +67,25 @@ async def test_concurrent_records_share_transactions(
     assert await journal_seqs(engine) == list(range(1, 54))
 
 
+async def test_a_record_whose_caller_is_cancelled_is_written_all_the_same(
+    engine: AsyncEngine, tmp_path: Path, clock: Clock
+) -> None:
+    """Handed over is handed over: cancelling the wait (a socket gone mid-action) does not
+    take the action back, and the batch it shares is not disturbed."""
+    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
+    await journal.start()
+    await journal.room_created(new_room("CANCEL01", clock()))
+    waiting = asyncio.create_task(journal.record("CANCEL01", 1, 0, step(1)))
+    await asyncio.sleep(0)  # queued, not yet written
+    waiting.cancel()
+    await journal.record("CANCEL01", 2, 0, step(2))
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert await journal_seqs(engine) == [1, 2]
+    await journal.stop()
+    assert not journal.degraded
+
+
 async def test_a_bad_write_fails_alone(engine: AsyncEngine, tmp_path: Path, clock: Clock) -> None:
     journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
     await journal.start()
