@@ -32,6 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncEngine
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.db.journal import Journal  # noqa: E402
@@ -58,14 +60,22 @@ async def keep_busy(stop: asyncio.Event, slice_s: float = 0.002) -> None:
         await asyncio.sleep(0)
 
 
-async def run(url: str, fallback: Path, rooms: int, rounds: int,
-              busy: bool = False) -> dict[str, float]:
+async def start_journal(url: str, fallback: Path
+                        ) -> tuple[AsyncEngine, Journal, list[tuple[int, float]]]:
+    """A journal on `url`, migrated, running: its engine, itself, and the list its commits
+    are noted in (size, seconds)."""
     await upgrade_async(url)
     engine = make_engine(url)
     journal = Journal(engine, fallback)
     commits: list[tuple[int, float]] = []
     journal.on_commit = lambda size, seconds: commits.append((size, seconds))
     await journal.start()
+    return engine, journal, commits
+
+
+async def run(url: str, fallback: Path, rooms: int, rounds: int,
+              busy: bool = False) -> dict[str, float]:
+    engine, journal, commits = await start_journal(url, fallback)
     stamp = time.strftime("%H%M%S")
     codes = [f"{stamp[-3:]}{i:05d}" for i in range(rooms)]
     for code in codes:
@@ -136,12 +146,7 @@ def thread_cpu(prefix: str) -> float | None:
 async def run_games(url: str, fallback: Path, rooms: int, games: int,
                     recorded: list[Recorded]) -> dict[str, float]:
     """Each room plays `games` recorded games in turn, every write awaited as a room does."""
-    await upgrade_async(url)
-    engine = make_engine(url)
-    journal = Journal(engine, fallback)
-    commits: list[tuple[int, float]] = []
-    journal.on_commit = lambda size, seconds: commits.append((size, seconds))
-    await journal.start()
+    engine, journal, commits = await start_journal(url, fallback)
     stamp = time.strftime("%H%M%S")[-3:]
     options = {"players": 4}
     players = [SeatRecord(i, f"p{i}", None, hash_token(f"{stamp}-{i}")) for i in range(4)]
