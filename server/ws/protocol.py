@@ -1,5 +1,6 @@
-"""uvicorn's websocket protocol, answering a frame over the size cap the documented way, and
-holding less per socket.
+"""uvicorn's protocols as the table sockets use them: the websocket protocol answering a
+frame over the size cap the documented way, holding less per socket and writing table
+frames straight onto the transport; the HTTP protocol they start on, leaving no garbage.
 
 uvicorn refuses a frame bigger than `ws_max_size` from its header, before reading it (so
 it costs no memory), and closes with 1009 before the app hears of it. This subclass puts
