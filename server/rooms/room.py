@@ -14,7 +14,7 @@ import dataclasses
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any
 
 from server.rules import (
@@ -28,6 +28,7 @@ from server.rules import (
 )
 
 from . import chat, outgoing, timeouts
+from .actionlog import ActionLog
 from .codes import display
 from .connection import Connection
 from .diff import Op, diff
@@ -84,7 +85,7 @@ class Room:
         self.spectators: set[Connection] = set()
         self.status = WAITING
         self.game: Game | None = None
-        self.actions: list[tuple[int, dict[str, Any]]] = []  # accepted (seat, action), in order
+        self.actions = ActionLog()  # accepted (seat, action), in order
         self.notice: str | None = None  # why an INCOMPATIBLE room cannot be played
         self.rematch: str | None = None  # display code of the next game at this table
         # The players' seat tokens for that next game, until each asks for theirs (memory
@@ -373,7 +374,8 @@ class Room:
 
     def make_incompatible(self, notice: str) -> None:
         """A restored room that cannot be played here: readable, closed, `notice` says why."""
-        self.status, self.notice, self.game, self.actions = INCOMPATIBLE, notice, None, []
+        self.status, self.notice, self.game = INCOMPATIBLE, notice, None
+        self.actions = ActionLog()
 
     def move_away(self) -> None:
         """Handed over to another instance (cluster mode): its viewers reconnect there."""
@@ -405,7 +407,7 @@ class Room:
         game = self.replay(actions)
         if status == FINISHED and not is_over(game):
             raise ValueError(f"the saved game of {self.code} does not replay to its end")
-        self.game, self.actions, self.status = game, actions, status
+        self.game, self.actions, self.status = game, ActionLog(actions), status
         if status == FINISHED:
             self.finished_at = self.clock() - finished_ago
 
@@ -439,7 +441,7 @@ class Room:
     def new_game(self) -> Game:
         return new_game_from(self.seed, self.options)
 
-    def replay(self, actions: list[tuple[int, dict[str, Any]]]) -> Game:
+    def replay(self, actions: Iterable[tuple[int, dict[str, Any]]]) -> Game:
         """The game after `actions` from the start: randomness is state, so this is exact."""
         game = self.new_game()
         for seat, action in actions:
@@ -483,7 +485,7 @@ class Room:
                 raise RoomError("unavailable", "the action could not be saved", 503) from None
             if stages is not None:
                 stages.stamp_durable()
-            self.actions.append((seat, action))
+            self.actions.append(seat, action)
             if bot is None:
                 timeouts.acted(self, seat)
             finished = is_over(game)
