@@ -27,7 +27,7 @@ from sqlalchemy import Table
 from sqlalchemy.engine import Dialect
 
 from . import ops
-from .models import UNFINISHED, Base, Game, GamePlayer, Room, RoomSeat
+from .models import UNFINISHED, WAITING, Base, Game, GamePlayer, Room, RoomSeat
 from .rawinsert import JOURNAL, Binder
 from .records import SeatRecord
 from .rows import (
@@ -133,7 +133,8 @@ class SqliteShortWay:
         return inserted == len(values)
 
     def _insert_rows(self, db: sqlite3.Connection, name: str, table: Table,
-                rows: list[tuple[Any, ...]], columns: tuple[str, ...], suffix: str = "") -> int:
+                     rows: list[tuple[Any, ...]], columns: tuple[str, ...],
+                     suffix: str = "") -> int:
         """Rows inserted CHUNK at a time; returns how many went in."""
         inserted = 0
         for start in range(0, len(rows), CHUNK):
@@ -196,8 +197,8 @@ class SqliteShortWay:
         values = start_values(op["options"], op["seed"], ops.started_at(op))
         sql = self._statement(("start", tuple(values)), lambda: (
             f"UPDATE rooms SET {', '.join(f'{c} = ?' for c in values)} "
-            "WHERE id = ? AND status = 'waiting'"))
-        db.execute(sql, (*self.bind.row(ROOMS, values), room_id))
+            "WHERE id = ? AND status = ?"))
+        db.execute(sql, (*self.bind.row(ROOMS, values), room_id, WAITING))
         return True
 
     def game_finished(self, db: sqlite3.Connection, op: ops.Op,
