@@ -10,10 +10,12 @@ Memory: a table socket lives for a whole game, so what uvicorn keeps per socket 
 (bench/memory.py). Its asyncio.Queue of incoming events (three deques and an Event, ~2.5
 KiB) becomes an `Inbox` (a list and at most one future), its `writable` Event (a deque) a
 `Gate`, and the handshake's request and response (their headers, ~2 KiB) are dropped once
-the handshake is answered. uvicorn sets 37 attributes per connection, past what Python's
-shared-key instance dicts hold (30), so each socket had a dict of its own (~1.5 KiB): slots
-named after them take the assignments instead (an attribute a later uvicorn adds still
-works, in a dict; tests/ws/test_protocol.py notices).
+the handshake is answered. The next keepalive ping waits on the loop's shared timers
+(server/ws/keepalive.py), not a loop timer of its own (~0.6 KiB). uvicorn sets 37
+attributes per connection, past what Python's shared-key instance dicts hold (30), so each
+socket had a dict of its own (~1.5 KiB): slots named after them take the assignments
+instead (an attribute a later uvicorn adds still works, in a dict; tests/ws/test_protocol.py
+notices).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import OPEN
 
 from .frames import too_large_texts
+from .keepalive import timers
 
 
 class Inbox:
@@ -182,6 +185,14 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
     def data_received(self, data: bytes) -> None:
         if not self.lingering:
             super().data_received(data)
+
+    def schedule_ping(self) -> None:
+        """As uvicorn, on the loop's shared keepalive timers (server/ws/keepalive.py)
+        rather than a loop timer of the socket's own."""
+        assert self.ping_interval is not None
+        delay = max(0.0, self.ping_interval - self.last_ping_rtt)
+        self.ping_timer = timers(self.loop).call_later(  # type: ignore[assignment]
+            delay, self.send_keepalive_ping)
 
     def start_keepalive(self) -> None:
         """Called once, as the handshake's answer goes out: the request and the response
