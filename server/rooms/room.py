@@ -106,7 +106,9 @@ class Room:
         self._info_made_from = self._info_inputs()
         self._public: dict[str, Any] | None = None
         self._extras: dict[int | None, dict[str, Any]] = {}
-        self._spectator_snapshot: tuple[int, str] | None = None  # (v, text), shared
+        # (v, text): one snapshot text for a crowd of spectators joining at a version,
+        # dropped at the next (~3 KiB a room).
+        self._spectator_snapshot: tuple[int, str] | None = None
         # Spectators come and go in crowds: their count is published at most once per
         # presence_interval (real seconds), the changes in between together.
         self.max_spectators = max_spectators
@@ -237,6 +239,7 @@ class Room:
             return False
         self._info = info
         self.v += 1
+        self._spectator_snapshot = None
         if game_changed:
             self.game_v = self.v
         self.touched_at = self.clock()

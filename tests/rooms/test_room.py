@@ -179,6 +179,20 @@ async def test_each_viewer_kind_patches_to_its_own_view(settings):
 
 
 @pytest.mark.asyncio
+async def test_spectators_joining_at_one_version_share_a_snapshot_kept_no_longer(settings):
+    manager = RoomManager(settings)
+    room, _, host = await seated_room(manager)
+    await seating.start(room, host)
+    first = room.snapshot(None)
+    assert room.snapshot(None) is first  # a crowd joining at this version: one text
+    seat = room.game.current
+    await room.act(seat, room.view(seat)["game"]["legal"][0], room.v)
+    assert room._spectator_snapshot is None  # the next version lets it go (~3 KiB)
+    later = json.loads(room.snapshot(None))
+    assert later["v"] == room.v and later["view"] == json.loads(json.dumps(room.view(None)))
+
+
+@pytest.mark.asyncio
 async def test_expiry(make_settings):
     clock = Clock()
     settings = make_settings(ROOM_IDLE_TTL=100, FINISHED_ROOM_TTL=10)
