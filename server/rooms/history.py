@@ -37,8 +37,7 @@ class Entry:
 
     @property
     def events(self) -> list[dict[str, Any]]:
-        events: list[dict[str, Any]] = orjson.loads(self.tail[_EVENTS_AT:-1])
-        return events
+        return events_in(self.tail)
 
     def text(self, seat: int | None) -> str:
         """The patch frame for a viewer in `seat` (None: a spectator)."""
@@ -50,6 +49,12 @@ class Entry:
 
 
 _EVENTS_AT = len(outgoing.patch_tail("")) - 1  # where the events' text starts in a tail
+
+
+def events_in(tail: str) -> list[dict[str, Any]]:
+    """The events of an entry's tail."""
+    events: list[dict[str, Any]] = orjson.loads(tail[_EVENTS_AT:-1])
+    return events
 
 
 class FrameTexts:
@@ -95,3 +100,29 @@ class History:
             return None
         first = v + 1 - self.entries[0].v
         return list(self.entries)[first:]
+
+
+class RecentEvents:
+    """The last `size` events every viewer saw, each with the version that carried it. Kept
+    as the entries' tails (the text the history holds anyway, the same string objects)
+    rather than as event dicts: read only when a viewer arrives mid-game."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.tails: deque[tuple[int, str, int]] = deque()  # (v, tail, events in it)
+        self.count = 0
+
+    def add(self, entry: Entry, count: int) -> None:
+        """`entry` carried `count` events."""
+        if not count:
+            return
+        self.tails.append((entry.v, entry.tail, count))
+        self.count += count
+        while self.count - self.tails[0][2] >= self.size:
+            self.count -= self.tails.popleft()[2]
+
+    def listed(self, upto: int | None = None) -> list[dict[str, Any]]:
+        """Oldest first, as {"v", "event"}; only up to version `upto` if given."""
+        recent: list[dict[str, Any]] = [{"v": v, "event": event} for v, tail, _ in self.tails
+                                         for event in events_in(tail)][-self.size:]
+        return [item for item in recent if upto is None or item["v"] <= upto]

@@ -13,7 +13,6 @@ import asyncio
 import dataclasses
 import logging
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any
 
@@ -33,7 +32,7 @@ from .codes import display
 from .connection import Connection
 from .diff import Op, diff
 from .errors import RoomError
-from .history import Entry, FrameTexts, History
+from .history import Entry, FrameTexts, History, RecentEvents
 from .journal import Journal
 from .jsontext import dumps
 from .options import RoomOptions
@@ -95,7 +94,7 @@ class Room:
         self.game_v = 0  # the version of the last game change (for stale actions)
         self.lock = asyncio.Lock()
         self.history = History(resume_buffer)
-        self.recent: deque[tuple[int, dict[str, Any]]] = deque(maxlen=RECENT_EVENTS)
+        self.recent = RecentEvents(RECENT_EVENTS)
         self.created_at = self.touched_at = clock()
         self.finished_at: float | None = None
         self.talk = chat.TalkLog()
@@ -172,8 +171,7 @@ class Room:
     def recent_events(self, upto: int | None = None) -> list[dict[str, Any]]:
         """The last events (every viewer sees the same ones), oldest first, each with the
         version that carried it; only up to version `upto` if given."""
-        return [{"v": v, "event": event} for v, event in self.recent
-                if upto is None or v <= upto]
+        return self.recent.listed(upto)
 
     def snapshot(self, seat: int | None) -> str:
         if seat is None and self._spectator_snapshot and self._spectator_snapshot[0] == self.v:
@@ -243,9 +241,9 @@ class Room:
         if game_changed:
             self.game_v = self.v
         self.touched_at = self.clock()
-        self.recent.extend((self.v, event) for event in events)
         entry = Entry(self.v, shared, by_seat, events)
         self.history.append(entry)
+        self.recent.add(entry, len(events))
         texts = FrameTexts(entry)
         for conn in self.connections():
             conn.send(texts.text(conn.seat))

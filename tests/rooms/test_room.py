@@ -98,6 +98,24 @@ def test_history_keeps_no_more_text_than_its_byte_budget():
     assert [e.v for e in history.since(6, 7)] == [7]
 
 
+
+def test_recent_events_keep_the_last_ones_as_the_entries_text():
+    """The last `size` events, oldest first with their versions, however the versions
+    that carried them split them; kept as the very tail strings of the history's entries."""
+    from server.rooms.history import Entry, RecentEvents
+
+    recent = RecentEvents(5)
+    entries = []
+    for v, count in ((1, 2), (2, 0), (3, 3), (4, 1), (5, 2)):
+        events = [{"type": "e", "n": f"{v}.{i}"} for i in range(count)]
+        entries.append(Entry(v, [], {}, events))
+        recent.add(entries[-1], count)
+    assert [(e["v"], e["event"]["n"]) for e in recent.listed()] == [
+        (3, "3.1"), (3, "3.2"), (4, "4.0"), (5, "5.0"), (5, "5.1")]
+    assert [e["event"]["n"] for e in recent.listed(upto=4)] == ["3.1", "3.2", "4.0"]
+    assert [v for v, _, _ in recent.tails] == [3, 4, 5]  # version 1 went, 2 had none
+    assert all(tail is entries[v - 1].tail for v, tail, _ in recent.tails)
+
 async def seated_room(manager, players=2):
     room, host = await manager.create(RoomOptions(players), "1.2.3.4")
     tokens = [(await seating.join(room, f"P{s}", None))[1] for s in range(players)]
