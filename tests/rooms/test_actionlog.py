@@ -34,3 +34,15 @@ def test_a_read_action_is_a_fresh_copy_as_json_makes_it() -> None:
     assert log[0][1]["to"] == "c3"
     action["to"] = "changed too"
     assert log[0][1]["to"] == "c3"
+
+
+def test_indexes_past_either_end_and_text_beyond_ascii_read_as_in_a_list() -> None:
+    import pytest
+
+    pairs = [(0, {"type": "chat", "text": "สวัสดี 안녕"}), (3, STOP), (1, MOVE)]
+    log = ActionLog(pairs)
+    assert log[0] == pairs[0] and log[-3] == pairs[0] and log[2] == pairs[2]
+    assert log[::-1] == pairs[::-1] and log[5:] == [] and log[-2:-1] == [pairs[1]]
+    for beyond in (3, -4):
+        with pytest.raises(IndexError):
+            log[beyond]
