@@ -60,6 +60,11 @@ async def test_a_socket_keeps_uvicorns_attributes_in_slots_not_a_dict_of_its_own
     assert vars(protocol) == {}
     assert protocol.request is None and protocol.response is None  # dropped once answered
     assert protocol.scope["headers"] == []  # read before the accept only
+    from server.ws.protocol import AFTER_ACCEPT
+
+    assert all(protocol.scope[key] is shared for key, shared in AFTER_ACCEPT.items())
+    assert AFTER_ACCEPT == {"headers": [], "subprotocols": [], "asgi": {}, "state": {},
+                            "extensions": {}}  # shared by every socket: still empty
     protocol.connection_lost(None)
     protocol.stop_keepalive()
 
