@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -129,6 +130,9 @@ def text_frame(text: str) -> bytes:
 AFTER_ACCEPT: dict[str, Any] = {
     "headers": [], "subprotocols": [], "asgi": {}, "state": {}, "extensions": {}}
 
+Address = tuple[str, int | None]
+_LOCAL_ADDRESSES: dict[Address, Address] = {}  # the server's listening addresses
+
 # Seconds a socket refused for a bad frame keeps reading (and dropping) what the client
 # still sends before it is closed.
 LINGER = 2.0
@@ -186,6 +190,15 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
         self.transport.resume_reading()
         # uvicorn's own close timer: while it is set, the app's end does not close either.
         self.close_timer = self.loop.call_later(LINGER, self.transport.close)
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        # The local address is the same for every socket, the peer's host often: each
+        # socket keeps the shared objects rather than copies of its own (~0.2 KiB).
+        if self.server is not None:
+            self.server = _LOCAL_ADDRESSES.setdefault(self.server, self.server)
+        if self.client is not None:
+            self.client = (sys.intern(self.client[0]), self.client[1])
 
     def data_received(self, data: bytes) -> None:
         if not self.lingering:

@@ -34,12 +34,18 @@ class App(FastAPI):
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            match = SOCKET_PATH.match(get_route_path(scope))
-            if match is not None:
+            # Only the code is kept: this frame lives as long as the socket.
+            code = _table_code(scope)
+            if code is not None:
                 scope["app"] = self
                 for check in self.socket_checks:
                     if await check(scope, receive, send):
                         return
-                await table_socket(WebSocket(scope, receive, send), match.group(1))
+                await table_socket(WebSocket(scope, receive, send), code)
                 return
         await super().__call__(scope, receive, send)
+
+
+def _table_code(scope: Scope) -> str | None:
+    match = SOCKET_PATH.match(get_route_path(scope))
+    return None if match is None else match.group(1)

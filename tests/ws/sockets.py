@@ -22,7 +22,9 @@ class Transport(asyncio.Transport):
         self.protocol: asyncio.BaseProtocol | None = None
 
     def get_extra_info(self, name, default=None):
-        return ("127.0.0.1", 8000) if name in ("sockname", "peername") else default
+        if name in ("sockname", "peername"):  # new objects at each call, as a socket's
+            return ("".join(("127.0.0.", "1")), int("8000"))
+        return default
 
     def write(self, data) -> None:
         self.written += bytes(data)

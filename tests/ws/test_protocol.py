@@ -65,6 +65,10 @@ async def test_a_socket_keeps_uvicorns_attributes_in_slots_not_a_dict_of_its_own
     assert all(protocol.scope[key] is shared for key, shared in AFTER_ACCEPT.items())
     assert AFTER_ACCEPT == {"headers": [], "subprotocols": [], "asgi": {}, "state": {},
                             "extensions": {}}  # shared by every socket: still empty
+    other, _ = await open_socket()
+    assert other.server is protocol.server and other.scope["server"] is protocol.server
+    assert other.client[0] is protocol.client[0]  # the same host's name, once
+    other.connection_lost(None)
     protocol.connection_lost(None)
     protocol.stop_keepalive()
 
