@@ -228,8 +228,11 @@ class Room:
                     by_seat[s] = [{"op": "replace", "path": "/game", "value": {**public, **own}}]
             else:
                 shared += diff(self._public, public, "/game")
+                last = self._extras
                 for s, own in extras.items():
-                    ops = diff(self._extras[s], own, "/game")
+                    if own is last[s]:  # a seat still waiting: its part is shared as it was
+                        continue
+                    ops = diff(last[s], own, "/game")
                     if ops:
                         by_seat[s] = ops
             self._public, self._extras = public, extras

@@ -16,31 +16,58 @@ def _ingredients(counts: tuple[int, ...]) -> dict[str, int]:
     return {INGREDIENTS[i]: c for i, c in enumerate(counts)}
 
 
-def _player(seat: int, p: Player) -> dict[str, Any]:
-    return {
-        "seat": seat,
-        "meeples": [CELL_NAMES[c] for c in p.meeples],
-        "tabs": [[CARD_VIEWS[c] for c in tab] for tab in p.tabs],
-        "cups": [[INGREDIENTS[i] for i in cup] for cup in p.cups],
-        "completed": [CARD_VIEWS[c] for c in p.completed],
-        "penalties": [CARD_VIEWS[c] for c in p.penalties],
-        "rush": p.rush,
-        "upgrades": {name: p.upgrades[i] for i, name in enumerate(UPGRADES)},
-        "turns": p.turns,
-        "score": score(p),
-    }
+# A player's view, part by part: its key, how to copy the state it is made from (kept to
+# tell next time whether it changed), how to build it. The order is the view's key order.
+_PARTS: tuple[tuple[str, Callable[[Any], Any], Callable[[Any], Any]], ...] = (
+    ("meeples", list.copy, lambda meeples: [CELL_NAMES[c] for c in meeples]),
+    ("tabs", lambda tabs: [t[:] for t in tabs],
+     lambda tabs: [[CARD_VIEWS[c] for c in tab] for tab in tabs]),
+    ("cups", lambda cups: [c[:] for c in cups],
+     lambda cups: [[INGREDIENTS[i] for i in cup] for cup in cups]),
+    ("completed", list.copy, lambda cards: [CARD_VIEWS[c] for c in cards]),
+    ("penalties", list.copy, lambda cards: [CARD_VIEWS[c] for c in cards]),
+    ("rush", int, int),
+    ("upgrades", list.copy, lambda upgrades: {name: upgrades[i]
+                                              for i, name in enumerate(UPGRADES)}),
+    ("turns", int, int),
+)
+_NO_STATE = (None,) * len(_PARTS)
+
+# A player's state as last viewed (a copy of each part, in _PARTS's order) and that view.
+PlayerView = tuple[tuple[Any, ...], dict[str, Any]]
 
 
-def _players(game: Game, cache: dict[object, tuple[Any, Any]]) -> list[dict[str, Any]]:
+def _state(p: Player) -> tuple[Any, ...]:
+    """The player's parts, in _PARTS's order (not copies)."""
+    return (p.meeples, p.tabs, p.cups, p.completed, p.penalties, p.rush, p.upgrades, p.turns)
+
+
+def _player(seat: int, p: Player, last: PlayerView | None) -> PlayerView:
+    """The view of a player whose view was `last` (None: the first): each part whose state
+    did not change is last's very object (a diff skips it at once), the others are built."""
+    was, old = last if last is not None else (_NO_STATE, None)
+    view: dict[str, Any] = {"seat": seat}
+    kept = []
+    for (name, copy, build), now, then in zip(_PARTS, _state(p), was, strict=True):
+        if old is not None and now == then:
+            kept.append(then)
+            view[name] = old[name]
+        else:
+            now = copy(now)
+            kept.append(now)
+            view[name] = build(now)
+    scored = score(p)
+    view["score"] = old["score"] if old is not None and scored == old["score"] else scored
+    return tuple(kept), view
+
+
+def _players(game: Game, cache: dict[object, Any]) -> list[dict[str, Any]]:
     views = []
     for seat, player in enumerate(game.players):
-        last = cache.get(seat)
-        if last is not None and last[0] == player:
-            views.append(last[1])
-        else:
-            view = _player(seat, player)
-            cache[seat] = (player.clone(), view)
-            views.append(view)
+        last: PlayerView | None = cache.get(seat)
+        if last is None or _state(player) != last[0]:
+            last = cache[seat] = _player(seat, player, last)
+        views.append(last[1])
     return views
 
 

@@ -93,6 +93,21 @@ class Writer:
         self.task: asyncio.Task[None] | None = None  # finishing a frame that had to wait
         self.ended = False  # the close went out, or the socket failed
         conn.wakeup = self.wakeup
+        if self.write_now is not None:
+            conn.write = self.write_one
+
+    def write_one(self, text: str) -> bool:
+        """Write a text frame that has nothing queued ahead of it, at once: False if it
+        must be queued instead (the socket cannot take it as it is, or the writer ended).
+        The shortcut of drain for the common case, a frame at a time (the room's fan-out)."""
+        write_now = self.write_now
+        if write_now is None or self.task is not None or self.ended:
+            return False
+        try:
+            return write_now((text,))
+        except Exception:  # the client is gone: as in drain, the frame goes with the rest
+            self.end()
+            return True
 
     def wakeup(self) -> None:
         if self.task is None and not self.ended:
@@ -154,6 +169,6 @@ class Writer:
             await asyncio.wait({self.task}, timeout=deadline - loop.time())
 
     def stop(self) -> None:
-        self.conn.wakeup = None
+        self.conn.wakeup = self.conn.write = None
         if self.task is not None:
             self.task.cancel()

@@ -132,3 +132,44 @@ async def test_a_close_queued_while_held_goes_out_after_the_frames_before_it() -
     conn.release()
     assert socket.texts() == ["a", '{"type":"bye","reason":"kicked"}', "websocket.close"]
     assert ended == ["ended"]
+
+
+async def test_a_frame_with_nothing_ahead_is_written_without_queueing() -> None:
+    """The fan-out's shortcut (Connection.write): straight onto the transport, one write
+    per frame; a paused socket queues it instead, and it follows in order once resumed."""
+    protocol, transport = await open_socket()
+    conn = Connection(limit=8)
+    w = Writer(conn, protocol.send, 10, lambda: None)
+    assert conn.write is not None
+    queued: list[object] = []
+    conn.outbox.append = queued.append  # type: ignore[method-assign]  # sees any queueing
+    transport.writes = 0
+    conn.send("a")
+    assert transport.writes == 1 and queued == [] and transport.written.endswith(b"\x81\x01a")
+    del conn.outbox.append
+    protocol.pause_writing()
+    conn.send("b")
+    conn.send("c")
+    assert transport.writes == 1 and list(conn.outbox) == ["b", "c"]
+    protocol.resume_writing()
+    await w.flush(5)
+    assert not conn.outbox and transport.written.endswith(b"\x81\x01b\x81\x01c")
+    w.stop()
+    assert conn.write is None and conn.wakeup is None
+    protocol.connection_lost(None)
+    protocol.stop_keepalive()
+
+
+async def test_a_frame_for_a_socket_gone_ends_the_writer_by_the_shortcut_too() -> None:
+    protocol, transport = await open_socket()
+    conn, ended = Connection(limit=8), []
+    w = Writer(conn, protocol.send, 10, lambda: ended.append("ended"))
+
+    def gone(data: bytes) -> None:
+        raise OSError("client disconnected")
+
+    transport.write = gone  # type: ignore[method-assign]
+    conn.send("a")
+    assert ended == ["ended"] and w.ended and not conn.outbox
+    protocol.connection_lost(None)
+    protocol.stop_keepalive()
