@@ -3,7 +3,7 @@
 A room keeps every accepted action for its game's life: to rebuild the game when the
 journal refuses one, and to save the finished game. As the dicts the wire gave, each cost
 ~350 bytes with its tuple, ~55 KiB by the end of a four-player game; as one string each,
-~100; in one buffer of UTF-8 JSON with an offset and a seat byte each, ~45. They are read
+~100; in one buffer of UTF-8 JSON with an offset and a seat byte each, ~50. They are read
 back rarely (a rollback, the game's end, a restart's checks), and a trip through JSON is
 what the journal and a restart give them anyway.
 """
@@ -15,6 +15,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, overload
 
 import orjson
+
+from .jsontext import dumpb
 
 Action = dict[str, Any]
 
@@ -30,7 +32,7 @@ class ActionLog(Sequence[tuple[int, Action]]):
             self.append(seat, action)
 
     def append(self, seat: int, action: Action) -> None:
-        self._text += orjson.dumps(action, option=orjson.OPT_NON_STR_KEYS)
+        self._text += dumpb(action)
         self._ends.append(len(self._text))
         self._seats.append(seat)
 

@@ -14,4 +14,9 @@ _OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
 def dumps(value: Any) -> str:
-    return orjson.dumps(value, option=_OPTIONS).decode()
+    return dumpb(value).decode()
+
+
+def dumpb(value: Any) -> bytes:
+    """The same text as UTF-8 bytes."""
+    return orjson.dumps(value, option=_OPTIONS)

@@ -2,10 +2,10 @@
 
 uvicorn schedules each websocket's next ping with `loop.call_later`: under uvloop a
 TimerHandle, its libuv timer and a bound method, ~0.6 KiB a socket for as long as it
-lives, 8 sockets a room (bench/memory.py). A ping every WS_PING_INTERVAL seconds needs no
-better than a second's precision, so `Timers` files the deadlines of every socket on a
-loop into one-second slots behind a single loop timer: a deadline costs a `Ticket` and
-its callback, and runs at most one slot late.
+lives, 8 sockets a room (bench/memory.py). A ping every 20 s (uvicorn's
+ws_ping_interval) needs no better than a second's precision, so `Timers` files the
+deadlines of every socket on a loop into one-second slots behind a single loop timer: a
+deadline costs a `Ticket` and its callback, and runs at most one slot late.
 """
 
 from __future__ import annotations
