@@ -6,6 +6,9 @@ included) and the game's start gives each viewer kind its whole view (~13 KB), s
 versions would be ~55 KB per room, a third of what a live room may cost in all. Past a
 few KB, a snapshot (~3 KB) is no bigger than the patches it replaces, so a client that
 missed more gets the snapshot, as the protocol says for any gap the buffer no longer holds.
+
+`RecentEvents`, a room's last events for a viewer arriving mid-game, keeps the same
+entries' text rather than event dicts of its own.
 """
 
 from __future__ import annotations
