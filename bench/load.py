@@ -13,7 +13,10 @@ an action to the last socket of its room receiving the resulting patch; all 8 so
 room live in one client process, so one clock is used. The game server runs with
 STAGE_TIMING on when paced (or with --stages), so the table also splits its time per
 action into stages (frame received -> rules applied -> journal durable -> frames queued ->
-last socket written), read from its /metrics. `--json` prints one JSON object as the last
+last socket written), read from its /metrics. CPU is read from /proc: the server's
+processes (`server_cpu_pct`, the journal's writer thread included), their event loop threads
+alone (`loop_cpu_pct`: flat out, a loop short of 100% means actions wait elsewhere), and the
+load generator's (`client_cpu_pct`). `--json` prints one JSON object as the last
 line: `baseline`, `game`, `ratio` (game / baseline), each with the table's figures, and a
 per-second p99 series.
 """
@@ -89,8 +92,10 @@ def start_server(kind: str, port: int, data_dir: str, database_url: str | None,
     raise SystemExit(f"{kind} server did not start")
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """CPU seconds of a process (all its threads), or of one of its threads."""
+    stat = Path(f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat")
+    fields = stat.read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -303,6 +308,10 @@ class PythonClients:
         for w in self.workers:
             w.start()
 
+    @property
+    def pids(self) -> list[int]:
+        return [w.pid for w in self.workers if w.pid is not None]
+
     def wait_ready(self) -> None:
         for _ in self.workers:  # every room created and every socket open
             waited = 0.0
@@ -342,6 +351,10 @@ class NodeClients:
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             for i, n in enumerate(shares)
         ]
+
+    @property
+    def pids(self) -> list[int]:
+        return [proc.pid for proc in self.procs]
 
     def wait_ready(self) -> None:
         for proc in self.procs:
@@ -463,9 +476,9 @@ def measure(kind: str, port: int, pids: list[int], rooms: int, pace: float, dura
         clients.go()
         time.sleep(warmup)
         stages0 = stage_buckets(port)
-        cpu0, t0 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
+        cpu0, t0 = cpu_use(pids, clients.pids), time.perf_counter()
         time.sleep(duration)
-        cpu1, t1 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
+        cpu1, t1 = cpu_use(pids, clients.pids), time.perf_counter()
         stages1 = stage_buckets(port)
         rss = sum(rss_mib(p) for p in pids)
         results = clients.results()
@@ -487,8 +500,10 @@ def measure(kind: str, port: int, pids: list[int], rooms: int, pace: float, dura
     return {
         "actions_per_s": total / duration,
         "p50_ms": pct(lat, 0.50), "p95_ms": pct(lat, 0.95), "p99_ms": pct(lat, 0.99),
-        "server_cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),
-        "cpu_ms_per_action": 1000 * (cpu1 - cpu0) / max(1, total),
+        "server_cpu_pct": 100 * (cpu1.server - cpu0.server) / (t1 - t0),
+        "loop_cpu_pct": 100 * (cpu1.loop - cpu0.loop) / (t1 - t0),
+        "client_cpu_pct": 100 * (cpu1.clients - cpu0.clients) / (t1 - t0),
+        "cpu_ms_per_action": 1000 * (cpu1.server - cpu0.server) / max(1, total),
         "rss_mib": rss, "rss_kib_per_room": 1024 * (rss_idle_rooms - rss_idle) / rooms,
         # The same after the measured window: resume buffers and views in play (a room whose
         # game ended meanwhile is replaced by a new one: per starting room).
@@ -504,16 +519,30 @@ def measure(kind: str, port: int, pids: list[int], rooms: int, pace: float, dura
     }
 
 
+@dataclass(frozen=True)
+class CpuUse:
+    server: float  # the server processes, all their threads
+    loop: float  # their main threads: the event loops
+    clients: float  # the load generators
+
+
+def cpu_use(servers: list[int], clients: list[int]) -> CpuUse:
+    """CPU seconds so far. A server's loop at 100% is what bounds its actions/s; below
+    that, the actions wait elsewhere (the journal, the clients)."""
+    return CpuUse(server=sum(cpu_seconds(p) for p in servers),
+                  loop=sum(cpu_seconds(p, thread=p) for p in servers),
+                  clients=sum(cpu_seconds(p) for p in clients))
+
+
 def split_collector(figures: dict[str, dict[str, float]]) -> dict[str, dict]:
     """The action stages under "stages", the collector's passes under "gc"."""
     return {"stages": {k: v for k, v in figures.items() if not k.startswith("gc")},
             "gc": {k: v for k, v in figures.items() if k.startswith("gc")}}
 
 
-FIGURES = ("actions_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_pct",
-           "cpu_ms_per_action", "rss_mib", "rss_kib_per_room", "rss_kib_per_room_played",
-           "patch_bytes",
-           "snapshot_bytes", "errors")
+FIGURES = ("actions_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_pct", "loop_cpu_pct",
+           "client_cpu_pct", "cpu_ms_per_action", "rss_mib", "rss_kib_per_room",
+           "rss_kib_per_room_played", "patch_bytes", "snapshot_bytes", "errors")
 
 
 def main() -> None:

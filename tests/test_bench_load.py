@@ -15,6 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIGURES = {"actions_per_s", "p50_ms", "p95_ms", "p99_ms", "cpu_ms_per_action",
+           "server_cpu_pct", "loop_cpu_pct", "client_cpu_pct",
            "rss_kib_per_room", "rss_kib_per_room_played"}
 
 
@@ -39,6 +40,7 @@ def test_a_tiny_load_run_reports_baseline_game_ratio_and_stages() -> None:
         assert set(result[part]) >= FIGURES, part
     for kind in ("baseline", "game"):
         assert result[kind]["actions_per_s"] > 0, kind
+        assert result[kind]["loop_cpu_pct"] > 0 and result[kind]["client_cpu_pct"] > 0, kind
         assert result[kind]["errors"] == 0, result[kind]["error_codes"]
         assert result[kind]["p99_ms_per_second"], kind
     stages = result["game"]["stages"]
