@@ -16,14 +16,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import store
 from .records import ActionRecord, FinishedGame, NewRoom, SeatRecord
+from .session import json_text
 
 Op = dict[str, Any]
 
 
 def encode(op: Op) -> str:
-    """Compact JSON on one line (orjson: several times faster than json, and it escapes
-    every control character, so a line never holds a newline)."""
-    return orjson.dumps(op, option=orjson.OPT_NON_STR_KEYS).decode()
+    """Compact JSON on one line (json_text: orjson escapes every control character, so a
+    line never holds a newline)."""
+    return json_text(op)
 
 
 def decode(line: str) -> Op:

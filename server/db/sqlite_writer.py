@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from . import ops, store
-from .session import sqlite_pragmas
+from .session import json_text, sqlite_pragmas
 from .sqlite_short import SqliteShortWay
 
 T = TypeVar("T")
@@ -40,7 +40,8 @@ T = TypeVar("T")
 class SqliteWriter:
     def __init__(self, path: Path, busy_timeout: float) -> None:
         self.engine = create_engine(f"sqlite:///{path}", poolclass=NullPool,
-                                    connect_args={"timeout": busy_timeout})
+                                    connect_args={"timeout": busy_timeout},
+                                    json_serializer=json_text)
         event.listen(self.engine, "connect", sqlite_pragmas)
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="journal-sqlite")
         self._conn: Connection | None = None  # the writer's, kept between batches
