@@ -14,7 +14,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.config import Settings
-from server.rooms.jsontext import dumps
+from server.jsontext import dumps
 from server.ws.origin import origin_allowed
 
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})

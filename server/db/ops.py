@@ -14,17 +14,18 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from server.jsontext import dumps
+
 from . import store
 from .records import ActionRecord, FinishedGame, NewRoom, SeatRecord
-from .session import json_text
 
 Op = dict[str, Any]
 
 
 def encode(op: Op) -> str:
-    """Compact JSON on one line (json_text: orjson escapes every control character, so a
-    line never holds a newline)."""
-    return json_text(op)
+    """Compact JSON on one line (orjson escapes every control character, so a line never
+    holds a newline), the same text as the JSON columns."""
+    return dumps(op)
 
 
 def decode(line: str) -> Op:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import orjson
 from sqlalchemy import event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import (
@@ -15,14 +14,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-
-def json_text(value: Any) -> str:
-    """The stored text of a JSON column (and of a journal operation): compact, through
-    orjson, several times faster than the json module SQLAlchemy uses by default (the SQLite
-    writer's thread encodes every game and action, holding the GIL). Non-ASCII characters
-    are kept as UTF-8, not escaped; every reader decodes the JSON, so either reads the
-    same."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+from server.jsontext import dumps
 
 
 def sqlite_path(url: str | URL) -> Path | None:
@@ -65,7 +57,9 @@ def make_engine(
             kwargs.setdefault("pool_recycle", 1800)
             kwargs.setdefault("pool_timeout", connect_timeout)
     kwargs.setdefault("pool_pre_ping", True)
-    kwargs.setdefault("json_serializer", json_text)
+    # JSON columns as compact orjson text, not through the json module (SQLAlchemy's
+    # default): the SQLite writer's thread encodes every game and action holding the GIL.
+    kwargs.setdefault("json_serializer", dumps)
     engine = create_async_engine(u, **kwargs)
     if u.get_backend_name() == "sqlite":
         event.listen(engine.sync_engine, "connect", sqlite_pragmas)

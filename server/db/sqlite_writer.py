@@ -30,8 +30,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
+from server.jsontext import dumps
+
 from . import ops, store
-from .session import json_text, sqlite_pragmas
+from .session import sqlite_pragmas
 from .sqlite_short import SqliteShortWay
 
 T = TypeVar("T")
@@ -41,7 +43,7 @@ class SqliteWriter:
     def __init__(self, path: Path, busy_timeout: float) -> None:
         self.engine = create_engine(f"sqlite:///{path}", poolclass=NullPool,
                                     connect_args={"timeout": busy_timeout},
-                                    json_serializer=json_text)
+                                    json_serializer=dumps)  # as make_engine's
         event.listen(self.engine, "connect", sqlite_pragmas)
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="journal-sqlite")
         self._conn: Connection | None = None  # the writer's, kept between batches

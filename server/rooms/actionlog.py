@@ -16,7 +16,7 @@ from typing import Any, overload
 
 import orjson
 
-from .jsontext import dumpb
+from server.jsontext import dumpb
 
 Action = dict[str, Any]
 

@@ -18,10 +18,11 @@ import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from server.jsontext import dumps
+
 from . import outgoing
 from .connection import Connection
 from .errors import RoomError
-from .jsontext import dumps
 
 if TYPE_CHECKING:
     from .room import Room

@@ -19,8 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from server.jsontext import dumps
+
 from . import outgoing
-from .jsontext import dumps
 from .stages import Stages
 
 OUTBOX_LIMIT = 1000  # frames waiting for a socket that does not read (WS_OUTBOX)

@@ -18,9 +18,10 @@ from typing import Any
 
 import orjson
 
+from server.jsontext import dumps
+
 from . import outgoing
 from .diff import Op
-from .jsontext import dumps
 
 
 class Entry:

@@ -16,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any
 
+from server.jsontext import dumps
 from server.rules import (
     Game,
     RuleError,
@@ -34,7 +35,6 @@ from .diff import Op, diff
 from .errors import RoomError
 from .history import Entry, FrameTexts, History, RecentEvents
 from .journal import Journal
-from .jsontext import dumps
 from .options import RoomOptions
 from .seat import Seat, hash_token, new_token, same_hash
 from .stages import Stages

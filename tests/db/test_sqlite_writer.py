@@ -11,8 +11,9 @@ import pytest
 from sqlalchemy import text
 
 from server.db.journal import Journal
-from server.db.session import json_text, make_engine
+from server.db.session import make_engine
 from server.db.sqlite_writer import run_to_end
+from server.jsontext import dumps
 
 from .conftest import Clock
 from .helpers import new_room
@@ -58,7 +59,7 @@ async def test_json_columns_are_stored_as_compact_text(
     sqlite_url: str, tmp_path: Path, clock: Clock
 ) -> None:
     """The writer's thread encodes every action and finished game while holding the GIL:
-    through json_text (orjson), not the json module, which took 11% of its CPU."""
+    through server.jsontext (orjson), not the json module, which took 11% of its CPU."""
     engine = make_engine(sqlite_url)
     journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
     await journal.start()
@@ -70,7 +71,7 @@ async def test_json_columns_are_stored_as_compact_text(
         await journal.stop()
     async with engine.connect() as conn:
         stored = (await conn.execute(text("SELECT CAST(action AS TEXT) FROM journal"))).scalar()
-    assert stored == json_text(action) == '{"type":"order","note":"café ☕","cups":[1,2]}'
+    assert stored == dumps(action) == '{"type":"order","note":"café ☕","cups":[1,2]}'
     await engine.dispose()
 
 

@@ -1,4 +1,5 @@
-"""Compact JSON text for frames, encoded with orjson (several times faster than json).
+"""Compact JSON text, encoded with orjson (several times faster than json): the frames, and
+what the database stores (JSON columns, journal operations).
 
 Same JSON content as json.dumps(value, separators=(",", ":")); non-ASCII characters are
 written as UTF-8 rather than \\u escapes, and non-string keys become strings as with json.
