@@ -66,8 +66,10 @@ class Settings(BaseSettings):
     TEST_FIXED_SEED: int | None = None
     LOG_LEVEL: str = "info"
     LOG_FORMAT: Literal["text", "json"] = "text"  # json: one JSON object per line
-    # Seconds between background garbage collections (0: never); see server/memory.py.
-    GC_INTERVAL: float = Field(0.25, ge=0)
+    # Seconds between background garbage collections (0: never); see server/memory.py. A
+    # step's pass grows with what was made since the last: with 1,000 playing rooms, 0.1 s
+    # stands the loop still ~3 ms a step where 0.25 s took ~7 ms, for the same total.
+    GC_INTERVAL: float = Field(0.1, ge=0)
     # Bots: worker processes that think for them (0: bots do not play, nobody stands in).
     BOT_WORKERS: int = Field(1, ge=0)
     BOT_DELAY: float = Field(0.6, ge=0)  # seconds a bot's move takes at least, to be watchable
