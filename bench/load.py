@@ -5,6 +5,12 @@ after the other, and prints every figure with its ratio to the baseline:
 
     .venv/bin/python bench/load.py --rooms 1000 --pace 1 --duration 60
     .venv/bin/python bench/load.py --rooms 100 --pace 0 --duration 30      # flat out
+    .venv/bin/python bench/load.py --rooms 100 --pace 0 --duration 20 --rounds 5
+
+On a shared virtual machine one run's figures swing by 10% and more from one minute to the
+next. `--rounds N` runs both servers N times, in alternating order, and reports each
+figure's median, and each ratio as the median of the rounds' own (same-round) ratios; every
+round's figures are kept in the JSON under `rounds`.
 
 The load generator is bench/node/loadgen.mjs (Node and the `ws` package, installed by
 `make bench`), which saturates the bare baseline where Python clients cannot;
@@ -34,6 +40,7 @@ import random
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -545,6 +552,41 @@ FIGURES = ("actions_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_pct", "loo
            "rss_kib_per_room_played", "patch_bytes", "snapshot_bytes", "errors")
 
 
+def ratios(baseline: dict, game: dict) -> dict:
+    """Each figure of the game over the baseline's (None where the baseline's is 0)."""
+    return {k: game[k] / baseline[k] if baseline[k] else None for k in FIGURES}
+
+
+def round_order(kinds: list[str], index: int) -> list[str]:
+    """The servers of round `index` in the order they run: alternated from one round to the
+    next, so a machine growing busier or quieter over the rounds favours neither."""
+    return kinds if index % 2 == 0 else kinds[::-1]
+
+
+def combine(runs: list[dict]) -> dict:
+    """Several rounds of one server as one: each figure's median, but `errors` summed (with
+    their codes); the stages, collector passes and per-second series are those of the round
+    of median actions/s (a real run, not a blend)."""
+    middle = sorted(runs, key=lambda r: r["actions_per_s"])[len(runs) // 2]
+    combined = {**middle, **{k: statistics.median(r[k] for r in runs) for k in FIGURES}}
+    combined["errors"] = sum(r["errors"] for r in runs)
+    codes: dict[str, int] = {}
+    for r in runs:
+        for code, count in r["error_codes"].items():
+            codes[code] = codes.get(code, 0) + count
+    combined["error_codes"] = codes
+    return combined
+
+
+def median_ratios(rounds: list[dict]) -> dict:
+    """Each figure's ratio as the median of the rounds' own (game / baseline, same round)."""
+    out = {}
+    for k in FIGURES:
+        values = [r["ratio"][k] for r in rounds if r["ratio"][k] is not None]
+        out[k] = statistics.median(values) if values else None
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -552,6 +594,9 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=1.0,
                         help="actions per second per room (0 = flat out)")
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="rounds of baseline and game, in alternating order; figures are "
+                        "medians, a ratio the median of the rounds' own")
     parser.add_argument("--procs", type=int, default=0,
                         help="client processes (default: 1 node, 3 python)")
     parser.add_argument("--client", choices=["node", "python"], default="node",
@@ -564,19 +609,28 @@ def main() -> None:
                         "marks cost a little CPU per socket)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     stages = bool(args.pace) if args.stages is None else args.stages
     if args.client == "node" and not node_available():
         raise SystemExit("bench/node is not installed: run `make bench` (or --client python)")
     procs = args.procs or (1 if args.client == "node" else 3)
     kinds = [args.only] if args.only else ["baseline", "game"]
-    results = {k: run(k, args.rooms, args.pace, args.duration, procs, args.database_url,
-                      args.client, stages) for k in kinds}
+    rounds = []
+    for index in range(args.rounds):
+        done = {k: run(k, args.rooms, args.pace, args.duration, procs, args.database_url,
+                       args.client, stages) for k in round_order(kinds, index)}
+        if len(kinds) == 2:
+            done["ratio"] = ratios(done["baseline"], done["game"])
+        rounds.append(done)
+    results: dict = {k: combine([r[k] for r in rounds]) for k in kinds}
     if len(kinds) == 2:
-        results["ratio"] = {k: results["game"][k] / results["baseline"][k]
-                            if results["baseline"][k] else None for k in FIGURES}
+        results["ratio"] = median_ratios(rounds)
+    if args.rounds > 1:
+        results["rounds"] = rounds
     results["config"] = {"rooms": args.rooms, "pace": args.pace, "duration": args.duration,
-                         "client": args.client, "procs": procs, "stages": stages,
-                         "journal": args.database_url or "sqlite (fresh file)"}
+                         "rounds": args.rounds, "client": args.client, "procs": procs,
+                         "stages": stages, "journal": args.database_url or "sqlite (fresh file)"}
     if not args.json:
         print_table(args, procs, kinds, results)
         return
@@ -587,13 +641,21 @@ def print_table(args: argparse.Namespace, procs: int, kinds: list[str], results:
     print(f"rooms={args.rooms} sockets={args.rooms * (SEATS + SPECTATORS)} "
           f"pace={'flat out' if not args.pace else f'{args.pace}/s/room'} "
           f"measured={args.duration}s client={args.client}x{procs} "
-          f"journal={args.database_url or 'sqlite (fresh file)'}")
+          f"journal={args.database_url or 'sqlite (fresh file)'}"
+          + (f" rounds={args.rounds} (medians)" if args.rounds > 1 else ""))
     print(f"{'figure':<20}" + "".join(f"{k:>14}" for k in kinds)
           + ("      game/baseline" if len(kinds) == 2 else ""))
     for key in FIGURES:
         row = [results[k][key] for k in kinds]
-        ratio = f"{row[1] / row[0]:>18.2f}" if len(kinds) == 2 and row[0] else ""
-        print(f"{key:<20}" + "".join(f"{x:>14.2f}" for x in row) + ratio)
+        ratio = results.get("ratio", {}).get(key)
+        print(f"{key:<20}" + "".join(f"{x:>14.2f}" for x in row)
+              + (f"{ratio:>18.2f}" if ratio is not None else ""))
+    for index, done in enumerate(results.get("rounds", []), 1):
+        print(f"round {index} ({' then '.join(round_order(kinds, index - 1))}): " + ", ".join(
+            f"{key} " + " / ".join(f"{done[k][key]:.2f}" for k in kinds)
+            + (f" ({done['ratio'][key]:.2f})" if "ratio" in done and done["ratio"][key]
+               is not None else "")
+            for key in ("actions_per_s", "cpu_ms_per_action", "p95_ms")))
     for k in kinds:
         if results[k]["error_codes"]:
             print(f"error codes ({k}): {results[k]['error_codes']}")

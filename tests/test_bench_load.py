@@ -1,6 +1,7 @@
 """bench/load.py stays runnable: a tiny run of the baseline and the game under the Node load
-generator, read back from its --json line. Nothing about time is asserted, only that every
-figure is there, actions went through without errors and the server timed its stages."""
+generator, two rounds, read back from its --json line. Nothing about time is asserted, only
+that every figure is there, actions went through without errors and the server timed its
+stages; and how rounds combine into one table."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ def test_a_tiny_load_run_reports_baseline_game_ratio_and_stages() -> None:
         pytest.skip("node or bench/node/node_modules missing (make bench installs them)")
     done = subprocess.run(
         [sys.executable, "bench/load.py", "--rooms", "2", "--pace", "0", "--duration", "2",
-         "--stages", "--json"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+         "--rounds", "2", "--stages", "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     for part in ("baseline", "game", "ratio"):
@@ -48,6 +50,29 @@ def test_a_tiny_load_run_reports_baseline_game_ratio_and_stages() -> None:
     assert all(s["count"] > 0 for s in stages.values())
     assert set(result["game"]["gc"]) == {"gc0", "gc1", "gc2"}  # the collector's pauses
     assert result["baseline"]["stages"] == result["baseline"]["gc"] == {}  # no /metrics
+    assert len(result["rounds"]) == 2
+    assert all(set(r) == {"baseline", "game", "ratio"} for r in result["rounds"])
+
+
+def figures(**given: float) -> dict:
+    run = {k: 1.0 for k in bench_load().FIGURES} | {"error_codes": {}} | given
+    return run | {"stages": {"marker": run["actions_per_s"]}}
+
+
+def test_rounds_combine_into_medians_with_errors_summed_and_same_round_ratios() -> None:
+    load = bench_load()
+    games = [figures(actions_per_s=a, errors=e, error_codes={"stale": e} if e else {})
+             for a, e in ((2000, 0), (2100, 2), (1900, 1))]
+    baselines = [figures(actions_per_s=a) for a in (3000, 4400, 4000)]
+    combined = load.combine(games)
+    assert combined["actions_per_s"] == 2000
+    assert combined["errors"] == 3 and combined["error_codes"] == {"stale": 3}
+    assert combined["stages"] == {"marker": 2000}  # the median round's own, not a blend
+    rounds = [{"ratio": load.ratios(b, g)} for b, g in zip(baselines, games, strict=True)]
+    # 0.667, 0.477 and 0.475: the median of the rounds' own ratios, not 2000 / 4000.
+    assert load.median_ratios(rounds)["actions_per_s"] == 2100 / 4400
+    assert load.round_order(["baseline", "game"], 0) == ["baseline", "game"]
+    assert load.round_order(["baseline", "game"], 1) == ["game", "baseline"]
 
 
 def test_stage_quantiles_interpolate_inside_the_bucket_like_prometheus() -> None:
