@@ -8,8 +8,8 @@
 
 Every write (room created, seats, start, action, finish, abandon) goes through one queue
 and one writer task, so they reach the database in the order they were handed over.
-Writes that arrive while the writer is busy or within `max_wait` seconds share one
-transaction.
+Writes that arrive while the writer is busy (or, on PostgreSQL, within `max_wait` seconds)
+share one transaction.
 
 No write waits on the database longer than `write_timeout` (a deadline on the whole
 transaction, besides the engine's own lock, statement and connect timeouts). A write that
@@ -75,7 +75,7 @@ class Journal:
         fallback_path: str | os.PathLike[str] | None,
         *,
         fence: Callable[[str], int | None] | None = None,
-        max_wait: float = 0.003,
+        max_wait: float | None = None,
         # Not small: a commit's cost barely grows with its size (one fsync), so the cap is
         # what bounds the writes per second when each commit waits on a busy event loop
         # (128 a batch capped 1,000 rooms near 550 actions/s, with seconds of backlog).
@@ -90,7 +90,7 @@ class Journal:
         self._file = None if fallback_path is None else FallbackFile(fallback_path)
         # Cluster mode: the owner epoch of a room, stamped on each of its writes.
         self._fence = fence
-        self._max_wait, self._max_batch = max_wait, max_batch
+        self._max_batch = max_batch
         self._retry_interval, self._retry_max = retry_interval, retry_max
         self._write_timeout = write_timeout
         self._clock = clock
@@ -113,6 +113,13 @@ class Journal:
         # SQLite: each transaction is one trip to a thread of its own (sqlite_writer.py).
         path = sqlite_path(engine.url)
         self._sqlite = None if path is None else SqliteWriter(path, busy_timeout=write_timeout)
+        if max_wait is None:
+            # PostgreSQL: a transaction's statements run on the event loop, so fewer, bigger
+            # ones save it CPU. SQLite: a transaction costs the loop one trip to the writer's
+            # thread whatever its size, and waiting only added latency (1,000 rooms paced at
+            # 1 action/s: journal stage p50 8-14 ms with a 3 ms wait, 5-6 ms without).
+            max_wait = 0.0 if self._sqlite is not None else 0.003
+        self._max_wait = max_wait
 
     @property
     def degraded(self) -> bool:
