@@ -660,10 +660,14 @@ def print_table(args: argparse.Namespace, procs: int, kinds: list[str], results:
         if results[k]["error_codes"]:
             print(f"error codes ({k}): {results[k]['error_codes']}")
     game = results.get("game", {})
-    stages = {**game.get("stages", {}), **game.get("gc", {})}
-    if stages and any(q["count"] for q in stages.values()):
+    # Rows with nothing counted: the action stages when not timed (flat out, no --stages),
+    # a collector generation that never ran.
+    stages = {name: q for name, q in {**game.get("stages", {}), **game.get("gc", {})}.items()
+              if q["count"]}
+    if stages:
         print("game server, per accepted action and per collector pass (gc0-gc2), from its "
-              "/metrics, bucket-interpolated:")
+              "/metrics, bucket-interpolated" + ("" if "total" in stages else
+                                                 " (action stages not timed: --stages)") + ":")
         print(f"{'stage':<20}{'p50_ms':>10}{'p95_ms':>10}{'p99_ms':>10}{'max_ms':>10}"
               f"{'count':>10}")
         for stage, q in stages.items():
