@@ -666,7 +666,7 @@ def print_table(args: argparse.Namespace, procs: int, kinds: list[str], results:
               if q["count"]}
     if stages:
         print("game server, per accepted action and per collector pass (gc0-gc2), from its "
-              "/metrics, bucket-interpolated" + ("" if "total" in stages else
+              "/metrics, bucket-interpolated" + ("" if results["config"]["stages"] else
                                                  " (action stages not timed: --stages)") + ":")
         print(f"{'stage':<20}{'p50_ms':>10}{'p95_ms':>10}{'p99_ms':>10}{'max_ms':>10}"
               f"{'count':>10}")
