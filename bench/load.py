@@ -19,7 +19,9 @@ an action to the last socket of its room receiving the resulting patch; all 8 so
 room live in one client process, so one clock is used. The game server runs with
 STAGE_TIMING on when paced (or with --stages), so the table also splits its time per
 action into stages (frame received -> rules applied -> journal durable -> frames queued ->
-last socket written), read from its /metrics. CPU is read from /proc: the server's
+last socket written), read from its /metrics, with the durations of the journal's
+transactions (`commit`: mostly the disk's fsync, so a tail in the journal stage that is
+also there is the disk's) and of the collector's passes. CPU is read from /proc: the server's
 processes (`server_cpu_pct`, the journal's writer thread included), their event loop threads
 alone (`loop_cpu_pct`: flat out, a loop short of 100% means actions wait elsewhere), and the
 load generator's (`client_cpu_pct`). `--json` prints one JSON object as the last
@@ -401,12 +403,13 @@ STAGE_LINE = re.compile(
     r'^coffee_rush_action_stage_seconds_bucket\{le="([^"]+)",stage="([^"]+)"\} (\S+)$')
 GC_LINE = re.compile(
     r'^coffee_rush_gc_pause_seconds_bucket\{generation="(\d)",le="([^"]+)"\} (\S+)$')
+COMMIT_LINE = re.compile(r'^coffee_rush_journal_commit_seconds_bucket\{le="([^"]+)"\} (\S+)$')
 
 
 def stage_buckets(port: int) -> dict[str, list[tuple[float, float]]]:
-    """stage -> [(upper bound, cumulative count)] from the server's /metrics, and the
-    collector's pauses as stages "gc0", "gc1", "gc2" (empty for the baseline, which has no
-    /metrics)."""
+    """stage -> [(upper bound, cumulative count)] from the server's /metrics, with the
+    journal's transactions as stage "commit" and the collector's pauses as "gc0", "gc1",
+    "gc2" (empty for the baseline, which has no /metrics)."""
     try:
         text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
     except httpx.HTTPError:
@@ -418,6 +421,8 @@ def stage_buckets(port: int) -> dict[str, list[tuple[float, float]]]:
         elif m := GC_LINE.match(line):
             out.setdefault(f"gc{m.group(1)}", []).append((float(m.group(2)),
                                                           float(m.group(3))))
+        elif m := COMMIT_LINE.match(line):
+            out.setdefault("commit", []).append((float(m.group(1)), float(m.group(2))))
     return out
 
 
@@ -522,7 +527,7 @@ def measure(kind: str, port: int, pids: list[int], rooms: int, pace: float, dura
                         for r0 in results for c in r0["error_codes"]},
         "p99_ms_per_second": [round(pct(sorted(per_second[s]), 0.99), 2)
                               for s in sorted(per_second) if s < duration],
-        **split_collector(stage_figures(stages0, stages1)),
+        **split_stages(stage_figures(stages0, stages1)),
     }
 
 
@@ -541,9 +546,12 @@ def cpu_use(servers: list[int], clients: list[int]) -> CpuUse:
                   clients=sum(cpu_seconds(p) for p in clients))
 
 
-def split_collector(figures: dict[str, dict[str, float]]) -> dict[str, dict]:
-    """The action stages under "stages", the collector's passes under "gc"."""
-    return {"stages": {k: v for k, v in figures.items() if not k.startswith("gc")},
+def split_stages(figures: dict[str, dict[str, float]]) -> dict[str, dict]:
+    """The action stages under "stages", the journal's transactions under "commit", the
+    collector's passes under "gc"."""
+    return {"stages": {k: v for k, v in figures.items()
+                       if k != "commit" and not k.startswith("gc")},
+            "commit": figures.get("commit", {}),
             "gc": {k: v for k, v in figures.items() if k.startswith("gc")}}
 
 
@@ -662,12 +670,15 @@ def print_table(args: argparse.Namespace, procs: int, kinds: list[str], results:
     game = results.get("game", {})
     # Rows with nothing counted: the action stages when not timed (flat out, no --stages),
     # a collector generation that never ran.
-    stages = {name: q for name, q in {**game.get("stages", {}), **game.get("gc", {})}.items()
-              if q["count"]}
+    commit = {"commit": game["commit"]} if game.get("commit") else {}
+    stages = {name: q for name, q in {**game.get("stages", {}), **commit,
+                                      **game.get("gc", {})}.items() if q["count"]}
     if stages:
-        print("game server, per accepted action and per collector pass (gc0-gc2), from its "
-              "/metrics, bucket-interpolated" + ("" if results["config"]["stages"] else
-                                                 " (action stages not timed: --stages)") + ":")
+        timed = results["config"]["stages"]
+        print("game server, from its /metrics, bucket-interpolated: "
+              + ("per accepted action, " if timed else "")
+              + "per journal transaction (commit), per collector pass (gc0-gc2)"
+              + ("" if timed else "; action stages not timed (--stages)") + ":")
         print(f"{'stage':<20}{'p50_ms':>10}{'p95_ms':>10}{'p99_ms':>10}{'max_ms':>10}"
               f"{'count':>10}")
         for stage, q in stages.items():

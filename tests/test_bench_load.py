@@ -1,6 +1,7 @@
 """bench/load.py stays runnable: a tiny run of the baseline and the game under the Node load
 generator, read back from its --json line. Nothing about time is asserted, only that every
-figure is there, actions went through without errors and the server timed its stages; and
+figure is there, actions went through without errors and the server timed its stages and
+its journal's commits; and
 how several rounds combine into one table."""
 
 from __future__ import annotations
@@ -47,8 +48,10 @@ def test_a_tiny_load_run_reports_baseline_game_ratio_and_stages() -> None:
     stages = result["game"]["stages"]
     assert set(stages) == {"rules", "journal", "queue", "write", "total"}
     assert all(s["count"] > 0 for s in stages.values())
+    assert result["game"]["commit"]["count"] > 0  # the journal's transactions
     assert set(result["game"]["gc"]) == {"gc0", "gc1", "gc2"}  # the collector's pauses
-    assert result["baseline"]["stages"] == result["baseline"]["gc"] == {}  # no /metrics
+    assert result["baseline"]["stages"] == result["baseline"]["commit"] \
+        == result["baseline"]["gc"] == {}  # no /metrics
     assert "rounds" not in result  # one round: its figures are the table
 
 
