@@ -26,7 +26,7 @@ SLOW = 0.030  # seconds: an fsync this long shows in an action's latency
 def measure(directory: Path, duration: float, every: float) -> dict[str, float]:
     directory.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(dir=directory, prefix="fsync-bench-")
-    times = []
+    times: list[float] = []
     try:
         end = time.monotonic() + duration
         while time.monotonic() < end:

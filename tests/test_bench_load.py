@@ -1,8 +1,7 @@
 """bench/load.py stays runnable: a tiny run of the baseline and the game under the Node load
 generator, read back from its --json line. Nothing about time is asserted, only that every
 figure is there, actions went through without errors and the server timed its stages and
-its journal's commits; and
-how several rounds combine into one table."""
+its journal's commits; and how several rounds combine into one table."""
 
 from __future__ import annotations
 
