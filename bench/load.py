@@ -19,9 +19,9 @@ an action to the last socket of its room receiving the resulting patch; all 8 so
 room live in one client process, so one clock is used. The game server runs with
 STAGE_TIMING on when paced (or with --stages), so the table also splits its time per
 action into stages (frame received -> rules applied -> journal durable -> frames queued ->
-last socket written), read from its /metrics, with the durations of the journal's
-transactions (`commit`: mostly the disk's fsync, so a tail in the journal stage that is
-also there is the disk's) and of the collector's passes. CPU is read from /proc: the server's
+last socket written), read from its /metrics, next to how long the journal's transactions
+took (`commit`, mostly the disk's fsync: a journal-stage tail that commit shares is the
+disk's) and the collector's passes. CPU is read from /proc: the server's
 processes (`server_cpu_pct`, the journal's writer thread included), their event loop threads
 alone (`loop_cpu_pct`: flat out, a loop short of 100% means actions wait elsewhere), and the
 load generator's (`client_cpu_pct`). `--json` prints one JSON object as the last
@@ -671,9 +671,9 @@ def print_table(args: argparse.Namespace, procs: int, kinds: list[str], results:
     # Rows with nothing counted: the action stages when not timed (flat out, no --stages),
     # a collector generation that never ran.
     commit = {"commit": game["commit"]} if game.get("commit") else {}
-    stages = {name: q for name, q in {**game.get("stages", {}), **commit,
-                                      **game.get("gc", {})}.items() if q["count"]}
-    if stages:
+    rows = {name: q for name, q in {**game.get("stages", {}), **commit,
+                                    **game.get("gc", {})}.items() if q["count"]}
+    if rows:
         timed = results["config"]["stages"]
         print("game server, from its /metrics, bucket-interpolated: "
               + ("per accepted action, " if timed else "")
@@ -681,7 +681,7 @@ def print_table(args: argparse.Namespace, procs: int, kinds: list[str], results:
               + ("" if timed else "; action stages not timed (--stages)") + ":")
         print(f"{'stage':<20}{'p50_ms':>10}{'p95_ms':>10}{'p99_ms':>10}{'max_ms':>10}"
               f"{'count':>10}")
-        for stage, q in stages.items():
+        for stage, q in rows.items():
             print(f"{stage:<20}{q['p50_ms']:>10.2f}{q['p95_ms']:>10.2f}{q['p99_ms']:>10.2f}"
                   f"{q['max_ms']:>10.1f}{q['count']:>10.0f}")
     for k in kinds:
