@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,24 +29,41 @@ LOBBY = f"{PREFIX}lobby:"
 INSTANCES = f"{PREFIX}instances"
 
 
+CREATE_WINDOW_MS = 60_000
+# One sliding window in a sorted set, atomically: the hits of the last ARGV[2] ms (by the
+# Redis server's clock, the same for every instance), and this one added unless ARGV[1]
+# are there already (a refused attempt is not counted). 1 if allowed, else 0.
+SLIDING_WINDOW = """
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms - tonumber(ARGV[2]))
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], ms, ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+
+
 class ClusterRoomManager(RoomManager):
     def __init__(self, settings: Settings, redis: Redis, **kwargs: Any) -> None:
         super().__init__(settings, **kwargs)
         self.redis = redis
         self.instance = settings.instance
         self.ownership = Ownership(self, redis, self.instance, settings.LEASE_TTL)
+        self._create_window = redis.register_script(SLIDING_WINDOW)
 
     async def allow_create(self, client: str) -> bool:
-        """At most ROOM_CREATE_RATE rooms per address per minute, counted cluster-wide."""
-        key = f"{PREFIX}create:{client}:{int(time.time() // 60)}"
+        """At most ROOM_CREATE_RATE rooms per address in any minute, counted cluster-wide:
+        the single server's sliding window (server.rooms.ratelimit), kept in Redis."""
         try:
-            async with self.redis.pipeline(transaction=True) as pipe:
-                pipe.incr(key)  # a pipeline buffers commands: nothing to await before execute
-                pipe.expire(key, 120)
-                count, _ = await pipe.execute()
+            allowed = await self._create_window(
+                keys=[f"{PREFIX}create:{client}"],
+                args=[self.settings.ROOM_CREATE_RATE, CREATE_WINDOW_MS, uuid.uuid4().hex])
         except RedisError as exc:
             raise unavailable("rooms cannot be created right now; retry soon") from exc
-        return int(count) <= self.settings.ROOM_CREATE_RATE
+        return bool(allowed)
 
     async def reserve(self, code: str) -> bool:
         try:
