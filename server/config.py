@@ -45,6 +45,9 @@ class Settings(BaseSettings):
     WS_FLOOD_MESSAGES: int = 100  # client frames allowed per window...
     WS_FLOOD_WINDOW: float = 20  # ...of this many seconds
     ROOM_CREATE_RATE: int = 10  # rooms one client address may create per minute
+    CHAT_RATE: int = Field(10, ge=1)  # chat messages one author may send per CHAT_WINDOW...
+    CHAT_ADDRESS_RATE: int = Field(30, ge=1)  # ...and spectators' from one client address
+    CHAT_WINDOW: float = Field(20, gt=0)  # seconds
     RESUME_BUFFER: int = 64  # versions of patches kept per room for resuming clients
     # permessage-deflate on table sockets. Off: frames are small JSON patches (a few hundred
     # bytes; a snapshot a few KiB), and each compressing socket keeps two zlib streams

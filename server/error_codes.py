@@ -48,7 +48,17 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("chat_invalid", 422,
               "a chat text that is empty after trimming, longer than 200 characters, or has "
               "control characters"),
-    ErrorCode("chat_full", 409, "the room's talk log is full (2000 items)"),
+    ErrorCode("chat_full", 409,
+              "the chat channel is full for this game (1000 players' messages, 1000 "
+              "spectators'); the other channel and the game's own records are not affected"),
+    ErrorCode("chat_slow", 429,
+              "chat faster than `CHAT_RATE` messages in `CHAT_WINDOW` s from one author (a "
+              "spectator keeps its author across reconnects), or `CHAT_ADDRESS_RATE` "
+              "spectators' messages from one client address; the socket stays open"),
+    ErrorCode("invisible_text", 422,
+              "a chat text or a name that shows nothing: only spaces, format or blank "
+              "characters (U+200D, U+3164, U+2800), a line separator, or more than 4 "
+              "combining marks on one character"),
     ErrorCode("spectators_full", 503,
               "a hello without a seat token on a room that already has `MAX_SPECTATORS` "
               "spectators; the socket stays open, try again later"),

@@ -135,9 +135,12 @@ class Viewer:
             self.recv()
 
     def expect(self, kind: str) -> dict[str, Any]:
-        """Read until a non-view frame; it must be of this type."""
+        """Read until a non-view frame; it must be of this type. (A spectator's `watcher`
+        frame is passed over unless it is the one expected.)"""
         while True:
             frame = self.recv()
+            if frame["type"] == "watcher" and kind != "watcher":
+                continue
             if frame["type"] not in ("snapshot", "patch"):
                 assert frame["type"] == kind, frame
                 return frame

@@ -77,7 +77,7 @@ def test_random_frames_get_coded_answers_and_change_nothing(game, texts):
             ws.send(text)
             ws.send('{"type": "ping"}')  # every frame is answered before this pong
             while (answer := json.loads(ws.recv(timeout=10)))["type"] != "pong":
-                assert answer["type"] in ("snapshot", "patch", "error"), answer
+                assert answer["type"] in ("snapshot", "patch", "watcher", "error"), answer
                 if answer["type"] == "error":
                     assert answer["code"] in FRAME_CODES and answer["message"], answer
     assert game_state(game) == before

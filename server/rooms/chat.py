@@ -7,14 +7,27 @@ change a view's game part and never make an act stale. They travel in `chat` fra
 
 The talk log keeps, in order, every message and every clock timeout of the room (`n`
 counts them from 1): it is journaled item by item and stored with the finished game, so
-the replay shows the same talk. Mutes are per connection and only filter what that
-connection is sent.
+the replay shows the same talk. Each channel has its own budget of messages (CHAT_MAX); a
+timeout is a game record, never refused for want of room. A message is saved by the
+journal's writer without the room lock (actions never wait behind chat) and is sent, and
+acknowledged, only once it is durable; one that cannot be saved is refused `unavailable`.
+
+Who said it: a player is "p<seat>"; a spectator is "w<number>", a number tied to a
+spectator token the server issues after hello (a `watcher` frame) and the browser sends
+back in its next hello, so its number, the mutes others set on it and its chat limit
+survive reconnects. The chat limit counts per author and, for spectators, per client
+address too (a token is free to drop). Mutes are per connection and only filter what that
+connection is sent (the browser tells them again after each hello).
 """
 
 from __future__ import annotations
 
+import bisect
+import secrets
+import time
 import unicodedata
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,25 +36,33 @@ from server.jsontext import dumps
 from . import outgoing
 from .connection import Connection
 from .errors import RoomError
+from .ratelimit import RateLimit
+from .seat import hash_token
+from .visible import check_visible
 
 if TYPE_CHECKING:
     from .room import Room
 
 TEXT_MAX = 200  # characters after trimming
 RECENT = 50  # messages sent to a viewer who arrives or comes back
-LOG_MAX = 2000  # talk items a room keeps (and stores with its game)
+CHAT_MAX = 1000  # messages a channel keeps for one game (and stores with it)
+RECORDS_MAX = 5000  # game records (timeouts) a stored game may carry: at most one a turn
+LOG_MAX = 2 * CHAT_MAX + RECORDS_MAX  # talk items a stored game may carry
+WATCHERS_MAX = 10_000  # spectator tokens a room remembers (the oldest is forgotten first)
 REACTIONS = ("thumbs", "sweat", "coffee", "gg", "wait")
 PLAYERS, SPECTATORS = "players", "spectators"
 # Format characters allowed in a message: joiners inside emoji and scripts. Every other
 # control or format character (bidi overrides, zero-width spaces, BOM) is refused.
 ALLOWED_FORMAT = {"\u200c", "\u200d"}
+BREAKS = "\r\n\t\u2028\u2029"  # shown as spaces
 
 
 def clean_text(text: str) -> str:
     """A message as stored: NFC, line breaks and tabs as spaces, trimmed, 1..TEXT_MAX
-    characters, no control characters; else RoomError chat_invalid."""
+    characters, no control characters (else RoomError chat_invalid), something visible
+    (else invisible_text)."""
     text = unicodedata.normalize("NFC", text)
-    text = "".join(" " if c in "\r\n\t" else c for c in text).strip()
+    text = "".join(" " if c in BREAKS else c for c in text).strip()
     if not text:
         raise RoomError("chat_invalid", "a message cannot be empty", 422)
     if len(text) > TEXT_MAX:
@@ -50,40 +71,101 @@ def clean_text(text: str) -> str:
         kind = unicodedata.category(c)
         if kind == "Cc" or kind in ("Cs", "Co", "Cn") or (kind == "Cf" and c not in ALLOWED_FORMAT):
             raise RoomError("chat_invalid", "a message cannot contain control characters", 422)
+    check_visible(text, "a message")
     return text
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How fast one author (CHAT_RATE) and one client address's spectators
+    (CHAT_ADDRESS_RATE) may chat at a table, per `window` seconds."""
+
+    author: int = 10
+    address: int = 30
+    window: float = 20.0
 
 
 @dataclass(slots=True)
 class TalkLog:
-    items: list[dict[str, Any]] = field(default_factory=list)  # chat and timeouts, in order
-    n: int = 0  # the last item's number
+    items: list[dict[str, Any]] = field(default_factory=list)  # kept chat and timeouts, by n
+    n: int = 0  # the last number given
+    limits: Limits = field(default_factory=Limits)
+    clock: Callable[[], float] = time.monotonic  # the chat limits' clock
+    said: dict[str, int] = field(default_factory=lambda: {PLAYERS: 0, SPECTATORS: 0})
+    _by_author: RateLimit | None = None
+    _by_address: RateLimit | None = None
     _watchers: weakref.WeakKeyDictionary[Connection, int] = field(
         default_factory=weakref.WeakKeyDictionary
     )
+    _tokens: dict[str, int] = field(default_factory=dict)  # spectator token hash -> number
     _mutes: weakref.WeakKeyDictionary[Connection, set[str]] = field(
         default_factory=weakref.WeakKeyDictionary
     )
     _watcher_count: int = 0
 
     def add(self, item: dict[str, Any]) -> dict[str, Any]:
-        if len(self.items) >= LOG_MAX:
-            raise RoomError("chat_full", "this table has said enough for one game", 409)
+        """Log a game record (a timeout) under the next number; never refused."""
         self.n += 1
         item = {"n": self.n, **item}
         self.items.append(item)
         return item
 
+    def reserve(self, channel: str, author: str, address: str | None) -> int:
+        """The number of a new message in `channel`, within the author's (and a spectator
+        address's) chat limit and the channel's budget; counted until `release`d. Raises
+        RoomError chat_slow or chat_full."""
+        if self._by_author is None or self._by_address is None:
+            self._by_author = RateLimit(self.limits.author, self.limits.window, self.clock)
+            self._by_address = RateLimit(self.limits.address, self.limits.window, self.clock)
+        if not self._by_author.hit(author) or (
+                channel == SPECTATORS and address is not None
+                and not self._by_address.hit(address)):
+            raise RoomError("chat_slow", "you are chatting too fast; wait a moment", 429)
+        if self.said[channel] >= CHAT_MAX:
+            raise RoomError("chat_full", f"the {channel}' chat has said enough for one game",
+                            409)
+        self.said[channel] += 1
+        self.n += 1
+        return self.n
+
+    def keep(self, message: dict[str, Any]) -> None:
+        """A reserved message is durable: into the log, in number order."""
+        bisect.insort(self.items, message, key=lambda i: int(i["n"]))
+
+    def release(self, channel: str) -> None:
+        """A reserved message could not be saved: its budget is given back (its number
+        stays a gap)."""
+        self.said[channel] -= 1
+
     def load(self, items: list[dict[str, Any]]) -> None:
         self.items = sorted(items, key=lambda i: i["n"])
         self.n = max((i["n"] for i in self.items), default=0)
+        chat = [i for i in self.items if i.get("kind") == "chat"]
+        self.said = {c: sum(1 for i in chat if i.get("channel") == c)
+                     for c in (PLAYERS, SPECTATORS)}
+        # New spectators are numbered after those already in the log, never as one of them.
+        self._watcher_count = max((int(i["author"][1:]) for i in chat
+                                   if str(i.get("author", "")).startswith("w")), default=0)
+
+    def identify(self, conn: Connection, token: str | None) -> tuple[int, str]:
+        """A spectator's number at this table ("Spectator 3") for `conn`: the number of its
+        spectator token if the room knows it, else a new number and token. Returns the
+        number and the token to give back."""
+        key = None if token is None else hash_token(token)
+        number = None if key is None else self._tokens.get(key)
+        if number is None or token is None:
+            self._watcher_count += 1
+            number, token = self._watcher_count, secrets.token_urlsafe(18)
+            if len(self._tokens) >= WATCHERS_MAX:
+                del self._tokens[next(iter(self._tokens))]
+            self._tokens[hash_token(token)] = number
+        self._watchers[conn] = number
+        return number, token
 
     def watcher(self, conn: Connection) -> int:
-        """A spectator's number at this table ("Spectator 3"), fixed per connection."""
+        """A spectator connection's number (given at hello; a new one if it has none)."""
         number = self._watchers.get(conn)
-        if number is None:
-            self._watcher_count += 1
-            number = self._watchers[conn] = self._watcher_count
-        return number
+        return self.identify(conn, None)[0] if number is None else number
 
     def mute(self, conn: Connection, author: str, on: bool) -> None:
         mutes = self._mutes.setdefault(conn, set())
@@ -122,34 +204,51 @@ def send_recent(room: Room, conn: Connection) -> None:
         conn.send(dumps(outgoing.chat(True, shown)))
 
 
-async def post(room: Room, conn: Connection, text: str | None, reaction: str | None) -> None:
-    """Say something at the table: journal it, then send it to whoever may see it."""
+def greet(room: Room, conn: Connection, token: str | None) -> None:
+    """Tell a spectator who it is at this table: its author and the token that keeps it
+    (from the one it sent in hello when the room knows it)."""
+    number, token = room.talk.identify(conn, token)
+    conn.send(dumps(outgoing.watcher(token, f"w{number}")))
+
+
+async def post(room: Room, conn: Connection, text: str | None, reaction: str | None,
+               address: str | None = None) -> None:
+    """Say something at the table: journal it (without the room lock), then send it to
+    whoever may see it. Raises RoomError, with nothing said, if it is refused or cannot be
+    made durable (`unavailable`, as an action)."""
     if (text is None) == (reaction is None):
         raise RoomError("malformed", "a chat frame has either text or reaction", 422)
     if reaction is not None and reaction not in REACTIONS:
         raise RoomError("malformed", f"reaction must be one of {', '.join(REACTIONS)}", 422)
     said = None if text is None else clean_text(text)
-    async with room.lock:
-        room.check_open()
-        if not conn.attached:
-            raise RoomError("malformed", "send hello first", 422)
-        seat = conn.seat
-        message = room.talk.add({
-            "kind": "chat",
-            "channel": PLAYERS if seat is not None else SPECTATORS,
-            "author": author_of(room, conn),
-            "seat": seat,
-            "name": None if seat is None else room.seats[seat].name,
-            "text": said,
-            "reaction": reaction,
-            "after": len(room.actions),
-            "at": round(room.clock() * 1000),
-        })
-        await room.note_talk(message)
-        frame = dumps(outgoing.chat(False, [public(message)]))
-        for viewer in room.connections():
-            if visible(room, viewer, message):
-                viewer.send(frame)
+    room.check_open()
+    if not conn.attached:
+        raise RoomError("malformed", "send hello first", 422)
+    seat = conn.seat
+    channel = PLAYERS if seat is not None else SPECTATORS
+    author = author_of(room, conn)
+    message = {
+        "n": room.talk.reserve(channel, author, address),
+        "kind": "chat",
+        "channel": channel,
+        "author": author,
+        "seat": seat,
+        "name": None if seat is None else room.seats[seat].name,
+        "text": said,
+        "reaction": reaction,
+        "after": len(room.actions),
+        "at": round(room.clock() * 1000),
+    }
+    try:
+        await room.note_talk(message, required=True)
+    except RoomError:
+        room.talk.release(channel)
+        raise
+    room.talk.keep(message)
+    frame = dumps(outgoing.chat(False, [public(message)]))
+    for viewer in room.connections():
+        if visible(room, viewer, message):
+            viewer.send(frame)
 
 
 def mute(room: Room, conn: Connection, author: str, on: bool) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from server.config import Settings
 
+from . import chat
 from .codes import display, new_code, normalize
 from .errors import RoomError, forbidden, not_found
 from .journal import Journal, NullJournal
@@ -51,6 +52,8 @@ class RoomManager:
             host_token_hash=host_token_hash, resume_buffer=self.settings.RESUME_BUFFER,
             listeners=self.listeners, max_spectators=self.settings.MAX_SPECTATORS,
             presence_interval=self.settings.PRESENCE_INTERVAL,
+            chat_limits=chat.Limits(self.settings.CHAT_RATE, self.settings.CHAT_ADDRESS_RATE,
+                                    self.settings.CHAT_WINDOW),
         )
 
     async def create(

@@ -135,10 +135,20 @@ class ChatFrame(BaseModel):
     messages: list[ChatMessage]
 
 
+class Watcher(BaseModel):
+    """Sent to a spectator after hello: who it is at this table. Send `token` as `watcher`
+    in your next hello to stay the same author (mutes and the chat limit follow it)."""
+
+    type: Literal["watcher"]
+    token: str = Field(description="your spectator token at this table; keep it secret")
+    author: str = Field(description='"w<spectator number>", as in chat messages')
+
+
 AnyServerFrame = Annotated[
-    Snapshot | Patch | Ack | Error | Bye | Pong | ChatFrame, Field(discriminator="type")
+    Snapshot | Patch | Ack | Error | Bye | Pong | ChatFrame | Watcher, Field(discriminator="type")
 ]
-SERVER_FRAMES: tuple[type[BaseModel], ...] = (Snapshot, Patch, Ack, Error, Bye, Pong, ChatFrame)
+SERVER_FRAMES: tuple[type[BaseModel], ...] = (Snapshot, Patch, Ack, Error, Bye, Pong, ChatFrame,
+                                              Watcher)
 
 
 # --- the builders (no validation: tests check their output against the models) --------
@@ -184,3 +194,7 @@ def pong() -> dict[str, Any]:
 
 def chat(recent: bool, messages: list[dict[str, Any]]) -> dict[str, Any]:
     return {"type": "chat", "recent": recent, "messages": messages}
+
+
+def watcher(token: str, author: str) -> dict[str, Any]:
+    return {"type": "watcher", "token": token, "author": author}

@@ -71,6 +71,7 @@ class Room:
         listeners: list[Listener] | None = None,
         max_spectators: int = 1000,
         presence_interval: float = 0.0,
+        chat_limits: chat.Limits | None = None,
     ) -> None:
         self.code = code
         self.options = options
@@ -97,7 +98,7 @@ class Room:
         self.recent = RecentEvents(RECENT_EVENTS)
         self.created_at = self.touched_at = clock()
         self.finished_at: float | None = None
-        self.talk = chat.TalkLog()
+        self.talk = chat.TalkLog(limits=chat_limits or chat.Limits())
         self.turn_clock: TurnClock | None = None
         self.clock_dirty = False  # a new turn began: its clock is worth journaling
         self.set_clock_option(options.clock)
@@ -267,9 +268,11 @@ class Room:
                 now = self.clock() if now is None else now
                 seat.away_since = now
 
-    async def attach(self, conn: Connection, token: str | None, resume: int | None) -> None:
-        """Start sending to `conn` (a seat's if `token` is its seat token, else a spectator's):
-        the missed patches if `resume` is recent enough, else a snapshot."""
+    async def attach(self, conn: Connection, token: str | None, resume: int | None,
+                     watcher: str | None = None) -> None:
+        """Start sending to `conn` (a seat's if `token` is its seat token, else a spectator's,
+        known by its spectator token `watcher`): the missed patches if `resume` is recent
+        enough, else a snapshot."""
         async with self.lock:
             self.check_open()
             seat = None if token is None else self.seat_of(token)
@@ -292,6 +295,8 @@ class Room:
                 self.seats[seat].conn, self.seats[seat].stand_in = conn, None
                 event = {"type": "presence", "seat": seat, "connected": True}
             self._catch_up(conn, resume)
+            if seat is None:
+                chat.greet(self, conn, watcher)
             chat.send_recent(self, conn)
             if event is None:
                 self._spectators_changed()

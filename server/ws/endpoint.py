@@ -50,7 +50,8 @@ async def table_socket(ws: WebSocket, code: str) -> None:
         await ws.send_json(outgoing.error(None, "not_found", "there is no such room"))
         await ws.close(4404, "not_found")
         return
-    session = Session(room, settings, time.monotonic, ws.app.state.metrics)
+    address = ws.client.host if ws.client else None
+    session = Session(room, settings, time.monotonic, ws.app.state.metrics, address)
     reader = _Reader()
     # The raw ASGI channel: one write per frame, without Starlette's per-call state checks
     # (the accept and the checks above went through them).

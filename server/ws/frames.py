@@ -33,6 +33,9 @@ class Hello(ClientFrame):
     v: Annotated[int, Field(ge=0)] | None = Field(
         None, description="last version seen with this same token, to resume"
     )
+    watcher: Annotated[str, StringConstraints(max_length=128)] | None = Field(
+        None, description="a spectator: the token of your last `watcher` frame at this table"
+    )
 
 
 class Act(ClientFrame):

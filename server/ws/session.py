@@ -17,9 +17,10 @@ from .frames import Act, Back, Chat, FrameError, Hello, Mute, Ping, parse, too_l
 class Session:
     def __init__(
         self, room: Room, settings: Settings, clock: Callable[[], float],
-        metrics: Metrics | None = None,
+        metrics: Metrics | None = None, address: str | None = None,
     ) -> None:
         self.room = room
+        self.address = address  # the client's, for the spectators' chat limit
         self.metrics = metrics
         self.conn = Connection(settings.WS_OUTBOX)
         self.max_frame = settings.WS_MAX_FRAME
@@ -64,7 +65,7 @@ class Session:
             self.error("malformed", "hello was already received")
             return
         try:
-            await self.room.attach(self.conn, frame.token, frame.v)
+            await self.room.attach(self.conn, frame.token, frame.v, frame.watcher)
         except RoomError as e:
             self.error(e.code, e.message)
             if e.code == "moved":  # handed to another instance meanwhile: go there
@@ -80,7 +81,8 @@ class Session:
             return
         try:
             if isinstance(frame, Chat):
-                await chat.post(self.room, self.conn, frame.text, frame.reaction)
+                # Acknowledged once durable; refused (`unavailable`) if it cannot be.
+                await chat.post(self.room, self.conn, frame.text, frame.reaction, self.address)
                 self.conn.send_json(outgoing.ack(frame.id, self.room.v))
             elif isinstance(frame, Mute):
                 chat.mute(self.room, self.conn, frame.author, frame.muted)

@@ -106,8 +106,13 @@ def test_mute_hides_one_author_for_this_viewer_only(client, table):
         close_all(sockets)
 
 
-def test_recent_messages_on_arrival_and_reload(client, table):
-    t = seated(table(2), client)
+def test_recent_messages_on_arrival_and_reload(make_settings):
+    with TestClient(create_app(make_settings(CHAT_RATE=100))) as client:
+        _recent_messages_on_arrival_and_reload(client, Table(client, 2))
+
+
+def _recent_messages_on_arrival_and_reload(client, table):
+    t = seated(table, client)
     sockets, (ana, bo, watcher) = open_all(client, t.code, [t.tokens[0], t.tokens[1], None])
     try:
         for n in range(60):

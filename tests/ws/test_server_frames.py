@@ -31,6 +31,7 @@ BUILT = {
     "bye": outgoing.bye("kicked"),
     "pong": outgoing.pong(),
     "chat": outgoing.chat(True, [MESSAGE]),
+    "watcher": outgoing.watcher("t0k3n", "w3"),
 }
 
 
