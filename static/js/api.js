@@ -62,4 +62,7 @@ export const tokens = {
   },
   host: (code) => localStorage.getItem(`cr.host.${bare(code)}`),
   setHost: (code, token) => localStorage.setItem(`cr.host.${bare(code)}`, token),
+  // A spectator's token at this table (issued by the server): the same chat author after a reconnect.
+  watcher: (code) => localStorage.getItem(`cr.watcher.${bare(code)}`),
+  setWatcher: (code, token) => localStorage.setItem(`cr.watcher.${bare(code)}`, token),
 };

@@ -30,7 +30,7 @@ function mutesKey(code) { return `cr.mutes.${code}`; }
  * The table talk dock.
  * @param {{code: string, send: (frame: object) => boolean, view: () => import("./types.js").View | null}} deps
  * @returns {{receive(frame: {messages: object[], recent?: boolean}): void,
- *   error(frame: {id?: unknown, code: string}): boolean, greeted(): void,
+ *   error(frame: {id?: unknown, code: string}): boolean, greeted(): void, watching(author: string): void,
  *   update(v: import("./types.js").View): void}}
  */
 export function createChat({ code, send, view }) {
@@ -38,6 +38,7 @@ export function createChat({ code, send, view }) {
   let messages = [];
   let unread = 0;
   let nextId = 1;
+  let watcherAuthor = null; // our author as a spectator ("w3"), from the server
 
   const toggle = h("button", { type: "button", id: "talk-toggle", class: "btn small talk-toggle", "aria-expanded": "false", "aria-controls": "talk" });
   const title = h("h2", { id: "talk-title" });
@@ -97,7 +98,7 @@ export function createChat({ code, send, view }) {
 
   function mine(m) {
     const you = view().you;
-    return you.seat !== null && m.author === `p${you.seat}`;
+    return you.seat !== null ? m.author === `p${you.seat}` : m.author === watcherAuthor;
   }
 
   function body(m) {
@@ -183,6 +184,11 @@ export function createChat({ code, send, view }) {
       const key = `talk.error.${frame.code}`;
       text(error, t(key) === key ? t("talk.error.other") : t(key));
       return true;
+    },
+    // A spectator's author at this table (a watcher frame after hello).
+    watching(author) {
+      watcherAuthor = author;
+      render();
     },
     // After every hello: the server forgot this connection's mutes.
     greeted() {

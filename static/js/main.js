@@ -296,6 +296,7 @@ function banner(state, detail) {
 
 const socket = new Socket(code, {
   token: () => tokens.seat(code),
+  watcher: () => tokens.watcher(code),
   version: () => store.v,
   onStatus: banner,
   onFrame(frame) {
@@ -320,6 +321,10 @@ const socket = new Socket(code, {
         break;
       case "chat":
         talk.chat.receive(frame);
+        break;
+      case "watcher": // who we are as a spectator: kept, so a reconnect stays the same author
+        tokens.setWatcher(code, frame.token);
+        talk.chat.watching(frame.author);
         break;
       case "error":
         if (talk.chat.error(frame)) break;

@@ -3,7 +3,7 @@
 import { t } from "./i18n.js";
 
 const KNOWN = new Set(["not_your_turn", "illegal_action", "malformed_action", "game_over",
-  "nothing_to_undo", "not_started", "unavailable", "forbidden", "room_full", "name_invalid",
+  "nothing_to_undo", "not_started", "unavailable", "forbidden", "room_full", "name_invalid", "invisible_text",
   "not_waiting", "seats_empty", "rate_limited", "not_finished", "incompatible", "not_found", "flood"]);
 
 /**

@@ -7,13 +7,14 @@ const BACKOFF = [500, 1000, 2000, 4000, 8000, 12000];
 export class Socket {
   /**
    * @param {string} code the room code
-   * @param {{token: () => string | null, version: () => number | null,
+   * @param {{token: () => string | null, watcher: () => string | null, version: () => number | null,
    *   onFrame: (frame: {type: string, [field: string]: any}) => void,
    *   onStatus: (status: "open" | "lost" | "gone", detail?: any) => void}} hooks
    */
-  constructor(code, { token, version, onFrame, onStatus }) {
+  constructor(code, { token, watcher, version, onFrame, onStatus }) {
     this.code = code;
     this.token = token; // () => seat token or null
+    this.watcher = watcher; // () => spectator token or null
     this.version = version; // () => last applied version or null
     this.onFrame = onFrame;
     this.onStatus = onStatus; // ("open"|"lost"|"gone", detail)
@@ -50,7 +51,9 @@ export class Socket {
       const token = this.token();
       const v = this.greetedAs === token ? this.version() : null;
       this.greetedAs = token;
-      ws.send(JSON.stringify({ type: "hello", token, v }));
+      const hello = { type: "hello", token, v };
+      if (!token && this.watcher()) hello.watcher = this.watcher();
+      ws.send(JSON.stringify(hello));
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
     };

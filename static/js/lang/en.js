@@ -271,6 +271,7 @@ export default {
   "err.forbidden": "Only the host (or this seat's player) can do that.",
   "err.room_full": "That seat has just been taken.",
   "err.name_invalid": "Please enter a name (1 to 24 characters).",
+  "err.invisible_text": "That name shows nothing readable. Please use letters, numbers or emoji.",
   "err.not_waiting": "The game has already started.",
   "err.seats_empty": "Every seat must be taken first.",
   "err.rate_limited": "Too many tables opened from here; please wait a minute.",

@@ -255,6 +255,7 @@ export default {
   "err.forbidden": "방장(또는 이 자리의 플레이어)만 할 수 있습니다.",
   "err.room_full": "그 자리는 방금 찼습니다.",
   "err.name_invalid": "이름을 입력하세요 (1~24자).",
+  "err.invisible_text": "보이는 글자가 없는 이름입니다. 글자, 숫자 또는 이모지를 써 주세요.",
   "err.not_waiting": "게임이 이미 시작되었습니다.",
   "err.seats_empty": "먼저 모든 자리가 차야 합니다.",
   "err.rate_limited": "여기서 테이블을 너무 많이 열었습니다. 잠시 기다려 주세요.",
