@@ -22,7 +22,8 @@ FRAME_CODES = {"malformed", "unknown_type", "forbidden", "not_started", "stale",
                "not_your_turn", "illegal_action", "malformed_action", "game_over",
                "nothing_to_undo", "too_large", "spectators_full"}
 HTTP_CODES = {"bad_host", "forbidden_origin", "unsupported_media_type", "too_large",
-              "malformed", "not_found", "forbidden", "room_full", "name_invalid", "not_waiting",
+              "malformed", "not_found", "forbidden", "room_full", "name_invalid", "invisible_text",
+              "not_waiting",
               "seats_empty", "game_over", "not_finished", "rate_limited", "unsupported_format",
               "rules_version_mismatch", "illegal_action", "result_mismatch", "method_not_allowed",
               "unavailable"}

@@ -38,7 +38,7 @@ from .connection import Connection
 from .errors import RoomError
 from .ratelimit import RateLimit
 from .seat import hash_token
-from .visible import check_visible
+from .visible import JOINERS, check_visible
 
 if TYPE_CHECKING:
     from .room import Room
@@ -51,9 +51,6 @@ LOG_MAX = 2 * CHAT_MAX + RECORDS_MAX  # talk items a stored game may carry
 WATCHERS_MAX = 10_000  # spectator tokens a room remembers (the oldest is forgotten first)
 REACTIONS = ("thumbs", "sweat", "coffee", "gg", "wait")
 PLAYERS, SPECTATORS = "players", "spectators"
-# Format characters allowed in a message: joiners inside emoji and scripts. Every other
-# control or format character (bidi overrides, zero-width spaces, BOM) is refused.
-ALLOWED_FORMAT = {"\u200c", "\u200d"}
 BREAKS = "\r\n\t\u2028\u2029"  # shown as spaces
 
 
@@ -69,7 +66,7 @@ def clean_text(text: str) -> str:
         raise RoomError("chat_invalid", f"a message has at most {TEXT_MAX} characters", 422)
     for c in text:
         kind = unicodedata.category(c)
-        if kind == "Cc" or kind in ("Cs", "Co", "Cn") or (kind == "Cf" and c not in ALLOWED_FORMAT):
+        if kind == "Cc" or kind in ("Cs", "Co", "Cn") or (kind == "Cf" and c not in JOINERS):
             raise RoomError("chat_invalid", "a message cannot contain control characters", 422)
     check_visible(text, "a message")
     return text

@@ -18,17 +18,18 @@ from .errors import RoomError, forbidden
 from .room import FINISHED, PLAYING, WAITING, Room
 from .seat import hash_token, new_token
 from .turnclock import ClockOptionError
-from .visible import check_visible
+from .visible import JOINERS, check_visible
 
 NAME_MAX = 24
 BOT_LEVEL = re.compile(r"[a-z0-9_-]{1,32}")
 
 
 def clean_name(name: str) -> str:
-    """A display name: trimmed, 1..24 characters, no control characters, something
-    visible (else `invisible_text`)."""
+    """A display name: trimmed, 1..24 characters, no control or format characters but the
+    emoji joiners, something visible (else `invisible_text`)."""
     name = unicodedata.normalize("NFC", name).strip()
-    if not 1 <= len(name) <= NAME_MAX or any(unicodedata.category(c)[0] == "C" for c in name):
+    if not 1 <= len(name) <= NAME_MAX or any(
+            unicodedata.category(c)[0] == "C" and c not in JOINERS for c in name):
         raise RoomError("name_invalid", f"a name has 1 to {NAME_MAX} printable characters", 422)
     check_visible(name, "a name")
     return name

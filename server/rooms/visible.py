@@ -19,6 +19,10 @@ MARKS_MAX = 4
 # the Khmer inherent vowels. (Format, control and space characters never count as shown.)
 BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5")
 SHOWN = frozenset("LNPS")  # the categories of characters that draw something
+# The only format characters a message or a name may hold: the joiners inside emoji and
+# scripts. Every other control or format character (bidi overrides, zero-width spaces, BOM)
+# is refused by the caller with its own code.
+JOINERS = frozenset("\u200c\u200d")
 
 
 def visible_problem(text: str) -> str | None:
