@@ -153,6 +153,10 @@ def started_at(op: Op) -> datetime:
     return _time(op["at"])
 
 
+def talk_at(op: Op) -> datetime:
+    return _time(op["at"])
+
+
 def finished_game(op: Op) -> FinishedGame:
     return FinishedGame(
         room_code=op["code"], seed=op["seed"], options=op["options"],

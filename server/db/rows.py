@@ -35,6 +35,12 @@ def seat_values(room_id: int, seats: Iterable[SeatRecord]) -> list[dict[str, Any
              "token_hash": s.token_hash} for s in seats]
 
 
+def talk_values(room_id: int, item: dict[str, Any], at: datetime) -> dict[str, Any]:
+    """A talk item's row (n = 0: the clock checkpoint, replaced in place)."""
+    return {"room_id": room_id, "n": int(item["n"]), "kind": str(item.get("kind", "chat")),
+            "data": item, "created_at": at}
+
+
 def start_values(options: dict[str, Any], seed: int, started_at: datetime) -> dict[str, Any]:
     """What a room's row becomes when its game starts (from WAITING only)."""
     return {"status": PLAYING, "options": options, "seed": seed, "started_at": started_at}

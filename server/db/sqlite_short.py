@@ -11,7 +11,8 @@ one VALUES list, so a statement is stepped once (see _insert_many).
 
 Only the case without surprises goes this way: a room this writer knows to be unfinished
 (its id cached in `open_rooms`), a row that is new. Anything else (a code already taken,
-a game saved already, a row there already, an unknown room, talk, abandon, fencing) is
+a game saved already, a row there already, an unknown room, talk after the game was
+saved, abandon, fencing) is
 handed to the ORM path (`ops.apply_ops`, the store) in the same transaction, which
 applies it, checks it or refuses it exactly as before; so do replays.
 """
@@ -27,7 +28,7 @@ from sqlalchemy import Table
 from sqlalchemy.engine import Dialect
 
 from . import ops
-from .models import UNFINISHED, WAITING, Base, Game, GamePlayer, Room, RoomSeat
+from .models import UNFINISHED, WAITING, Base, Game, GamePlayer, Room, RoomSeat, RoomTalk
 from .rawinsert import JOURNAL, Binder
 from .records import SeatRecord
 from .rows import (
@@ -38,10 +39,12 @@ from .rows import (
     room_values,
     seat_values,
     start_values,
+    talk_values,
 )
 
-ROOMS, SEATS, GAMES, PLAYERS = (
-    Base.metadata.tables[model.__tablename__] for model in (Room, RoomSeat, Game, GamePlayer)
+ROOMS, SEATS, GAMES, PLAYERS, TALK = (
+    Base.metadata.tables[model.__tablename__]
+    for model in (Room, RoomSeat, Game, GamePlayer, RoomTalk)
 )
 _UNFINISHED = ", ".join(f"'{status}'" for status in UNFINISHED)
 _SEAT_KEY = ("room_id", "seat")
@@ -83,6 +86,7 @@ class SqliteShortWay:
         self._ways: dict[str, Callable[[sqlite3.Connection, ops.Op, dict[str, int]], bool]] = {
             "room_created": self.room_created, "seats_changed": self.seats_changed,
             "room_started": self.room_started, "game_finished": self.game_finished,
+            "talk": self.talk,
         }
 
     def write(self, db: sqlite3.Connection, batch: Sequence[ops.Op],
@@ -221,4 +225,22 @@ class SqliteShortWay:
         for sql in _DROP_ROOM_ROWS:
             db.execute(sql, (game.room_code,))
         open_rooms.pop(game.room_code, None)
+        return True
+
+    def talk(self, db: sqlite3.Connection, op: ops.Op, open_rooms: dict[str, int]) -> bool:
+        """store.append_talk for a room known unfinished: a chat line or a timeout (a number
+        there already stays as it is), the clock checkpoint (n = 0) replaced. Chat comes
+        in crowds: through the ORM each line cost the writer a session execution and a
+        look-up of its room, in the transaction an action waits on."""
+        room_id = open_rooms.get(op["code"])
+        if room_id is None:
+            return False
+        values = talk_values(room_id, op["item"], ops.talk_at(op))
+        columns = tuple(values)
+        clock = values["n"] == 0
+        sql = self._statement(("talk", columns, clock), lambda: _insert_one(
+            TALK, columns, "ON CONFLICT (room_id, n) DO " + (
+                "UPDATE SET data = excluded.data, created_at = excluded.created_at"
+                if clock else "NOTHING")))
+        db.execute(sql, self.bind.row(TALK, values))
         return True

@@ -66,6 +66,7 @@ from .rows import (
     room_values,
     seat_values,
     start_values,
+    talk_values,
 )
 
 MAX_PER_PAGE = 100
@@ -186,11 +187,9 @@ async def append_talk(session: AsyncSession, code: str, item: dict[str, Any], at
     replaced; another n already there is left as it is). After the game was saved (a "gg"
     after the end), chat goes into the game's talk, once. Otherwise it is dropped."""
     room_id, status = await _room(session, code)
-    n, kind = int(item["n"]), str(item.get("kind", "chat"))
+    n = int(item["n"])
     if status in UNFINISHED:
-        stmt = _insert(session, RoomTalk).values(
-            room_id=room_id, n=n, kind=kind, data=item, created_at=at
-        )
+        stmt = _insert(session, RoomTalk).values(talk_values(room_id, item, at))
         if n == 0:
             stmt = stmt.on_conflict_do_update(
                 index_elements=["room_id", "n"],

@@ -42,6 +42,9 @@ DUMPS = {
                     "p.winner, p.total, p.orders, p.upgrades, p.penalties, p.rush, "
                     "CAST(p.tiles AS TEXT) FROM game_players p JOIN games g ON g.id = p.game_id "
                     "WHERE g.room_code = :code ORDER BY p.seat",
+    "room_talk": "SELECT t.n, t.kind, CAST(t.data AS TEXT), CAST(t.created_at AS TEXT) "
+                 "FROM room_talk t JOIN rooms r ON r.id = t.room_id WHERE r.code = :code "
+                 "ORDER BY t.n",
 }
 
 
@@ -68,6 +71,13 @@ def a_game(code: str, clock: Clock) -> tuple[list[ops.Op], list[ops.Op]]:
         ops.room_started(code, room.options, room.seed, clock()),
         *(ops.action(ActionRecord(code, seq, seat, action, clock()))
           for seq, (seat, action) in enumerate(game.actions, start=1)),
+        # Talk: chat, a timeout, the clock checkpoint (replaced), a line again (kept once).
+        ops.talk(code, {"n": 0, "kind": "clock", "turn_ms": 9}, clock()),
+        ops.talk(code, {"n": 1, "kind": "chat", "seat": 0, "text": "gg é", "after": 3}, clock()),
+        ops.talk(code, {"n": 2, "kind": "timeout", "seat": 1, "after": 4}, clock()),
+        ops.talk(code, {"n": 0, "kind": "clock", "turn_ms": 5}, clock()),
+        ops.talk(code, {"n": 1, "kind": "chat", "seat": 0, "text": "again", "after": 3}, clock()),
+        ops.action(ActionRecord(code, len(game.actions) + 1, 0, {"type": "stop"}, clock())),
     ]
     return playing, [ops.game_finished(game)]
 
@@ -118,7 +128,10 @@ async def test_a_whole_game_journaled_live_leaves_the_rows_a_replay_leaves(
     await replayed(engine, renamed(playing, "ORMGAME1"))
     mid_game = await dump(engine, "LIVEGAME")
     assert mid_game == await dump(engine, "ORMGAME1")
-    assert len(mid_game["journal"]) == len(playing) - 4 and len(mid_game["room_seats"]) == 2
+    assert len(mid_game["journal"]) == len(playing) - 9 and len(mid_game["room_seats"]) == 2
+    assert [(n, kind) for n, kind, *_ in mid_game["room_talk"]] == [
+        (0, "clock"), (1, "chat"), (2, "timeout")]
+    assert '"turn_ms":5' in mid_game["room_talk"][0][2] and "gg" in mid_game["room_talk"][1][2]
     await live(journal, end, together)
     await journal.stop()
     await replayed(engine, renamed(end, "ORMGAME1"))
