@@ -268,11 +268,9 @@ class Room:
                 now = self.clock() if now is None else now
                 seat.away_since = now
 
-    async def attach(self, conn: Connection, token: str | None, resume: int | None,
-                     watcher: str | None = None) -> None:
-        """Start sending to `conn` (a seat's if `token` is its seat token, else a spectator's,
-        known by its spectator token `watcher`): the missed patches if `resume` is recent
-        enough, else a snapshot."""
+    async def attach(self, conn: Connection, token: str | None, resume: int | None) -> None:
+        """Start sending to `conn` (a seat's if `token` is its seat token, else a spectator's):
+        the missed patches if `resume` is recent enough, else a snapshot."""
         async with self.lock:
             self.check_open()
             seat = None if token is None else self.seat_of(token)
@@ -295,8 +293,6 @@ class Room:
                 self.seats[seat].conn, self.seats[seat].stand_in = conn, None
                 event = {"type": "presence", "seat": seat, "connected": True}
             self._catch_up(conn, resume)
-            if seat is None:
-                chat.greet(self, conn, watcher)
             chat.send_recent(self, conn)
             if event is None:
                 self._spectators_changed()

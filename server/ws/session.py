@@ -65,13 +65,15 @@ class Session:
             self.error("malformed", "hello was already received")
             return
         try:
-            await self.room.attach(self.conn, frame.token, frame.v, frame.watcher)
+            await self.room.attach(self.conn, frame.token, frame.v)
         except RoomError as e:
             self.error(e.code, e.message)
             if e.code == "moved":  # handed to another instance meanwhile: go there
                 self.conn.close("moved", 1012)
             return
         self.greeted = True
+        if self.conn.seat is None:  # a spectator: who it is at this table, and its token
+            chat.greet(self.room, self.conn, frame.watcher)
 
     async def talk(self, frame: Chat | Mute | Back) -> None:
         """Chat, mute and back: after hello; they share the frame budget with the rest."""
