@@ -92,8 +92,8 @@ def raw_post(url: str, path: str, head: dict[str, str], chunks: Iterator[bytes])
 
 
 def not_a_view(ws) -> dict:
-    """The next frame that is not a snapshot or a patch."""
-    while (frame := json.loads(ws.recv(timeout=5)))["type"] in ("snapshot", "patch"):
+    """The next frame that is not a snapshot, a patch or a spectator's `watcher`."""
+    while (frame := json.loads(ws.recv(timeout=5)))["type"] in ("snapshot", "patch", "watcher"):
         pass
     return frame
 
