@@ -22,7 +22,10 @@ connection is sent (the browser tells them again after each hello).
 
 from __future__ import annotations
 
+import base64
 import bisect
+import hashlib
+import hmac
 import secrets
 import time
 import unicodedata
@@ -37,7 +40,6 @@ from . import outgoing
 from .connection import Connection
 from .errors import RoomError
 from .ratelimit import RateLimit
-from .seat import hash_token
 from .visible import JOINERS, check_visible
 
 if TYPE_CHECKING:
@@ -48,7 +50,6 @@ RECENT = 50  # messages sent to a viewer who arrives or comes back
 CHAT_MAX = 1000  # messages a channel keeps for one game (and stores with it)
 RECORDS_MAX = 5000  # game records (timeouts) a stored game may carry: at most one a turn
 LOG_MAX = 2 * CHAT_MAX + RECORDS_MAX  # talk items a stored game may carry
-WATCHERS_MAX = 10_000  # spectator tokens a room remembers (the oldest is forgotten first)
 REACTIONS = ("thumbs", "sweat", "coffee", "gg", "wait")
 PLAYERS, SPECTATORS = "players", "spectators"
 BREAKS = "\r\n\t\u2028\u2029"  # shown as spaces
@@ -94,7 +95,9 @@ class TalkLog:
     _watchers: weakref.WeakKeyDictionary[Connection, int] = field(
         default_factory=weakref.WeakKeyDictionary
     )
-    _tokens: dict[str, int] = field(default_factory=dict)  # spectator token hash -> number
+    # Signs spectator tokens ("<number>.<mac>"): the room keeps no list of them, so a crowd
+    # of spectators coming and going costs it nothing. A rebuilt room has a new key.
+    _key: bytes = field(default_factory=lambda: secrets.token_bytes(16))
     _mutes: weakref.WeakKeyDictionary[Connection, set[str]] = field(
         default_factory=weakref.WeakKeyDictionary
     )
@@ -146,18 +149,28 @@ class TalkLog:
 
     def identify(self, conn: Connection, token: str | None) -> tuple[int, str]:
         """A spectator's number at this table ("Spectator 3") for `conn`: the number of its
-        spectator token if the room knows it, else a new number and token. Returns the
+        spectator token if this room signed it, else a new number and token. Returns the
         number and the token to give back."""
-        key = None if token is None else hash_token(token)
-        number = None if key is None else self._tokens.get(key)
+        number = None if token is None else self._signed_number(token)
         if number is None or token is None:
             self._watcher_count += 1
-            number, token = self._watcher_count, secrets.token_urlsafe(18)
-            if len(self._tokens) >= WATCHERS_MAX:
-                del self._tokens[next(iter(self._tokens))]
-            self._tokens[hash_token(token)] = number
+            number = self._watcher_count
+            token = f"{number}.{self._mac(number)}"
         self._watchers[conn] = number
         return number, token
+
+    def _mac(self, number: int) -> str:
+        digest = hmac.new(self._key, str(number).encode(), hashlib.sha256).digest()[:16]
+        return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+    def _signed_number(self, token: str) -> int | None:
+        number, _, mac = token.partition(".")
+        if not number.isascii() or not number.isdigit() or len(number) > 7:
+            return None
+        n = int(number)
+        valid = 1 <= n <= self._watcher_count and hmac.compare_digest(
+            mac.encode(), self._mac(n).encode())
+        return n if valid else None
 
     def watcher(self, conn: Connection) -> int:
         """A spectator connection's number (given at hello; a new one if it has none)."""
