@@ -92,9 +92,6 @@ class TalkLog:
     said: dict[str, int] = field(default_factory=lambda: {PLAYERS: 0, SPECTATORS: 0})
     _by_author: RateLimit | None = None
     _by_address: RateLimit | None = None
-    _watchers: weakref.WeakKeyDictionary[Connection, int] = field(
-        default_factory=weakref.WeakKeyDictionary
-    )
     # Signs spectator tokens ("<number>.<mac>"): the room keeps no list of them, so a crowd
     # of spectators coming and going costs it nothing. A rebuilt room has a new key.
     _key: bytes = field(default_factory=lambda: secrets.token_bytes(16))
@@ -156,7 +153,7 @@ class TalkLog:
             self._watcher_count += 1
             number = self._watcher_count
             token = f"{number}.{self._mac(number)}"
-        self._watchers[conn] = number
+        conn.watcher = number
         return number, token
 
     def _mac(self, number: int) -> str:
@@ -174,8 +171,7 @@ class TalkLog:
 
     def watcher(self, conn: Connection) -> int:
         """A spectator connection's number (given at hello; a new one if it has none)."""
-        number = self._watchers.get(conn)
-        return self.identify(conn, None)[0] if number is None else number
+        return conn.watcher or self.identify(conn, None)[0]
 
     def mute(self, conn: Connection, author: str, on: bool) -> None:
         mutes = self._mutes.setdefault(conn, set())

@@ -58,11 +58,12 @@ class Outbox(list[Item]):
 
 
 class Connection:
-    __slots__ = ("seat", "attached", "closing", "limit", "outbox", "wakeup", "write", "held",
-                 "__weakref__")
+    __slots__ = ("seat", "watcher", "attached", "closing", "limit", "outbox", "wakeup", "write",
+                 "held", "__weakref__")
 
     def __init__(self, limit: int = OUTBOX_LIMIT) -> None:
         self.seat: int | None = None
+        self.watcher = 0  # a spectator's number at its table (chat.TalkLog.identify); 0: none
         self.attached = False
         self.closing = False
         self.limit = limit
