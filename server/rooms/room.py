@@ -534,8 +534,8 @@ class Room:
     async def note_talk(self, item: dict[str, Any], *, required: bool = False) -> None:
         """Journal one talk item (chat, timeout, clock); a journal without talk keeps none.
         A failure is logged: talk is never worth refusing a game change for. `required`:
-        the item is itself the change (the host's clock setting), so a failure raises
-        RoomError `unavailable` instead (the caller undoes the change first)."""
+        the item is itself the change (a chat message, the host's clock setting), so a
+        failure raises RoomError `unavailable` instead (the caller undoes the change first)."""
         hook = getattr(self.journal, "talk", None)
         if hook is None:
             return
