@@ -100,7 +100,8 @@ async def apply_ops(
 ) -> None:
     """Apply operations in order inside the caller's transaction; runs of actions are
     inserted with one statement. `open_rooms` caches the ids of unfinished rooms across
-    calls (see store.append_actions); any other operation on a room drops it from there."""
+    calls (see store.append_actions); any other operation on a room but talk (which
+    changes no room's status) drops it from there."""
     await _check_fences(session, ops)
     run: list[ActionRecord] = []
     for op in ops:
@@ -110,7 +111,7 @@ async def apply_ops(
         if run:
             await store.append_actions(session, run, replaying=replaying, open_rooms=open_rooms)
             run = []
-        if open_rooms is not None:
+        if open_rooms is not None and op["op"] != "talk":
             open_rooms.pop(op["code"], None)
         await _APPLY[op["op"]](session, op)
     if run:
