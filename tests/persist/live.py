@@ -84,10 +84,14 @@ class Player:
         self.ws.send(json.dumps({"type": "hello", "token": token, "v": v}))
         self.view: dict[str, Any] | None = None
         self.v = -1
+        self.watcher: dict[str, Any] | None = None
         self.first = self.recv()  # the snapshot, or an error
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
         frame = json.loads(self.ws.recv(timeout=timeout))
+        while frame["type"] == "watcher":  # a spectator is told who it is: kept, not returned
+            self.watcher = frame
+            frame = json.loads(self.ws.recv(timeout=timeout))
         if frame["type"] == "snapshot":
             self.view, self.v = frame["view"], frame["v"]
         elif frame["type"] == "patch":
