@@ -23,7 +23,8 @@ class Socket:
     def __init__(self, url: str, code: str, token: str | None = None,
                  watcher: str | None = None) -> None:
         self.ws: ClientConnection = connect(
-            f"{url.replace('http', 'ws', 1)}/ws/{code}", open_timeout=5).__enter__()
+            f"{url.replace('http', 'ws', 1)}/ws/{code}", open_timeout=5,
+            max_queue=None).__enter__()  # never stops reading: a close is answered at once
         hello: dict[str, Any] = {"type": "hello", "token": token}
         if watcher is not None:
             hello["watcher"] = watcher
