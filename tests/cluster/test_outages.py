@@ -7,7 +7,10 @@ import time
 from collections.abc import Callable
 
 import httpx
+import pytest
 from sqlalchemy.engine import make_url
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from tests.persist.live import Table, stored_game
 from tests.persist.test_outage import ProxyThread
@@ -37,6 +40,12 @@ def test_without_redis_owners_play_on_and_no_room_changes_hands(cluster) -> None
     # Nobody can take the room over meanwhile: a request elsewhere is refused, not served.
     refused = httpx.get(f"{i2.url}/api/rooms/{table.code}", timeout=10)
     assert refused.status_code == 503 and refused.json()["error"]["code"] == "unavailable"
+    # A socket there is closed 1013 "retry later" (not refused 403 "forbidden"), the code
+    # as its reason.
+    with connect(At(i2.url).ws(table.code), open_timeout=10) as ws, \
+            pytest.raises(ConnectionClosed):
+        ws.recv(timeout=10)
+    assert ws.close_code == 1013 and ws.close_reason == "unavailable"
     c.start_redis()  # back, and empty: the owner takes its lease again
     table.play(4)
     eventually(lambda: health(i1.url)["redis"] == "ok")
