@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+from sqlalchemy import text
 
 from server.db import store
 from server.db.models import utcnow
@@ -168,12 +169,26 @@ class Ownership:
                 return True
             if holder is not None and (asked is None or asked[0] != holder
                                        or self.clock() - asked[1] > REASK):
+                if asked is None:
+                    await self._check_database()
                 await self.redis.publish(handoff_channel(holder), code)
                 asked = (holder, self.clock())
             if self.clock() > deadline:
                 raise RoomError("busy", "this table is moving between servers; retry soon", 503)
             await asyncio.sleep(0.05)
         return True
+
+    async def _check_database(self) -> None:
+        """Raise RoomError `unavailable` unless PostgreSQL answers: a claim that could not
+        load the room must not first make its owner let it go (its players would be
+        sent away, and nobody would have the room)."""
+        assert self.database is not None
+        try:
+            async with self.database.sessions() as session:
+                await session.execute(text("SELECT 1"))
+        except Exception as exc:
+            log.warning("claim refused: the database is unreachable (%r)", exc)
+            raise unavailable("this table cannot be loaded right now; retry soon") from exc
 
     async def _load(self, code: str) -> None:
         """Raise the epoch and read the journal in one transaction, then rebuild the room."""

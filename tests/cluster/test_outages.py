@@ -64,9 +64,9 @@ def test_without_postgresql_play_pauses_with_a_clear_error_and_resumes(cluster) 
     proxy = ProxyThread(url.host or "127.0.0.1", url.port or 5432)
     proxy.run(proxy.proxy.open())
     try:
-        c: Cluster = cluster(1, database_url=url.set(port=proxy.proxy.port).render_as_string(
+        c: Cluster = cluster(2, database_url=url.set(port=proxy.proxy.port).render_as_string(
             hide_password=False))
-        i1 = c.instances["i1"]
+        i1, i2 = c.instances["i1"], c.instances["i2"]
         table = Table(At(i1.url), PLAYERS, seed=7)  # type: ignore[arg-type]
         table.play(4)
         proxy.run(proxy.proxy.shut())
@@ -77,6 +77,11 @@ def test_without_postgresql_play_pauses_with_a_clear_error_and_resumes(cluster) 
             assert frame["type"] != "ack", frame
         assert frame["code"] == "unavailable"  # the table says so; nothing was applied
         assert health(i1.url)["status"] == "degraded"
+        # A request for the room elsewhere cannot load it now: it is refused, and the owner
+        # keeps the room and its sockets (it is not asked to let go of it first).
+        refused = httpx.get(f"{i2.url}/api/rooms/{table.code}", timeout=30)
+        assert refused.status_code == 503 and refused.json()["error"]["code"] == "unavailable"
+        assert health(i1.url)["rooms"] == 1 and health(i2.url)["rooms"] == 0
         proxy.run(proxy.proxy.open())
         for _ in range(50):  # the first write after the outage may still meet a dead socket
             player.send_act(action)
