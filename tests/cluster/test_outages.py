@@ -3,6 +3,7 @@ play recovers on its own when the service is back."""
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Callable
 
@@ -16,8 +17,10 @@ from tests.persist.live import Table, stored_game
 from tests.persist.test_outage import ProxyThread
 
 from .conftest import At
-from .harness import Cluster, create_database, drop_database
+from .harness import TEST_SETTINGS, Cluster, create_database, drop_database
 from .test_ownership import PLAYERS, finish_and_check, health
+
+TTL = float(TEST_SETTINGS["LEASE_TTL"])
 
 
 def eventually(check: Callable[[], bool], tries: int = 300, pause: float = 0.05) -> None:
@@ -102,3 +105,31 @@ def test_without_postgresql_play_pauses_with_a_clear_error_and_resumes(cluster) 
         proxy.close()
         c.close()
         drop_database(database)
+
+
+def test_a_frozen_redis_costs_a_request_little_and_health_says_so(cluster) -> None:
+    c: Cluster = cluster(2)
+    i1, i2 = c.instances["i1"], c.instances["i2"]
+    table = Table(At(i1.url), PLAYERS, seed=8)  # type: ignore[arg-type]
+    assert c.redis_proc is not None
+    c.redis_proc.send_signal(signal.SIGSTOP)  # Redis keeps its sockets but answers nothing
+    try:
+        frozen_at = time.monotonic()
+        eventually(lambda: health(i1.url)["redis"] == "unreachable", tries=60)
+        # Generous: the renewal (every LEASE_TTL/3, 2/3 s here) gives up within one more.
+        assert time.monotonic() - frozen_at < 2 * TTL
+        table.play(2)  # the owner plays on
+        for request in (lambda: httpx.post(f"{i2.url}/api/rooms", json={"players": 2},
+                                           timeout=30),
+                        lambda: httpx.get(f"{i2.url}/api/rooms/{table.code}", timeout=30)):
+            asked = time.monotonic()
+            answer = request()
+            assert answer.status_code == 503, answer.text
+            assert time.monotonic() - asked < TTL, answer.text  # not a hang per request
+        asked = time.monotonic()
+        assert httpx.get(f"{i2.url}/api/rooms", timeout=30).status_code == 200  # its own
+        assert time.monotonic() - asked < TTL
+    finally:
+        c.redis_proc.send_signal(signal.SIGCONT)
+    eventually(lambda: health(i1.url)["redis"] == "ok")
+    finish_and_check(c, table)
