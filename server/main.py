@@ -12,7 +12,6 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from redis.asyncio import Redis
 from starlette.types import Receive, Scope, Send
 
 from server.api import install_error_handlers, pages_router, rooms_router
@@ -25,7 +24,7 @@ from server.api.rules_data import rules_data
 from server.api.security import Guard, refuse_foreign_host
 from server.bots.driver import BotDriver
 from server.bots.pool import BotPool
-from server.cluster.manager import ClusterRoomManager
+from server.cluster.manager import ClusterRoomManager, redis_client
 from server.cluster.routing import OwnerRouting, refuse_unclaimed
 from server.cluster.settings import check_cluster_settings
 from server.config import Settings
@@ -55,7 +54,7 @@ def create_app(
     database: Database | None
     if settings.cluster:
         check_cluster_settings(settings, journal)
-        cluster = ClusterRoomManager(settings, Redis.from_url(settings.REDIS_URL or ""), **clocked)
+        cluster = ClusterRoomManager(settings, redis_client(settings), **clocked)
         manager = cluster
         database = Database(settings, fence=cluster.ownership.fence)
     else:

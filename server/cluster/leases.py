@@ -14,22 +14,23 @@ from redis.asyncio import Redis
 
 PREFIX = "crush:"
 
-# Renew every lease this instance holds; take back a missing one (Redis restarted empty:
-# the epoch in PostgreSQL still fences us if someone else claimed the room meanwhile).
-# Returns the keys held by someone else now.
+# Renew every lease this instance holds. A missing one is not taken back here: it may have
+# expired while we were frozen and been claimed (and released) since; Ownership retakes it
+# only if the room's epoch in PostgreSQL is still ours (Redis restarted empty).
+# Returns {the keys held by someone else now, the keys missing}.
 _RENEW = """
-local lost = {}
+local lost, missing = {}, {}
 for _, key in ipairs(KEYS) do
   local holder = redis.call('GET', key)
   if holder == ARGV[1] then
     redis.call('PEXPIRE', key, ARGV[2])
   elseif not holder then
-    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    table.insert(missing, key)
   else
     table.insert(lost, key)
   end
 end
-return lost
+return {lost, missing}
 """
 
 # Take a lease from a holder known to be gone (see Ownership._gone), and only from it.
@@ -77,14 +78,15 @@ class Leases:
         values = await self.redis.mget([lease_key(c) for c in codes])
         return [None if v is None else text(v) for v in values]
 
-    async def renew(self, codes: Sequence[str]) -> set[str]:
-        """Renew the leases of `codes`; returns the codes now held by another instance."""
+    async def renew(self, codes: Sequence[str]) -> tuple[set[str], set[str]]:
+        """Renew the leases of `codes` we still hold; returns (the codes now held by another
+        instance, the codes whose lease is gone)."""
         if not codes:
-            return set()
-        lost = await self._renew(keys=[lease_key(c) for c in codes],
-                                 args=[self.instance, self.ttl_ms])
+            return set(), set()
+        lost, missing = await self._renew(keys=[lease_key(c) for c in codes],
+                                          args=[self.instance, self.ttl_ms])
         prefix = len(lease_key(""))
-        return {key.decode()[prefix:] for key in lost}
+        return ({text(key)[prefix:] for key in lost}, {text(key)[prefix:] for key in missing})
 
     async def steal(self, code: str, holder: str) -> bool:
         """Take the lease of `code` if `holder` still has it."""

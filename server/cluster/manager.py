@@ -46,6 +46,17 @@ return 1
 """
 
 
+def redis_client(settings: Settings) -> Redis:
+    """The client of REDIS_URL. Each command (a connection too) gives up after a third of
+    LEASE_TTL, the renewal interval: a frozen or unreachable Redis then costs a creation,
+    a claim or a lobby read that long (answered 503, or this instance's rooms only), and
+    /healthz says so by the next renewal, instead of hanging on the socket. Blocking reads
+    of the handoff channel are not bounded by it (redis-py waits on them indefinitely)."""
+    timeout = settings.LEASE_TTL / 3
+    return Redis.from_url(settings.REDIS_URL or "", socket_timeout=timeout,
+                          socket_connect_timeout=timeout)
+
+
 class ClusterRoomManager(RoomManager):
     def __init__(self, settings: Settings, redis: Redis, **kwargs: Any) -> None:
         super().__init__(settings, **kwargs)
@@ -62,6 +73,7 @@ class ClusterRoomManager(RoomManager):
                 keys=[f"{PREFIX}create:{client}"],
                 args=[self.settings.ROOM_CREATE_RATE, CREATE_WINDOW_MS, uuid.uuid4().hex])
         except RedisError as exc:
+            self.ownership.redis_ok = False
             raise unavailable("rooms cannot be created right now; retry soon") from exc
         return bool(allowed)
 

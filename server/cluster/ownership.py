@@ -9,7 +9,10 @@ is in what we read: nothing acknowledged is lost, and nothing is acknowledged tw
 Release (another instance asks for the room, or this one shuts down): under the room lock,
 so no write is in flight, mark the room moved, tell its sockets to reconnect (bye "moved")
 and give the lease back. Drop (the lease was lost, e.g. after a freeze): the same without
-touching the lease, which is someone else's now.
+touching the lease, which is someone else's now. Fenced (a journal write was refused because
+another instance claimed the room since, e.g. while this one was frozen): the room stops
+here at once, before anything else reaches its sockets, and the lease is given back if we
+still hold it.
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ from typing import TYPE_CHECKING
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+from sqlalchemy import text
 
 from server.db import store
 from server.db.models import utcnow
 from server.persist import RoomJournal, restore_rooms
-from server.rooms import RoomError
+from server.rooms import Room, RoomError
 
 from .leases import PREFIX, Leases
 
@@ -80,6 +84,7 @@ class Ownership:
         self._claims: dict[str, asyncio.Future[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._handoffs: dict[str, asyncio.Future[None]] = {}  # releases under way, by code
+        self._fenced: set[asyncio.Task[None]] = set()  # clean-ups of rooms fenced out
         self._orphans: tuple[set[str], set[str]] = (set(), set())  # the last two scans
         self._silent: dict[str, float] = {}  # instance -> since when nobody hears its channel
 
@@ -91,6 +96,7 @@ class Ownership:
 
     def start(self, database: Database, journal: RoomJournal) -> None:
         self.database, self.journal = database, journal
+        database.journal.on_fenced = self.fenced
         self._tasks = [
             asyncio.create_task(self._renew_forever(), name="cluster-renew"),
             asyncio.create_task(self._listen_for_handoffs(), name="cluster-handoffs"),
@@ -102,7 +108,7 @@ class Ownership:
         for code in list(self.manager.rooms):
             with contextlib.suppress(Exception):
                 await self.release(code, hold=False)
-        tasks = [*self._tasks, *self._handoffs.values()]
+        tasks = [*self._tasks, *self._handoffs.values(), *self._fenced]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -163,12 +169,26 @@ class Ownership:
                 return True
             if holder is not None and (asked is None or asked[0] != holder
                                        or self.clock() - asked[1] > REASK):
+                if asked is None:
+                    await self._check_database()
                 await self.redis.publish(handoff_channel(holder), code)
                 asked = (holder, self.clock())
             if self.clock() > deadline:
                 raise RoomError("busy", "this table is moving between servers; retry soon", 503)
             await asyncio.sleep(0.05)
         return True
+
+    async def _check_database(self) -> None:
+        """Raise RoomError `unavailable` unless PostgreSQL answers: a claim that could not
+        load the room must not first make its owner let it go (its players would be
+        sent away, and nobody would have the room)."""
+        assert self.database is not None
+        try:
+            async with self.database.sessions() as session:
+                await session.execute(text("SELECT 1"))
+        except Exception as exc:
+            log.warning("claim refused: the database is unreachable (%r)", exc)
+            raise unavailable("this table cannot be loaded right now; retry soon") from exc
 
     async def _load(self, code: str) -> None:
         """Raise the epoch and read the journal in one transaction, then rebuild the room."""
@@ -228,6 +248,35 @@ class Ownership:
         if self.journal is not None:
             self.journal.started_at.pop(code, None)
 
+    def fenced(self, code: str, epoch: int) -> None:
+        """A write of room `code` under `epoch` was refused: another instance claimed the room
+        since. Called by the journal's writer before the refused caller resumes, so the room
+        is moved (its sockets told bye "moved") before that caller could tell them anything."""
+        room = self.manager.rooms.get(code)
+        if room is None or self.epochs.get(code) != epoch:
+            return  # dropped already (or an older incarnation of the room's write)
+        del self.manager.rooms[code]
+        log.warning("room %s was claimed by another instance (epoch %s is stale); dropping it",
+                    code, epoch)
+        room.move_away()
+        task = asyncio.create_task(self._forget_fenced(code, epoch, room))
+        self._fenced.add(task)
+        task.add_done_callback(self._fenced.discard)
+
+    async def _forget_fenced(self, code: str, epoch: int, room: Room) -> None:
+        """The rest of dropping a fenced room, once no write of it is in flight (until then
+        its writes keep the stale epoch, so they are refused too)."""
+        async with room.lock:
+            pass
+        if self.epochs.get(code) != epoch:
+            return  # claimed here again meanwhile
+        self.epochs.pop(code, None)
+        self.claimed_at.pop(code, None)
+        if self.journal is not None:
+            self.journal.started_at.pop(code, None)
+        with contextlib.suppress(RedisError):
+            await self.leases.release(code)
+
     # --- background duties -----------------------------------------------------------
 
     async def _renew_forever(self) -> None:
@@ -236,7 +285,9 @@ class Ownership:
             await asyncio.sleep(self.ttl / 3)
             try:
                 # Claims under way hold leases too, before their rooms are registered.
-                lost = await self.leases.renew(sorted({*self.manager.rooms, *self._claims}))
+                lost, missing = await self.leases.renew(
+                    sorted({*self.manager.rooms, *self._claims}))
+                lost |= await self._retake(missing)
                 await self.manager.publish_lobby()
             except RedisError as exc:
                 if self.redis_ok:
@@ -249,6 +300,29 @@ class Ownership:
             for code in lost:
                 log.warning("lease of room %s taken by another instance; dropping it", code)
                 await self.drop(code)
+
+    async def _retake(self, missing: set[str]) -> set[str]:
+        """Take back the missing leases of rooms whose epoch in PostgreSQL is still ours (Redis
+        lost them: it restarted empty); returns the others, lost (they expired while we were
+        frozen, and another instance claimed the room since). A claim under way has no epoch
+        yet: its lease is taken back if free (its claim raises the epoch anyway)."""
+        if not missing:
+            return set()
+        assert self.database is not None
+        ours = {code: self.epochs.get(code) for code in missing}
+        try:
+            async with self.database.sessions() as session:
+                stored = await store.owner_epochs(
+                    session, [c for c, e in ours.items() if e is not None])
+        except Exception as exc:  # cannot tell: keep serving, try again next round
+            log.warning("cannot check the epochs of rooms with missing leases: %r", exc)
+            return set()
+        lost = set()
+        for code, epoch in ours.items():
+            if epoch is not None and stored.get(code, epoch) != epoch \
+                    or not await self.leases.acquire(code):
+                lost.add(code)
+        return lost
 
     async def _listen_for_handoffs(self) -> None:
         """Another instance received a request for one of our rooms: hand it over."""

@@ -73,9 +73,11 @@ class OwnerRouting:
     @staticmethod
     async def _refuse(scope: Scope, receive: Receive, send: Send, error: RoomError) -> None:
         if scope["type"] == "websocket":
-            # Before the handshake completes: the client sees a failed connection and
-            # reconnects with backoff, as after any drop.
+            # Accepted, then closed 1013 with the error's code as the reason, as PROTOCOL.md
+            # says: a close before the accept reaches the client as an HTTP 403, which reads
+            # as "forbidden", not "retry soon". The client reconnects with backoff.
             await receive()
+            await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": 1013, "reason": error.code})
             return
         body = orjson.dumps({"error": {"code": error.code, "message": error.message}})
@@ -88,7 +90,7 @@ class OwnerRouting:
 async def refuse_unclaimed(ownership: Ownership, scope: Scope, receive: Receive,
                            send: Send) -> bool:
     """A websocket for a room: claim the room first. True if it could not be claimed (the
-    handshake is refused with 1013; the client retries)."""
+    socket is closed with 1013 at once; the client retries)."""
     match = ROOM_PATH.match(scope["path"])
     code = None if match is None else normalize(match.group(1))
     if code is None:

@@ -38,7 +38,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 from . import ops, store
 from .fallback import FallbackFile, copy_lines, is_unavailable, replay
 from .models import utcnow
-from .records import ActionRecord, FinishedGame, NewRoom, SeatRecord
+from .records import ActionRecord, Fenced, FinishedGame, NewRoom, SeatRecord
 from .session import sqlite_path
 from .sqlite_writer import SqliteWriter
 
@@ -109,6 +109,9 @@ class Journal:
         self._open_rooms: dict[str, int] = {}
         # Told (batch size, seconds) after each committed batch, e.g. by the metrics.
         self.on_commit: Callable[[int, float], None] | None = None
+        # Told (room code, epoch) when a write is refused as fenced: another instance owns
+        # that room now (cluster mode), so this one must stop serving it at once.
+        self.on_fenced: Callable[[str, int], None] | None = None
         self._conn: AsyncConnection | None = None
         # SQLite: each transaction is one trip to a thread of its own (sqlite_writer.py).
         path = sqlite_path(engine.url)
@@ -267,6 +270,9 @@ class Journal:
                     await self._flush([item])
             else:
                 batch[0].resolve(exc)
+                op = batch[0].op
+                if isinstance(exc, Fenced) and self.on_fenced is not None and "epoch" in op:
+                    self.on_fenced(op["code"], op["epoch"])
         else:
             self._failing = False
             if self.on_commit is not None:

@@ -34,8 +34,9 @@ def make_engine(
     `connect_timeout` bounds how long a write can hang on an unreachable database
     (asyncpg's connect timeout; SQLite's busy timeout on a file another process has
     locked), which is what lets the journal notice an outage and fall back to its local
-    file. `statement_timeout` (PostgreSQL) bounds each statement and each lock wait on
-    the server; the journal's own deadline covers a network that stops answering.
+    file. `statement_timeout` (PostgreSQL) bounds each statement, each lock wait and each
+    pause of the client inside a transaction on the server; the journal's own deadline
+    covers a network that stops answering.
     """
     u = make_url(url)
     path = sqlite_path(u)
@@ -49,7 +50,11 @@ def make_engine(
         args: dict[str, Any] = {"timeout": connect_timeout}
         if statement_timeout is not None:
             ms = str(max(1, round(statement_timeout * 1000)))
-            args["server_settings"] = {"statement_timeout": ms, "lock_timeout": ms}
+            # idle_in_transaction: a process frozen mid-transaction (SIGSTOP, a VM pause)
+            # would hold its row locks, e.g. a cluster owner's FOR SHARE on its rooms, for
+            # the whole freeze; the server ends its session instead.
+            args["server_settings"] = {"statement_timeout": ms, "lock_timeout": ms,
+                                       "idle_in_transaction_session_timeout": ms}
         kwargs.setdefault("connect_args", args)
         if "poolclass" not in kwargs:
             kwargs.setdefault("pool_size", 5)

@@ -424,6 +424,14 @@ async def check_epochs(session: AsyncSession, epochs: dict[str, int]) -> None:
             raise Fenced(f"room {code} is owned under epoch {found[code]}, not {epoch}")
 
 
+async def owner_epochs(session: AsyncSession, codes: Sequence[str]) -> dict[str, int]:
+    """The owner epoch of each room of `codes` that has a row (cluster mode)."""
+    rows = await session.execute(
+        select(Room.code, Room.owner_epoch).where(Room.code.in_(list(codes)))
+    )
+    return {code: epoch for code, epoch in rows}
+
+
 _OWNER_EPOCHS_PG = text(
     "SELECT code, owner_epoch FROM rooms WHERE code = ANY(:codes) FOR SHARE"
 )

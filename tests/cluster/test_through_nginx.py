@@ -36,7 +36,7 @@ def reconnect(table: Table, proxy: ThroughProxy) -> None:
         try:
             table.connect(proxy)  # type: ignore[arg-type]
             return
-        except (InvalidStatus, OSError):
+        except (InvalidStatus, ConnectionClosed, OSError):
             time.sleep(0.25)
     raise AssertionError("the table never came back")
 

@@ -68,3 +68,24 @@ async def test_a_fenced_write_fails_alone_in_its_batch(engine: AsyncEngine, cloc
 
 async def test_claiming_needs_an_unfinished_room(engine: AsyncEngine) -> None:
     assert await claim(engine, "NOSUCH23") is None
+
+
+async def test_the_journal_tells_of_a_fenced_write_before_its_caller_resumes(
+    engine: AsyncEngine, clock: Clock
+) -> None:
+    """The cluster drops a fenced room at once (server.cluster.ownership.Ownership.fenced):
+    nothing the refused caller does next may reach the room's sockets."""
+    told: list[tuple[str, int]] = []
+    journal = Journal(engine, None, fence={CODE: 1}.get, clock=clock)
+    journal.on_fenced = lambda code, epoch: told.append((code, epoch))
+    await journal.start()
+    try:
+        await journal.room_created(new_room(CODE, clock()))
+        await journal.record(CODE, 1, 0, {"type": "step", "cell": 1})
+        assert told == []
+        assert await claim(engine, CODE) == 2
+        with pytest.raises(Fenced):
+            await journal.record(CODE, 2, 1, {"type": "step", "cell": 2})
+        assert told == [(CODE, 1)]
+    finally:
+        await journal.stop()
