@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     FORWARDED_ALLOW_IPS: Annotated[list[str], NoDecode] = []
     HTTP_MAX_BODY: int = Field(65536, ge=1024)  # bytes of a request body (import: IMPORT_MAX_BODY)
     IMPORT_MAX_BODY: int = Field(2_000_000, ge=1024)  # bytes of an imported game document
+    # Bytes of request bodies all requests together may hold at once; past it: 503 busy.
+    HTTP_BODY_BUDGET: int = Field(32_000_000, ge=1024)
     ROOM_IDLE_TTL: float = 24 * 3600  # seconds a waiting room may sit untouched
     FINISHED_ROOM_TTL: float = 3600  # seconds a finished room stays viewable
     SWEEP_INTERVAL: float = 60  # seconds between expiry sweeps

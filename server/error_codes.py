@@ -80,7 +80,8 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("moved", 503,
               "cluster mode: the table moved to another instance while the request waited; "
               "reconnect"),
-    ErrorCode("busy", 503, "cluster mode: the table is changing hands; retry in a moment"),
+    ErrorCode("busy", 503, "cluster mode: the table is changing hands; retry in a moment "
+              "(any request: the bodies being read passed `HTTP_BODY_BUDGET`)"),
     # The engine (server.rules.errors): the message names the rule, e.g. `R-MOVE`.
     ErrorCode("not_your_turn", 409, "the engine refused the action: another seat is to act"),
     ErrorCode("illegal_action", 422,
