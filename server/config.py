@@ -54,6 +54,11 @@ class Settings(BaseSettings):
     WS_DEFLATE: bool = False
     WS_OUTBOX: int = Field(1000, ge=8)  # frames queued for a socket; then bye "lagging"
     WS_SEND_TIMEOUT: float = Field(10, gt=0)  # seconds one frame may take to go out
+    # Seconds a table socket may stay open without a hello; then bye "no_hello", close 1008.
+    WS_HELLO_TIMEOUT: float = Field(10, gt=0)
+    # Table sockets one client address may hold open at once; past it the socket is refused
+    # (error "too_many_sockets", close 1013). Behind a proxy, set FORWARDED_ALLOW_IPS.
+    WS_PER_ADDRESS: int = Field(64, ge=1)
     # BENCHMARK ONLY: time each accepted action's stages (rules, journal, queue, write) into
     # the coffee_rush_action_stage_seconds histograms of /metrics (a mark per socket each).
     STAGE_TIMING: bool = False

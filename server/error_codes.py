@@ -45,6 +45,9 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("flood", None,
               "more than `WS_FLOOD_MESSAGES` frames in `WS_FLOOD_WINDOW` s (100 / 20 s): "
               "error, bye, close 1008"),
+    ErrorCode("too_many_sockets", None,
+              "the client address already holds `WS_PER_ADDRESS` table sockets (64): the "
+              "socket is closed with 1013 after this error; try again later"),
     ErrorCode("chat_invalid", 422,
               "a chat text that is empty after trimming, longer than 200 characters, or has "
               "control characters"),

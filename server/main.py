@@ -36,6 +36,7 @@ from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
 from server.rooms.timeouts import ClockKeeper
 from server.ws import App, SocketCheck
+from server.ws.crowd import AddressCap
 
 
 def create_app(
@@ -127,6 +128,7 @@ def create_app(
     if cluster is not None:
         checks.append(functools.partial(refuse_unclaimed, cluster.ownership))
     app.socket_checks = checks
+    app.socket_addresses = AddressCap(settings.WS_PER_ADDRESS)
     app.state.settings = settings
     app.state.rooms = manager
     app.state.database = database  # None when a journal was injected

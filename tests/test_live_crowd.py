@@ -4,12 +4,17 @@ may hold only so many. A real server process, real sockets, its RSS read from /p
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 from tests.serving import served_process
 
@@ -60,3 +65,58 @@ def test_parallel_large_bodies_share_one_budget_and_memory_comes_back(tmp_path):
         assert all(status in (422, 503) for status, _ in answers), answers
         after = settled_rss(proc.pid)
         assert after - before < 48 * MB, (before // MB, after // MB)
+
+
+def table_socket(sockets: contextlib.ExitStack, url: str, code: str,
+                 source: str) -> ClientConnection:
+    """A websocket to the table `code`, its connection made from `source` (any 127.x.y.z is
+    this host: each is its own client address to the server); closed with `sockets`."""
+    parts = urlsplit(url)
+    sock = socket.create_connection((parts.hostname, parts.port), timeout=10,
+                                    source_address=(source, 0))
+    return sockets.enter_context(
+        connect(f"ws://{parts.netloc}/ws/{code}", sock=sock, open_timeout=10))
+
+
+def closed_with(ws: ClientConnection) -> tuple[list[dict], int | None, str | None]:
+    """The frames until the server closes, and its close code and reason."""
+    frames = []
+    try:
+        while True:
+            frames.append(json.loads(ws.recv(timeout=10)))
+    except ConnectionClosed:
+        pass
+    close = ws.protocol.close_rcvd
+    return frames, None if close is None else close.code, None if close is None else close.reason
+
+
+def test_silent_sockets_get_bye_no_hello_and_each_address_has_a_cap(tmp_path):
+    """A socket that sends no hello within WS_HELLO_TIMEOUT gets bye `no_hello` and close
+    1008 (before: 3,000 silent sockets were still open after 70 s). An address holding
+    WS_PER_ADDRESS sockets has the next one refused, coded (error `too_many_sockets`, close
+    1013); other addresses are not affected, and a closed socket frees its place."""
+    with served_process(tmp_path / "db.sqlite", WS_HELLO_TIMEOUT="1", WS_PER_ADDRESS="3",
+                        BOT_WORKERS="0") as (url, _), contextlib.ExitStack() as sockets:
+        code = httpx.post(f"{url}/api/rooms", json={"players": 2}).json()["code"]
+        silent = [table_socket(sockets, url, code, "127.0.0.2") for _ in range(3)]
+        for ws in silent:
+            frames, close, reason = closed_with(ws)
+            assert frames == [{"type": "bye", "reason": "no_hello"}], frames
+            assert (close, reason) == (1008, "no_hello")
+
+        watching = [table_socket(sockets, url, code, "127.0.0.3") for _ in range(3)]
+        for ws in watching:
+            ws.send(json.dumps({"type": "hello", "token": None}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
+        refused = table_socket(sockets, url, code, "127.0.0.3")
+        frames, close, reason = closed_with(refused)
+        assert [f["code"] for f in frames] == ["too_many_sockets"], frames
+        assert (close, reason) == (1013, "too_many_sockets")
+        elsewhere = table_socket(sockets, url, code, "127.0.0.4")  # another address: its own count
+        elsewhere.send(json.dumps({"type": "hello", "token": None}))
+        assert json.loads(elsewhere.recv(timeout=10))["type"] == "snapshot"
+        time.sleep(2)  # past the hello timeout: greeted sockets stay open
+        watching.pop().close()
+        again = table_socket(sockets, url, code, "127.0.0.3")
+        again.send(json.dumps({"type": "hello", "token": None}))
+        assert json.loads(again.recv(timeout=10))["type"] == "snapshot"
