@@ -71,6 +71,10 @@ class Settings(BaseSettings):
     # TEST ONLY. When set, every new game uses this seed, so its deck order is known in
     # advance to anyone who knows the setting. Never set it in production.
     TEST_FIXED_SEED: int | None = None
+    # Where Prometheus scrapes GET /metrics: a listen address of its own, never the public
+    # port (0: not served). Keep it off the players' network (loopback, a private address).
+    METRICS_HOST: str = "127.0.0.1"
+    METRICS_PORT: int = Field(0, ge=0, le=65535)
     LOG_LEVEL: str = "info"
     LOG_FORMAT: Literal["text", "json"] = "text"  # json: one JSON object per line
     # Seconds between background garbage collections (0: never); see server/memory.py. A

@@ -30,8 +30,7 @@ from server.cluster.routing import OwnerRouting, refuse_unclaimed
 from server.cluster.settings import check_cluster_settings
 from server.config import Settings
 from server.memory import Collector, PauseWatch
-from server.metrics import Metrics, TimedChooser
-from server.metrics import router as metrics_router
+from server.metrics import Metrics, TimedChooser, serve_metrics
 from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
 from server.rooms.timeouts import ClockKeeper
@@ -66,6 +65,8 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        scraped = (await serve_metrics(metrics, settings.METRICS_HOST, settings.METRICS_PORT)
+                   if settings.METRICS_PORT else None)
         bots = None
         if settings.BOT_WORKERS > 0:  # before any room is built: rooms copy the listeners
             pool = TimedChooser(BotPool(settings.BOT_WORKERS), metrics)
@@ -86,6 +87,8 @@ def create_app(
                 await database.close()
                 if bots is not None:
                     await bots.close()
+                if scraped is not None:
+                    await scraped.shutdown()
                 raise
         sweeper = asyncio.create_task(manager.run_sweeper())
         pauses = PauseWatch(metrics.collected)
@@ -111,6 +114,8 @@ def create_app(
                 await database.close()
             if cluster is not None:
                 await cluster.redis.aclose()
+            if scraped is not None:
+                await scraped.shutdown()
 
     app = App(title="Coffee Rush Online", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json")
@@ -140,7 +145,6 @@ def create_app(
     app.include_router(rooms_router)
     app.include_router(pages_router)
     app.include_router(games_router)
-    app.include_router(metrics_router)
     app.include_router(rules_data_router)
     app.mount("/static", StaticFiles(directory=settings.STATIC_DIR, check_dir=False), "static")
     return app
