@@ -141,6 +141,8 @@ class Guard:
             elif isinstance(body, Spent):
                 await _answer(send, *BUSY_ANSWER)
             else:
+                if scope["method"] == "HEAD":  # a GET whose body uvicorn does not send
+                    scope = {**scope, "method": "GET"}
                 await self.app(scope, self.replay(body, receive), self.with_headers(send))
         finally:
             self.bodies.give_back(held[0])
