@@ -42,7 +42,8 @@ def settled_rss(pid: int, seconds: float = 3.0) -> int:
 def test_parallel_large_bodies_share_one_budget_and_memory_comes_back(tmp_path):
     """60 parallel imports of 1.9 MB with a budget of 8 MB: those past it get 503 `busy`
     (coded, unread), the rest are answered as usual, and afterwards the server's resident
-    memory is back near where it was (before: every body read at once, memory kept)."""
+    memory is back near where it was (before: every body read at once, memory kept; with
+    the budget but without malloc_trim, +25 MiB stayed here, +2 MiB with it)."""
     body = json.dumps({"format": "coffee-rush-game", "pad": "x" * (1_900_000)}).encode()
     with served_process(tmp_path / "db.sqlite", HTTP_BODY_BUDGET="8000000") as (url, proc):
         with httpx.Client(timeout=30) as client:  # warm up: the import path's own modules
@@ -56,7 +57,7 @@ def test_parallel_large_bodies_share_one_budget_and_memory_comes_back(tmp_path):
                                 headers={"content-type": "application/json"})
                 return r.status_code, r.json()["error"]["code"]
 
-        for _ in range(3):
+        for _ in range(2):
             with ThreadPoolExecutor(60) as pool:
                 answers = list(pool.map(post, range(60)))
         busy = [a for a in answers if a[0] == 503]
@@ -64,7 +65,7 @@ def test_parallel_large_bodies_share_one_budget_and_memory_comes_back(tmp_path):
         assert len(busy) < len(answers), answers  # the budget lets some through
         assert all(status in (422, 503) for status, _ in answers), answers
         after = settled_rss(proc.pid)
-        assert after - before < 48 * MB, (before // MB, after // MB)
+        assert after - before < 16 * MB, (before // MB, after // MB)
 
 
 def table_socket(sockets: contextlib.ExitStack, url: str, code: str,
