@@ -121,3 +121,14 @@ def test_silent_sockets_get_bye_no_hello_and_each_address_has_a_cap(tmp_path):
         again = table_socket(sockets, url, code, "127.0.0.3")
         again.send(json.dumps({"type": "hello", "token": None}))
         assert json.loads(again.recv(timeout=10))["type"] == "snapshot"
+
+
+def test_a_connection_that_sends_nothing_is_closed(tmp_path):
+    """A TCP connection that never sends its request is closed after uvicorn's keep-alive
+    timeout (5 s), as an idle kept-alive one is (before: open for good)."""
+    with served_process(tmp_path / "db.sqlite") as (url, _):
+        parts = urlsplit(url)
+        with socket.create_connection((parts.hostname, parts.port), timeout=15) as silent:
+            started = time.monotonic()
+            assert silent.recv(1) == b""  # closed by the server, nothing said
+            assert time.monotonic() - started < 12
