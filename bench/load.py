@@ -77,12 +77,17 @@ def free_port() -> int:
 # --- the server under test -------------------------------------------------------------
 
 
+METRICS_PORTS: dict[int, int] = {}  # a game server's port -> its metrics listener's
+
+
 def start_server(kind: str, port: int, data_dir: str, database_url: str | None,
                  stages: bool = False, cmd: list[str] | None = None) -> subprocess.Popen:
     """The game server (or the baseline) on `port`, once it answers /healthz; `cmd` runs
     another command with the game server's environment (bench/memory.py's tracing one)."""
+    METRICS_PORTS[port] = free_port()
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="warning",
                WS_FLOOD_MESSAGES=str(10**9), ROOM_CREATE_RATE=str(10**9),
+               WS_PER_ADDRESS=str(10**9), METRICS_PORT=str(METRICS_PORTS[port]),
                STAGE_TIMING="1" if stages else "0",
                DATABASE_URL=database_url or f"sqlite+aiosqlite:///{data_dir}/bench.db",
                JOURNAL_FALLBACK_PATH=f"{data_dir}/fallback.jsonl")
@@ -410,8 +415,10 @@ def stage_buckets(port: int) -> dict[str, list[tuple[float, float]]]:
     """stage -> [(upper bound, cumulative count)] from the server's /metrics, with the
     journal's transactions as stage "commit" and the collector's pauses as "gc0", "gc1",
     "gc2" (empty for the baseline, which has no /metrics)."""
+    if port not in METRICS_PORTS:
+        return {}
     try:
-        text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+        text = httpx.get(f"http://127.0.0.1:{METRICS_PORTS[port]}/metrics", timeout=10).text
     except httpx.HTTPError:
         return {}
     out: dict[str, list[tuple[float, float]]] = {}

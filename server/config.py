@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     FORWARDED_ALLOW_IPS: Annotated[list[str], NoDecode] = []
     HTTP_MAX_BODY: int = Field(65536, ge=1024)  # bytes of a request body (import: IMPORT_MAX_BODY)
     IMPORT_MAX_BODY: int = Field(2_000_000, ge=1024)  # bytes of an imported game document
+    # Bytes of request bodies all requests together may hold at once; past it: 503 busy.
+    HTTP_BODY_BUDGET: int = Field(32_000_000, ge=1024)
     ROOM_IDLE_TTL: float = 24 * 3600  # seconds a waiting room may sit untouched
     FINISHED_ROOM_TTL: float = 3600  # seconds a finished room stays viewable
     SWEEP_INTERVAL: float = 60  # seconds between expiry sweeps
@@ -55,6 +57,11 @@ class Settings(BaseSettings):
     WS_DEFLATE: bool = False
     WS_OUTBOX: int = Field(1000, ge=8)  # frames queued for a socket; then bye "lagging"
     WS_SEND_TIMEOUT: float = Field(10, gt=0)  # seconds one frame may take to go out
+    # Seconds a table socket may stay open without a hello; then bye "no_hello", close 1008.
+    WS_HELLO_TIMEOUT: float = Field(10, gt=0)
+    # Table sockets one client address may hold open at once; past it the socket is refused
+    # (error "too_many_sockets", close 1013). Behind a proxy, set FORWARDED_ALLOW_IPS.
+    WS_PER_ADDRESS: int = Field(64, ge=1)
     # BENCHMARK ONLY: time each accepted action's stages (rules, journal, queue, write) into
     # the coffee_rush_action_stage_seconds histograms of /metrics (a mark per socket each).
     STAGE_TIMING: bool = False
@@ -67,6 +74,10 @@ class Settings(BaseSettings):
     # TEST ONLY. When set, every new game uses this seed, so its deck order is known in
     # advance to anyone who knows the setting. Never set it in production.
     TEST_FIXED_SEED: int | None = None
+    # Where Prometheus scrapes GET /metrics: a listen address of its own, never the public
+    # port (0: not served). Keep it off the players' network (loopback, a private address).
+    METRICS_HOST: str = "127.0.0.1"
+    METRICS_PORT: int = Field(0, ge=0, le=65535)
     LOG_LEVEL: str = "info"
     LOG_FORMAT: Literal["text", "json"] = "text"  # json: one JSON object per line
     # Seconds between background garbage collections (0: never); see server/memory.py. A

@@ -45,6 +45,9 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("flood", None,
               "more than `WS_FLOOD_MESSAGES` frames in `WS_FLOOD_WINDOW` s (100 / 20 s): "
               "error, bye, close 1008"),
+    ErrorCode("too_many_sockets", None,
+              "the client address already holds `WS_PER_ADDRESS` table sockets (64): the "
+              "socket is closed with 1013 after this error; try again later"),
     ErrorCode("chat_invalid", 422,
               "a chat text that is empty after trimming, longer than 200 characters, or has "
               "control characters"),
@@ -90,7 +93,8 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("moved", 503,
               "cluster mode: the table moved to another instance while the request waited; "
               "reconnect"),
-    ErrorCode("busy", 503, "cluster mode: the table is changing hands; retry in a moment"),
+    ErrorCode("busy", 503, "cluster mode: the table is changing hands; retry in a moment "
+              "(any request: the bodies being read passed `HTTP_BODY_BUDGET`)"),
     # The engine (server.rules.errors): the message names the rule, e.g. `R-MOVE`.
     ErrorCode("not_your_turn", 409, "the engine refused the action: another seat is to act"),
     ErrorCode("illegal_action", 422,

@@ -29,12 +29,12 @@ from server.cluster.routing import OwnerRouting, refuse_unclaimed
 from server.cluster.settings import check_cluster_settings
 from server.config import Settings
 from server.memory import Collector, PauseWatch
-from server.metrics import Metrics, TimedChooser
-from server.metrics import router as metrics_router
+from server.metrics import Metrics, TimedChooser, serve_metrics
 from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
 from server.rooms.timeouts import ClockKeeper
 from server.ws import App, SocketCheck
+from server.ws.crowd import AddressCap
 
 
 def create_app(
@@ -64,6 +64,8 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        scraped = (await serve_metrics(metrics, settings.METRICS_HOST, settings.METRICS_PORT)
+                   if settings.METRICS_PORT else None)
         bots = None
         if settings.BOT_WORKERS > 0:  # before any room is built: rooms copy the listeners
             pool = TimedChooser(BotPool(settings.BOT_WORKERS), metrics)
@@ -84,6 +86,8 @@ def create_app(
                 await database.close()
                 if bots is not None:
                     await bots.close()
+                if scraped is not None:
+                    await scraped.shutdown()
                 raise
         sweeper = asyncio.create_task(manager.run_sweeper())
         pauses = PauseWatch(metrics.collected)
@@ -109,6 +113,8 @@ def create_app(
                 await database.close()
             if cluster is not None:
                 await cluster.redis.aclose()
+            if scraped is not None:
+                await scraped.shutdown()
 
     app = App(title="Coffee Rush Online", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json")
@@ -126,6 +132,7 @@ def create_app(
     if cluster is not None:
         checks.append(functools.partial(refuse_unclaimed, cluster.ownership))
     app.socket_checks = checks
+    app.socket_addresses = AddressCap(settings.WS_PER_ADDRESS)
     app.state.settings = settings
     app.state.rooms = manager
     app.state.database = database  # None when a journal was injected
@@ -137,7 +144,6 @@ def create_app(
     app.include_router(rooms_router)
     app.include_router(pages_router)
     app.include_router(games_router)
-    app.include_router(metrics_router)
     app.include_router(rules_data_router)
     app.mount("/static", StaticFiles(directory=settings.STATIC_DIR, check_dir=False), "static")
     return app

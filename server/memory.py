@@ -53,6 +53,19 @@ def limit_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
     return bool(mallopt(M_ARENA_MAX, arenas))
 
 
+def trim_malloc() -> bool:
+    """Give the free pages at the top and inside glibc's heaps back to the system.
+
+    Large request bodies (an import, ~2 MB each) are freed in the middle of the heap once
+    glibc's dynamic mmap threshold has risen past their size, where nothing returns them:
+    500 parallel imports left ~900 MB resident after they were done. True if some went."""
+    try:
+        malloc_trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return False
+    return bool(malloc_trim(0))
+
+
 # Young passes: the first after this many new container objects, the second generation
 # every tenth one. Small, so each pass is short (a few ms); the old generation stays small
 # too, since the periodic step freezes it (Collector).

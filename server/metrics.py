@@ -1,4 +1,6 @@
-"""What the server is doing, for Prometheus: `GET /metrics` (text exposition format).
+"""What the server is doing, for Prometheus: `GET /metrics` (text exposition format), served
+on a listen address of its own (METRICS_HOST:METRICS_PORT, off by default), never on the
+public port: a scraper reaches it, the players' proxy does not.
 
 One registry per app (no import-time globals). Gauges that describe the present (rooms,
 sockets, fallback file) are read from the live objects at scrape time; counters and
@@ -14,7 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
+import uvicorn
+from fastapi import Request, Response
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -24,6 +27,9 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
+from starlette.applications import Starlette
+from starlette.routing import Route
+from starlette.types import ASGIApp
 
 from server.rooms import RoomManager
 from server.rooms.stages import STAGES, Stages
@@ -159,10 +165,23 @@ class TimedChooser:
             close()
 
 
-router = APIRouter()
+def metrics_app(metrics: Metrics) -> ASGIApp:
+    """`GET /metrics` (Prometheus text format; README "Metrics"), 404 for anything else."""
+
+    async def scrape(request: Request) -> Response:
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
+
+    return Starlette(routes=[Route("/metrics", scrape, methods=["GET"])])
 
 
-@router.get("/metrics", include_in_schema=False)
-async def metrics(request: Request) -> Response:
-    """Prometheus text format; see README "Metrics" for a scrape config."""
-    return Response(request.app.state.metrics.render(), media_type=CONTENT_TYPE)
+async def serve_metrics(metrics: Metrics, host: str, port: int) -> uvicorn.Server:
+    """The metrics app listening on host:port, in this process's event loop (started, not
+    run: uvicorn's `serve` would take over the signals the main server handles). Exits the
+    process, as uvicorn does, when the address cannot be bound."""
+    config = uvicorn.Config(metrics_app(metrics), host=host, port=port, lifespan="off",
+                            log_config=None, access_log=False, server_header=False)
+    config.load()
+    server = uvicorn.Server(config)
+    server.lifespan = config.lifespan_class(config)  # as uvicorn's `serve` sets it
+    await server.startup()
+    return server

@@ -67,6 +67,7 @@ def make_settings(
             "TEST_FIXED_SEED": 7,
             "WS_FLOOD_WINDOW": 3600.0,  # a budget per hour: never refilled during a test
             "WS_FLOOD_MESSAGES": 5000,
+            "WS_PER_ADDRESS": 100000,  # every TestClient socket comes from one address
             "ROOM_CREATE_RATE": 1000,
             "SWEEP_INTERVAL": 3600.0,
             "ALLOWED_ORIGINS": [],

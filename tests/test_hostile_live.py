@@ -51,7 +51,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     log = folder / "server.log"
     with log.open("wb") as stderr, served_process(
         folder / "db.sqlite", stderr=stderr, WS_FLOOD_MESSAGES="100000", BOT_WORKERS="0",
-        ROOM_CREATE_RATE="100000", PRESENCE_INTERVAL="0",
+        ROOM_CREATE_RATE="100000", PRESENCE_INTERVAL="0", WS_PER_ADDRESS="100000",
     ) as (url, _), httpx.Client(base_url=url, timeout=10) as api:
         room = api.post("/api/rooms", json={"players": 2}).json()
         tokens = [api.post(f"/api/rooms/{room['code']}/join", json={"name": n}).json()

@@ -157,3 +157,21 @@ def test_forwarded_for_is_trusted_from_configured_proxies(tmp_path):
         assert [create(f"10.0.0.{i}") for i in range(3)] == [201, 201, 201]
         assert [create("10.0.0.9") for _ in range(3)] == [201, 201, 429]
 
+
+
+def test_head_is_answered_as_get_and_405_says_what_is_allowed(server):
+    """Issue 25.13: HEAD / was 405, and no 405 carried `Allow` (the error handler dropped
+    the exception's headers)."""
+    url, _, _ = server
+    with httpx.Client(timeout=10) as client:
+        get = client.get(f"{url}/")
+        head = client.head(f"{url}/")
+        assert head.status_code == 200 and head.content == b""
+        assert head.headers["content-length"] == get.headers["content-length"]
+        assert head.headers["content-security-policy"]
+        for method, path, allowed in (("POST", "/", {"GET", "HEAD"}),
+                                      ("DELETE", "/api/rooms", {"GET", "HEAD", "POST"}),
+                                      ("GET", "/api/rooms/ABCD-EFGH/join", {"POST"})):
+            r = client.request(method, f"{url}{path}", headers={"content-type": "application/json"})
+            assert r.status_code == 405 and r.json()["error"]["code"] == "method_not_allowed"
+            assert set(r.headers["allow"].split(", ")) == allowed, (path, r.headers)

@@ -1,14 +1,25 @@
-"""GET /metrics: what a host's Prometheus sees after a little play."""
+"""GET /metrics: what a host's Prometheus sees after a little play, on the metrics
+listener (METRICS_PORT) and never on the public port."""
 
 from __future__ import annotations
 
+import httpx
+from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
+from server.metrics import metrics_app
+from tests.serving import free_port, served
 from tests.ws.test_bad_input import refused, seated
 
 
+def metrics_text(client) -> httpx.Response:
+    """GET /metrics from the app's metrics listener (the app `client` serves)."""
+    with TestClient(metrics_app(client.app.state.metrics)) as scraper:
+        return scraper.get("/metrics")
+
+
 def scrape(client) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    r = client.get("/metrics")
+    r = metrics_text(client)
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
     return {(s.name, tuple(sorted(s.labels.items()))): s.value
             for family in text_string_to_metric_families(r.text) for s in family.samples}
@@ -58,5 +69,17 @@ def test_bot_thinking_is_timed(client, table):
 def test_metrics_never_show_a_token(client, table):
     t = table(2)
     t.join_all()
-    text = client.get("/metrics").text
+    text = metrics_text(client).text
     assert t.host_token not in text and all(token not in text for token in t.tokens)
+
+
+def test_metrics_are_served_on_their_own_port_not_the_public_one(tmp_path):
+    """The public port answers /metrics with 404 (before: open to anyone, through nginx
+    too); METRICS_HOST:METRICS_PORT serves it, and nothing else."""
+    port = free_port()
+    with served(tmp_path / "db.sqlite", METRICS_PORT=str(port)) as url:
+        public = httpx.get(f"{url}/metrics")
+        assert public.status_code == 404 and public.json()["error"]["code"] == "not_found"
+        scraped = httpx.get(f"http://127.0.0.1:{port}/metrics")
+        assert scraped.status_code == 200 and "coffee_rush_rooms" in scraped.text
+        assert httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 404

@@ -9,6 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from server.error_codes import codes_with_status
 from server.rooms import RoomError
@@ -33,9 +34,15 @@ def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 # The codes each status comes with, from the registry (server/error_codes.py).
 ERROR_STATUSES = {status: ", ".join(codes_with_status(status))
-                  for status in (400, 403, 404, 409, 413, 415, 422, 429, 500, 503)}
+                  for status in (400, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503)}
+def page_not_found(what: str) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses` of a page whose 404 is a page too (server/api/error_pages.py)."""
+    return {404: {"description": f"no such {what}: a page saying so",
+                  "content": {"text/html": {}}}}
+
+
 # What any route may answer before it even runs (server/api/security.py) or on a bug.
-EVERY_ROUTE = answers(400, 413, 422, 500)
+EVERY_ROUTE = answers(400, 405, 413, 422, 500)
 STATE_CHANGING = answers(403, 404, 409, 415)
 
 
@@ -63,9 +70,29 @@ HTTP_CODES = {400: "malformed", 404: "not_found", 405: "method_not_allowed"}
 
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    """With the exception's headers: a 405 says which methods the path takes (`Allow`)."""
     assert isinstance(exc, HTTPException)
     code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
-    return error_response(exc.status_code, code, str(exc.detail))
+    response = error_response(exc.status_code, code, str(exc.detail))
+    response.headers.update(exc.headers or {})
+    if exc.status_code == 405:  # Starlette names the methods of the first route only
+        response.headers["allow"] = ", ".join(allowed_methods(request))
+    return response
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route takes at this path; HEAD with GET (server/api/security.py
+    answers it as a GET)."""
+    routes = request.app.router.routes
+    methods = {method for method in METHODS
+               if any(route.matches({**request.scope, "method": method})[0] is Match.FULL
+                      for route in routes)}
+    if "GET" in methods:
+        methods.add("HEAD")
+    return sorted(methods)
+
+
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")  # the ones routes here may take
 
 
 async def _internal_error(request: Request, exc: Exception) -> JSONResponse:

@@ -17,12 +17,19 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.db import store
 from server.db.models import NAME
 from server.db.records import GameDetail
-from server.history import ImportRefused, export_document, finished_game, read_document, verify
+from server.history import (
+    Document,
+    ImportRefused,
+    export_document,
+    finished_game,
+    read_document,
+    verify,
+)
 from server.history.present import detail_json, page_json, replay_json, summary_json
 from server.rooms import RoomError
 
 from .error_pages import error_page
-from .errors import EVERY_ROUTE, answers, error_response
+from .errors import EVERY_ROUTE, answers, error_response, page_not_found
 from .pages import script_json
 
 router = APIRouter(responses={**EVERY_ROUTE, **answers(503)})
@@ -90,7 +97,18 @@ async def export_game(game_id: GameId, db: DB) -> JSONResponse:
     )
 
 
-@router.post(IMPORT_PATH, status_code=201, responses=answers(403, 409, 415))
+def _document_body() -> dict[str, Any]:
+    """OpenAPI `requestBody` of the import: an export document. Its nested models stay in
+    its own `$defs`, referred to by their place in the OpenAPI document (a `#/$defs` ref
+    would point at the document's root)."""
+    here = "#/paths/~1api~1games~1import/post/requestBody/content/application~1json/schema"
+    schema = Document.model_json_schema(ref_template=here + "/$defs/{model}")
+    return {"requestBody": {"required": True, "content": {"application/json": {
+        "schema": schema}}}}
+
+
+@router.post(IMPORT_PATH, status_code=201, responses=answers(403, 409, 415),
+             openapi_extra=_document_body())
 async def import_game(request: Request, db: DB) -> JSONResponse:
     """Replay an exported document; store it if it reproduces its own result."""
     body = await request.body()  # already capped at IMPORT_MAX_BODY by the Guard
@@ -117,7 +135,7 @@ async def games_page(request: Request, db: DB, page: Page = 1, player: Player = 
     return request.app.state.templates.TemplateResponse(request, "games.html", context)
 
 
-@router.get("/games/{game_id}", response_class=HTMLResponse)
+@router.get("/games/{game_id}", response_class=HTMLResponse, responses=page_not_found("game"))
 async def replay_page(game_id: GameId, request: Request, db: DB) -> Response:
     async with db() as session:
         game = await store.get_game(session, game_id)

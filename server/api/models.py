@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from server.rooms.option_models import Clock, CreateRoom
+from server.rooms.option_models import Clock, CreateRoom, whole_numbers
 
 __all__ = ["Clock", "CreateRoom"]  # derived from the options dataclasses; re-exported here
 
@@ -15,6 +15,11 @@ Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 
 class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _whole_numbers(cls, data: Any) -> Any:
+        return whole_numbers(cls, data)
 
 
 class CreatedRoom(BaseModel):
@@ -25,7 +30,8 @@ class CreatedRoom(BaseModel):
 
 class JoinRoom(Body):
     name: Annotated[str, StringConstraints(max_length=200)] = Field(
-        description="1..24 characters after trimming"
+        description="1..24 characters after trimming (else 422 name_invalid)",
+        json_schema_extra={"pattern": r"\S"},  # checked by the room, with its own code
     )
     seat: int | None = Field(None, description="null: the first free seat")
 

@@ -12,8 +12,9 @@ from markupsafe import Markup
 from server.rooms import RoomManager
 
 from .error_pages import error_page
+from .errors import EVERY_ROUTE, page_not_found
 
-router = APIRouter()
+router = APIRouter(responses=EVERY_ROUTE)
 
 
 def script_json(value: Any) -> Markup:
@@ -31,7 +32,7 @@ async def lobby(request: Request) -> Response:
     )
 
 
-@router.get("/r/{code}", response_class=HTMLResponse)
+@router.get("/r/{code}", response_class=HTMLResponse, responses=page_not_found("room"))
 async def table(code: str, request: Request) -> Response:
     manager: RoomManager = request.app.state.rooms
     room = manager.find(code)

@@ -86,7 +86,7 @@ async def room_info(code: str, request: Request) -> dict[str, Any]:
     return rooms(request).get(code).info()
 
 
-@router.get("/api/rooms/{code}/events")
+@router.get("/api/rooms/{code}/events", responses=answers(404))
 async def recent_events(code: str, request: Request, upto: int | None = None) -> dict[str, Any]:
     """What happened lately: the room's last events (the ones patch frames carried), so a
     viewer who reloads or arrives mid-game can show them."""

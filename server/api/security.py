@@ -3,18 +3,22 @@ state, and the security headers every response carries.
 
 A pure ASGI middleware, so a refused request is answered without its body being read:
 a declared Content-Length over the cap gets 413 at once, and a body sent without one is
-counted as it arrives and refused as soon as it passes the cap.
+counted as it arrives and refused as soon as it passes the cap. The bodies all requests
+hold at once share one budget (HTTP_BODY_BUDGET): a body that would pass it is refused
+with 503 `busy`, so parallel large bodies cannot take the server's memory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.config import Settings
 from server.jsontext import dumps
+from server.memory import trim_malloc
 from server.ws.origin import origin_allowed
 
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -68,6 +72,39 @@ async def refuse_foreign_host(scope: Scope, receive: Receive, send: Send,
     return True
 
 
+class BodyBudget:
+    """The bytes of request bodies held at once, all requests together; once they are all
+    let go after a large total, freed memory is given back to the system."""
+
+    TRIM_AFTER = 4_000_000  # bytes released since the last trim worth a malloc_trim
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.held = 0
+        self.released = 0
+
+    def take(self, size: int) -> bool:
+        if self.held + size > self.budget:
+            return False
+        self.held += size
+        return True
+
+    def give_back(self, size: int) -> None:
+        self.held -= size
+        self.released += size
+        if self.held == 0 and self.released >= self.TRIM_AFTER:
+            self.released = 0
+            trim_malloc()
+
+
+class Spent:
+    """read_body's answer when the budget is spent."""
+
+
+SPENT: Final = Spent()
+BUSY_ANSWER = (503, "busy", "the server is reading too many request bodies; retry in a moment")
+
+
 class Guard:
     """Wraps the app; `body_limits` maps a path to its own cap (else HTTP_MAX_BODY)."""
 
@@ -77,6 +114,7 @@ class Guard:
         self.origins = settings.ALLOWED_ORIGINS
         self.default_limit = settings.HTTP_MAX_BODY
         self.body_limits = dict(body_limits)
+        self.bodies = BodyBudget(settings.HTTP_BODY_BUDGET)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
@@ -91,11 +129,23 @@ class Guard:
             await _answer(send, *refusal)
             return
         limit = self.body_limits.get(scope["path"], self.default_limit)
-        body = await self.read_body(receive, limit)
-        if body is None:
-            await _answer(send, 413, "too_large", f"a request body is at most {limit} bytes")
+        declared = Headers(scope=scope).get("content-length")
+        held = [int(declared) if declared else 0]  # refusal() checked it is a number
+        if not self.bodies.take(held[0]):
+            await _answer(send, *BUSY_ANSWER)
             return
-        await self.app(scope, self.replay(body, receive), self.with_headers(send))
+        try:
+            body = await self.read_body(receive, limit, held)
+            if body is None:
+                await _answer(send, 413, "too_large", f"a request body is at most {limit} bytes")
+            elif isinstance(body, Spent):
+                await _answer(send, *BUSY_ANSWER)
+            else:
+                if scope["method"] == "HEAD":  # a GET whose body uvicorn does not send
+                    scope = {**scope, "method": "GET"}
+                await self.app(scope, self.replay(body, receive), self.with_headers(send))
+        finally:
+            self.bodies.give_back(held[0])
 
     def refusal(self, scope: Scope) -> tuple[int, str, str] | None:
         headers = Headers(scope=scope)
@@ -116,9 +166,11 @@ class Guard:
                 return 413, "too_large", f"a request body is at most {limit} bytes"
         return None
 
-    @staticmethod
-    async def read_body(receive: Receive, limit: int) -> bytes | None:
-        """The whole body, or None as soon as it passes `limit` bytes."""
+    async def read_body(self, receive: Receive, limit: int,
+                        held: list[int]) -> bytes | Spent | None:
+        """The whole body, or None as soon as it passes `limit` bytes. Bytes past the
+        `held[0]` taken from the budget (a body sent without a length) are taken as they
+        come, and counted in `held[0]`; when the budget has none left: SPENT."""
         chunks, size = [], 0
         while True:
             message = await receive()
@@ -128,6 +180,10 @@ class Guard:
             size += len(chunk)
             if size > limit:
                 return None
+            if size > held[0]:
+                if not self.bodies.take(size - held[0]):
+                    return SPENT
+                held[0] = size
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)

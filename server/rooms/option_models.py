@@ -21,10 +21,35 @@ from .options import RoomOptions
 from .turnclock import ClockOption
 
 
+def whole_numbers(model: type[BaseModel], data: Any) -> Any:
+    """`data` with a whole float given for an integer field (3.0, 3600.0) as that integer:
+    JSON Schema's "integer" is any number without a fraction, and JSON has one number type.
+    Anything else is left to strict validation."""
+    if not isinstance(data, dict):
+        return data
+    fixed = dict(data)
+    for name, field in model.model_fields.items():
+        value = fixed.get(name)
+        if isinstance(value, float) and value.is_integer() and _takes_int(field.annotation):
+            fixed[name] = int(value)
+    return fixed
+
+
+def _takes_int(annotation: Any) -> bool:
+    kinds = typing.get_args(annotation) if typing.get_origin(annotation) in (
+        typing.Union, types.UnionType) else (annotation,)
+    return int in kinds and float not in kinds
+
+
 class Strict(BaseModel):
     """Wrong types or unknown fields are refused (HTTP bodies, imported documents)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _whole_numbers(cls, data: Any) -> Any:
+        return whole_numbers(cls, data)
 
 
 def model_of(

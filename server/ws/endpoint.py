@@ -3,7 +3,8 @@ socket; frames are written as they are queued (server.ws.writer), by a task only
 socket is too slow to take them.
 
 Close codes: 1000 normal (after bye: replaced, kicked, left, expired), 1008 policy
-(flood, foreign Origin), 1009 frame too large, 1012 server restarting, 4404 no such room.
+(flood, foreign Origin, no hello in WS_HELLO_TIMEOUT), 1009 frame too large, 1012 server
+restarting, 1013 too many sockets from one address (server.ws.route), 4404 no such room.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ class _Reader:
             self.task.cancel()
 
 
+def _no_hello(session: Session) -> None:
+    if not session.greeted:
+        session.conn.close("no_hello", 1008)
+
+
 async def table_socket(ws: WebSocket, code: str) -> None:
     settings = ws.app.state.settings
     manager: RoomManager = ws.app.state.rooms
@@ -57,6 +63,7 @@ async def table_socket(ws: WebSocket, code: str) -> None:
     # (the accept and the checks above went through them).
     receive, send = ws._receive, ws._send
     writer = Writer(session.conn, send, settings.WS_SEND_TIMEOUT, reader.stop)
+    silent = asyncio.get_running_loop().call_later(settings.WS_HELLO_TIMEOUT, _no_hello, session)
     del ws  # the wrapper is not needed for the socket's life (~0.5 KiB a socket)
     try:
         while not reader.stopped:
@@ -84,6 +91,7 @@ async def table_socket(ws: WebSocket, code: str) -> None:
                 break
             del text
     finally:
+        silent.cancel()
         await room.detach(session.conn)
         if session.conn.closing:  # let the bye and close frame go out
             await writer.flush(5)

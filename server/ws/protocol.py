@@ -235,6 +235,14 @@ class UpgradingHttpProtocol(HttpToolsProtocol):
     the ~15 objects it holds) for the collector's full pass, whose cost grows with the heap
     (see server/memory.py)."""
 
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """As uvicorn, and a connection that never sends a byte is closed after uvicorn's
+        keep-alive timeout (5 s) as an idle kept-alive one is: uvicorn arms it only after a
+        first response, so silent connections stayed open for good (issue 25.9)."""
+        super().connection_made(transport)
+        self.timeout_keep_alive_task = self.loop.call_later(
+            self.timeout_keep_alive, self.timeout_keep_alive_handler)
+
     def handle_websocket_upgrade(self) -> None:
         super().handle_websocket_upgrade()
         self.parser = None  # type: ignore[assignment]

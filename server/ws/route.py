@@ -8,6 +8,10 @@ wrappers around `send`, ~12 KiB per socket (bench/memory.py), for layers that do
 to a websocket. What they do do to one is done here, in the same order, by `socket_checks`:
 the Host allow-list (api.security), then, in cluster mode, claiming the room (cluster.
 routing). Any other websocket path still goes through the whole stack (which refuses it).
+
+Before those checks, each client address may hold WS_PER_ADDRESS table sockets at once
+(`socket_addresses`); the next is accepted only to be told why: error `too_many_sockets`,
+close 1013 (try again later).
 """
 
 from __future__ import annotations
@@ -19,6 +23,10 @@ from fastapi import FastAPI, WebSocket
 from starlette._utils import get_route_path
 from starlette.types import Receive, Scope, Send
 
+from server.jsontext import dumps
+from server.rooms import outgoing
+
+from .crowd import AddressCap
 from .endpoint import table_socket
 
 # Answers (scope, receive, send) with a refusal and returns True, or returns False.
@@ -31,19 +39,37 @@ class App(FastAPI):
     """FastAPI, with the table sockets taken off the HTTP stack (see above)."""
 
     socket_checks: list[SocketCheck]
+    socket_addresses: AddressCap
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             # Only the code is kept: this frame lives as long as the socket.
             code = _table_code(scope)
             if code is not None:
-                scope["app"] = self
-                for check in self.socket_checks:
-                    if await check(scope, receive, send):
-                        return
-                await table_socket(WebSocket(scope, receive, send), code)
+                client = scope.get("client")
+                address = "" if client is None else client[0]
+                if not self.socket_addresses.enter(address):
+                    await _too_many(receive, send)
+                    return
+                try:
+                    scope["app"] = self
+                    for check in self.socket_checks:
+                        if await check(scope, receive, send):
+                            return
+                    await table_socket(WebSocket(scope, receive, send), code)
+                finally:
+                    self.socket_addresses.leave(address)
                 return
         await super().__call__(scope, receive, send)
+
+
+async def _too_many(receive: Receive, send: Send) -> None:
+    """Accepted only to say why (a refused handshake cannot): error, then close 1013."""
+    await receive()  # websocket.connect
+    await send({"type": "websocket.accept"})
+    error = outgoing.error(None, "too_many_sockets", "this address has too many sockets open")
+    await send({"type": "websocket.send", "text": dumps(error)})
+    await send({"type": "websocket.close", "code": 1013, "reason": "too_many_sockets"})
 
 
 def _table_code(scope: Scope) -> str | None:

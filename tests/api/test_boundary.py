@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -141,3 +144,44 @@ def test_openapi_states_the_error_shape_and_typed_bodies(client):
     created = doc["paths"]["/api/rooms"]["post"]["responses"]["201"]["content"]
     assert created["application/json"]["schema"]["$ref"].endswith("/CreatedRoom")
     assert client.get("/docs").status_code == 404  # no CDN-fed Swagger UI page
+
+
+def test_openapi_lists_every_answer(client):
+    """Issue 25.13: 404 on the events route and the room and game pages, 405 on every route,
+    and the import's body (an export document, its nested models resolvable)."""
+    doc = client.get("/api/openapi.json").json()
+    for path in ("/api/rooms/{code}/events", "/r/{code}", "/games/{game_id}"):
+        assert "404" in doc["paths"][path]["get"]["responses"], path
+    for path, methods in doc["paths"].items():
+        for method, op in methods.items():
+            assert "405" in op["responses"], (path, method)
+    body = doc["paths"]["/api/games/import"]["post"]["requestBody"]
+    schema = body["content"]["application/json"]["schema"]
+    assert body["required"] and "format" in schema["properties"]
+    refs = re.findall(r'"\$ref": "#/([^"]+)"', json.dumps(doc))
+    for ref in refs:  # every reference points at something in the document
+        node = doc
+        for part in ref.split("/"):
+            node = node[part.replace("~1", "/").replace("~0", "~")]
+
+
+def test_schema_valid_numbers_are_taken(client):
+    """Issue 25.13: JSON Schema's integer is any number without a fraction: 3.0 players and
+    a 3600.0 s bank are what the schema allows, so they are taken; 3.5 and "3" are not."""
+    r = client.post("/api/rooms", json={"players": 3.0, "clock": {"turn": 60.0, "bank": 3600.0}})
+    assert r.status_code == 201, r.text
+    options = client.get(f"/api/rooms/{r.json()['code']}").json()["options"]
+    assert options["players"] == 3 and options["clock"] == {"turn": 60, "bank": 3600}
+    for players in (3.5, "3", True):
+        refused(client.post("/api/rooms", json={"players": players}), 422, "malformed")
+
+
+def test_the_schema_says_a_name_needs_a_visible_character(client):
+    """Issue 25.13: an empty name was schema-valid yet refused; the schema now says so."""
+    doc = client.get("/api/openapi.json").json()
+    name = doc["components"]["schemas"]["JoinRoom"]["properties"]["name"]
+    assert name["pattern"] == r"\S"
+    code = client.post("/api/rooms", json={"players": 2}).json()["code"]
+    for empty in ("", "   "):
+        assert not re.search(name["pattern"], empty)
+        refused(client.post(f"/api/rooms/{code}/join", json={"name": empty}), 422, "name_invalid")

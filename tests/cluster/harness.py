@@ -49,6 +49,7 @@ PG_SERVER = os.environ.get(
 TEST_SETTINGS = {
     "LOG_LEVEL": "warning", "TEST_FIXED_SEED": "7", "ROOM_CREATE_RATE": "1000",
     "WS_FLOOD_MESSAGES": "100000", "BOT_WORKERS": "0", "LEASE_TTL": "2",
+    "WS_PER_ADDRESS": "100000",  # the clients all come from this host
 }
 
 
