@@ -34,7 +34,8 @@ JOURNAL_LOCK_KEY = 0x436F_6666_6565_5275  # "CoffeeRu"
 
 
 class LockHeld(Exception):
-    """Another server holds it; the message is one line."""
+    """Another server holds it, or it cannot be taken (a read-only data directory); the
+    message is one line."""
 
 
 class FileLock:
@@ -45,8 +46,12 @@ class FileLock:
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:  # a read-only data directory: refused now, not write by write
+            raise LockHeld(f"cannot write in {self.path.parent}: "
+                           f"{exc.strerror or exc}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from db.conftest import PG_URL, reset_postgres
+from db.disk import small_disk
 
 from tests.serving import ROOT, free_port
 
@@ -79,3 +80,13 @@ def test_a_second_single_server_on_the_same_postgresql_is_refused(tmp_path: Path
         assert not (tmp_path / "other" / "fallback.jsonl").exists()
     finally:
         first.stop()
+
+
+def test_a_read_only_data_directory_is_refused_at_start_up(tmp_path: Path) -> None:
+    with small_disk(tmp_path / "data", "1m") as data:
+        subprocess.run(["mount", "-o", "remount,ro", str(data)], check=True)
+        result = run_second({
+            "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/db/coffee-rush.db",
+            "JOURNAL_FALLBACK_PATH": str(data / "journal-fallback.jsonl"), "BOT_WORKERS": "0"})
+        line = refused(result)
+        assert f"cannot write in {data}" in line, line
