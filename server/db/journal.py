@@ -106,6 +106,7 @@ class Journal:
         self._failing = False  # without a fallback file: the last write found no database
         # An append to the fallback file given up on (its disk hung), still running.
         self._hung_append: asyncio.Future[None] | None = None
+        self._file_failing = False  # the last append to the fallback file failed (a full disk)
         # code -> id of the rooms known unfinished: this journal is the only writer of room
         # statuses, so a batch of actions need not look its rooms up again.
         self._open_rooms: dict[str, int] = {}
@@ -354,11 +355,16 @@ class Journal:
         try:
             await task
         except OSError as exc:
-            log.error("fallback file %s unwritable, %d writes refused: %r",
-                      self._fallback.path, len(batch), exc)
+            if not self._file_failing:  # one line per change of state, not per write
+                self._file_failing = True
+                log.error("fallback file %s unwritable (%r): writes are refused until it "
+                          "takes them again", self._fallback.path, exc)
             for item in batch:
                 item.resolve(exc)
         else:
+            if self._file_failing:
+                self._file_failing = False
+                log.warning("fallback file %s writable again", self._fallback.path)
             for item in batch:
                 item.resolve()
 
