@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 import os
+import threading
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from .ops import Op, decode
 
 log = logging.getLogger(__name__)
 
-__all__ = ["FallbackFile", "copy_lines", "is_unavailable", "replay"]
+__all__ = ["Attempt", "FallbackFile", "copy_lines", "is_unavailable", "replay"]
 
 
 class FallbackFile:
@@ -52,10 +53,11 @@ class FallbackFile:
                 self._end = 0
         return self._end
 
-    def append(self, lines: Sequence[str]) -> None:
+    def append(self, lines: Sequence[str], attempt: Attempt | None = None) -> None:
         """Append lines durably: when this returns they survive a crash or power loss.
-        If it raises, the file is as it was before."""
-        self._end = _append_durably(self.path, lines)
+        If it raises, the file is as it was before; so it is when `attempt` was abandoned
+        before the lines were durable (they are cut off again once the disk answers)."""
+        self._end = _append_durably(self.path, lines, attempt)
 
     def read(self) -> list[str]:
         """The complete lines. A torn last line (a crash mid-append, so never acknowledged)
@@ -101,12 +103,38 @@ class FallbackFile:
         )
 
 
+class Attempt:
+    """One append, run in a thread, that its caller may stop waiting for (a hung disk).
+    Whichever comes first wins: the append finishing (kept) or the caller abandoning it
+    (then the append cuts its lines off again when the disk answers, and raises)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._state = "running"
+
+    def keep(self) -> bool:
+        with self._lock:
+            if self._state == "abandoned":
+                return False
+            self._state = "kept"
+            return True
+
+    def abandon(self) -> bool:
+        """True if abandoned; False if the append was already kept (it is durable)."""
+        with self._lock:
+            if self._state == "kept":
+                return False
+            self._state = "abandoned"
+            return True
+
+
 def _lines(data: bytes) -> list[str]:
     return [line for line in data.decode().split("\n") if line]
 
 
-def _append_durably(path: Path, lines: Sequence[str]) -> int:
-    """Append, fsync, and return the new size; on any failure cut the file back first."""
+def _append_durably(path: Path, lines: Sequence[str], attempt: Attempt | None = None) -> int:
+    """Append, fsync, and return the new size; on any failure, or when `attempt` was
+    abandoned meanwhile, cut the file back first."""
     data = "".join(line + "\n" for line in lines).encode()
     new = not path.exists()
     if new:
@@ -119,6 +147,10 @@ def _append_durably(path: Path, lines: Sequence[str]) -> int:
             while view:
                 view = view[os.write(fd, view):]
             os.fsync(fd)
+            if new:  # the directory entry of a new file must be durable too
+                _fsync_dir(path.parent)
+            if attempt is not None and not attempt.keep():
+                raise TimeoutError("append abandoned: the disk answered too late")
         except BaseException:
             with contextlib.suppress(OSError):  # shrinking needs no space
                 os.ftruncate(fd, start)
@@ -127,13 +159,15 @@ def _append_durably(path: Path, lines: Sequence[str]) -> int:
         end = start + len(data)
     finally:
         os.close(fd)
-    if new:  # the directory entry of a new file must be durable too
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
     return end
+
+
+def _fsync_dir(folder: Path) -> None:
+    dir_fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
 
 
 def _good_end(fd: int) -> int:

@@ -36,7 +36,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from . import ops, store
-from .fallback import FallbackFile, copy_lines, is_unavailable, replay
+from .fallback import Attempt, FallbackFile, copy_lines, is_unavailable, replay
 from .models import utcnow
 from .records import ActionRecord, Fenced, FinishedGame, NewRoom, SeatRecord
 from .session import sqlite_path
@@ -104,6 +104,9 @@ class Journal:
         self._stopping = False
         self._degraded = False
         self._failing = False  # without a fallback file: the last write found no database
+        # An append to the fallback file given up on (its disk hung), still running.
+        self._hung_append: asyncio.Future[None] | None = None
+        self._file_failing = False  # the last append to the fallback file failed (a full disk)
         # code -> id of the rooms known unfinished: this journal is the only writer of room
         # statuses, so a batch of actions need not look its rooms up again.
         self._open_rooms: dict[str, int] = {}
@@ -333,16 +336,49 @@ class Journal:
         return self._file
 
     async def _to_file(self, batch: list[_Item]) -> None:
+        """Append the batch, within the write deadline. A disk that does not answer in time
+        (hung, frozen) refuses the batch, and every batch after it until the abandoned
+        append ends: that append then cuts its lines off again, so a refused write never
+        turns up in the file later (see fallback.Attempt)."""
+        if self._hung_append is not None:
+            for item in batch:
+                item.resolve(TimeoutError(f"the fallback file's disk has not answered "
+                                          f"for over {self._write_timeout}s"))
+            return
+        attempt = Attempt()
+        task = asyncio.ensure_future(asyncio.to_thread(
+            self._fallback.append, [item.line for item in batch], attempt))
+        done, _ = await asyncio.wait({task}, timeout=self._write_timeout)
+        if task not in done and attempt.abandon():
+            log.error("fallback file %s: its disk did not answer within %ss; writes are "
+                      "refused until it does", self._fallback.path, self._write_timeout)
+            self._hung_append = task
+            task.add_done_callback(self._disk_answered)
+            for item in batch:
+                item.resolve(TimeoutError(f"the fallback file's disk did not answer within "
+                                          f"{self._write_timeout}s"))
+            return
         try:
-            await asyncio.to_thread(self._fallback.append, [item.line for item in batch])
+            await task
         except OSError as exc:
-            log.error("fallback file %s unwritable, %d writes refused: %r",
-                      self._fallback.path, len(batch), exc)
+            if not self._file_failing:  # one line per change of state, not per write
+                self._file_failing = True
+                log.error("fallback file %s unwritable (%r): writes are refused until it "
+                          "takes them again", self._fallback.path, exc)
             for item in batch:
                 item.resolve(exc)
         else:
+            if self._file_failing:
+                self._file_failing = False
+                log.warning("fallback file %s writable again", self._fallback.path)
             for item in batch:
                 item.resolve()
+
+    def _disk_answered(self, task: asyncio.Future[None]) -> None:
+        self._hung_append = None
+        error = None if task.cancelled() else task.exception()
+        log.warning("fallback file %s: its disk answers again (the abandoned append: %r)",
+                    self._fallback.path, error)
 
     # --- outage and recovery ---------------------------------------------------------
 

@@ -16,9 +16,10 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, pool, text
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from .models import Base
-from .session import make_engine
+from .session import make_engine, sqlite_path
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 VERSION_TABLE = "alembic_version"
@@ -54,7 +55,14 @@ def upgrade(url: str, revision: str = "head") -> None:
 
 async def _check(url: str, cfg: Config) -> None:
     known = {rev.revision for rev in ScriptDirectory.from_config(cfg).walk_revisions()}
-    engine = make_engine(url, poolclass=pool.NullPool)
+    path = sqlite_path(url)
+    if path is None:
+        engine = make_engine(url, poolclass=pool.NullPool)
+    elif not path.exists():
+        return  # a new, empty database
+    else:  # read-only and without our pragmas: a file we refuse is never written to
+        engine = create_async_engine(f"sqlite+aiosqlite:///file:{path}?mode=ro&uri=true",
+                                     poolclass=pool.NullPool)
     try:
         async with engine.connect() as connection:
             reason = await connection.run_sync(check_ours, known)

@@ -9,7 +9,8 @@
 Start-up fails if the database cannot be reached: the unfinished rooms could not be
 restored, and a room created meanwhile might take the code of one of them. Refusals
 (unreachable, not ours, a fallback file it cannot take back) raise DatabaseRefused with
-a one-line cause; `python -m server` prints it and exits.
+a one-line cause; `python -m server` prints it and exits. So does a second server on the
+same fallback file or database (server.persist.lock), before it touches either.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from server.db.journal import Journal as DbJournal
 from server.db.migrate import DatabaseRefused, upgrade_async, where
 from server.db.models import utcnow
 from server.db.records import UnfinishedRoom
-from server.db.session import make_engine, session_factory
+from server.db.session import make_engine, session_factory, sqlite_path
+
+from .lock import DatabaseLock, FileLock, LockHeld, is_postgresql
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +48,9 @@ class Database:
         self.fallback_path = None if settings.cluster else Path(settings.JOURNAL_FALLBACK_PATH)
         self.fence = fence
         self.timeout = settings.DB_TIMEOUT
+        self._locks = self._one_server_locks(settings)
+        self._db_lock = (None if settings.cluster or not is_postgresql(self.url)
+                         else DatabaseLock(self.url, self.timeout, settings.instance))
         self._engine: AsyncEngine | None = None
         self._sessions: async_sessionmaker[AsyncSession] | None = None
         self._journal: DbJournal | None = None
@@ -71,12 +77,28 @@ class Database:
         FINISHED_ROOM_TTL ago (still on show). Raises DatabaseRefused when the database
         cannot be used (unreachable, refusing us, not ours); other errors are bugs."""
         try:
+            await self._lock()
             return await self._open()
+        except LockHeld as exc:
+            raise DatabaseRefused(str(exc)) from None
         except DatabaseRefused:
             raise
         except (SQLAlchemyError, OSError, TimeoutError, CommandError) as exc:
             raise DatabaseRefused(f"cannot use the database at {where(self.url)}: "
                                   f"{cause(exc)}") from exc
+
+    def _one_server_locks(self, settings: Settings) -> list[FileLock]:
+        files = [] if self.fallback_path is None else [self.fallback_path]
+        if (database := sqlite_path(self.url)) is not None:
+            files.append(database)
+        return [FileLock(f.with_name(f.name + ".lock")) for f in files]
+
+    async def _lock(self) -> None:
+        """One server per fallback file and database: taken before anything is touched."""
+        for lock in self._locks:
+            lock.acquire()
+        if self._db_lock is not None:
+            await self._db_lock.acquire()
 
     async def _open(self) -> list[UnfinishedRoom]:
         if self.fallback_path is not None:
@@ -107,6 +129,10 @@ class Database:
             await self._journal.stop()
         if self._engine is not None:
             await self._engine.dispose()
+        if self._db_lock is not None:
+            await self._db_lock.release()
+        for lock in self._locks:
+            lock.release()
 
 
 def cause(exc: BaseException) -> str:

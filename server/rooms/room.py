@@ -481,11 +481,13 @@ class Room:
                 stages.stamp_applied()
             try:
                 await self.journal.record(self, game.version, action, seat)
-            except Exception:
+            except Exception as exc:
                 # Rare (the database journal falls back to a local file): rather than copy
                 # the game before every action, rebuild it from the accepted actions.
-                log.exception("journal failed; action rolled back in room %s",
-                              self.display_code, extra={"room": self.display_code})
+                # An unwritable disk or database (OSError) is logged by the journal, once.
+                (log.debug if isinstance(exc, OSError) else log.exception)(
+                    "journal failed; action rolled back in room %s",
+                    self.display_code, extra={"room": self.display_code})
                 self.game = self.replay(self.actions)
                 raise RoomError("unavailable", "the action could not be saved", 503) from None
             if stages is not None:
@@ -512,8 +514,9 @@ class Room:
         durable, raise RoomError `unavailable` (the caller undoes the change first)."""
         try:
             await getattr(self.journal, hook)(self)
-        except Exception:
-            log.exception("journal %s failed for room %s", hook, self.code)
+        except Exception as exc:
+            (log.debug if isinstance(exc, OSError) else log.exception)(
+                "journal %s failed for room %s", hook, self.code)
             raise RoomError("unavailable", "the change could not be saved; try again",
                             503) from None
 

@@ -55,7 +55,7 @@ def test_nothing_is_confirmed_that_a_full_disk_could_not_keep(
         server = Server({
             "DATABASE_URL": via_proxy, "TEST_FIXED_SEED": str(SEED), "BOT_WORKERS": "0",
             "JOURNAL_FALLBACK_PATH": str(fallback), "DB_TIMEOUT": "1",
-        })
+        }, log=tmp_path / "stderr.log")
         server.start()
         ballast: Path | None = None
         try:
@@ -98,6 +98,10 @@ def test_nothing_is_confirmed_that_a_full_disk_could_not_keep(
             ballast = None
             table.play(3)  # space again: acknowledged from the fallback file
             assert server.health()["status"] == "degraded"
+            # One line when the disk became full and one when it recovered, no traceback.
+            log = server.errors()
+            assert "Traceback" not in log
+            assert log.count("unwritable") == 1 and log.count("writable again") == 1, log
             server.kill()
             table.close()
 

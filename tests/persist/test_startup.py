@@ -6,7 +6,9 @@ one with Coffee Rush tables but no `alembic_version`, one at a revision we do no
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
@@ -17,7 +19,7 @@ import pytest
 from sqlalchemy import inspect, text
 
 from server.db.migrate import upgrade
-from server.db.session import make_engine
+from server.db.session import make_engine, sqlite_path
 from tests.serving import ROOT, free_port
 
 
@@ -104,6 +106,13 @@ def test_a_database_that_is_not_ours_is_refused_and_left_alone(
 ):
     FOREIGN[case](db_url)
     before = contents(db_url)
+    path = sqlite_path(db_url)
+    if path is not None:  # as another application's file would be: not in WAL mode
+        with contextlib.closing(sqlite3.connect(path)) as conn:
+            conn.execute("PRAGMA journal_mode=DELETE")
+    data = None if path is None else path.read_bytes()
     line = refused(start(db_url, tmp_path))
     assert EXPECTED[case] in line
+    if path is not None:  # not even the header (journal_mode=WAL would change it)
+        assert path.read_bytes() == data
     assert contents(db_url) == before  # nothing created next to their tables, nothing changed
