@@ -33,8 +33,8 @@ from server.cluster.dev import (
     start_instance,
     start_proxy,
     stop_instance,
-    stop_proxy,
     stop_process,
+    stop_proxy,
     wait_healthy,
     write_proxy_config,
 )

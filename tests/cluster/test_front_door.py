@@ -11,10 +11,10 @@ from __future__ import annotations
 import signal
 import time
 
-from .harness import Cluster
-from .test_through_nginx import PLAYERS, ThroughProxy, drain, reconnect
-
 from tests.persist.live import Table
+
+from .harness import Cluster
+from .test_through_proxy import PLAYERS, ThroughProxy, drain, reconnect
 
 ROOMS = 4
 
