@@ -11,6 +11,8 @@ from __future__ import annotations
 import signal
 import time
 
+import httpx
+
 from tests.persist.live import Table
 
 from .harness import Cluster
@@ -79,3 +81,14 @@ def test_a_restart_moves_each_room_once(cluster) -> None:
     for table in tables:  # they stay where they moved: no second trip back
         assert c.route(f"/api/rooms/{table.code}")[0].name == "i2"
     assert all(n == 1 for n in moved.values()), moved
+
+
+def test_the_health_check_passes_where_allowed_hosts_names_the_public_site(cluster) -> None:
+    # The proxy's check asks for /healthz with Host: localhost; a host that sets
+    # ALLOWED_HOSTS to its domain must not see every instance taken out of the ring (503).
+    c: Cluster = cluster(2, settings={"ALLOWED_HOSTS": "games.example"})
+    time.sleep(3)  # two check intervals and then some: a failing check has taken effect
+    for path in ["/healthz", "/api/rooms", "/r/K7QXPM2A"]:
+        answer = httpx.get(c.proxy_url + path, headers={"host": "games.example"}, timeout=10)
+        assert answer.status_code != 503, (path, answer.text)
+    assert httpx.get(c.proxy_url + "/api/rooms", timeout=10).status_code == 400  # still guarded
