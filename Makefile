@@ -25,15 +25,15 @@ $(NODE_STAMP): bench/node/package.json bench/node/package-lock.json
 run: install
 	$(PY) -m server
 
-# N instances on 127.0.0.1:8001... behind nginx on http://127.0.0.1:8080 (Redis + PostgreSQL).
+# N instances on 127.0.0.1:8001... behind HAProxy on http://127.0.0.1:8080 (Redis + PostgreSQL).
 N ?= 2
 cluster: install
-	scripts/ensure-nginx.sh
+	scripts/ensure-haproxy.sh
 	$(PY) -m server.cluster.dev --instances $(N)
 
 test: install $(NODE_STAMP)
 	scripts/ensure-browser.sh
-	scripts/ensure-nginx.sh
+	scripts/ensure-haproxy.sh
 	$(PY) -m ruff check .
 	$(PY) -m mypy server
 	$(NODE) --test tests/js/

@@ -1,19 +1,19 @@
-"""Cluster benchmark: one instance against two behind nginx, then failover under load.
+"""Cluster benchmark: one instance against two behind HAProxy, then failover under load.
 
     .venv/bin/python bench/cluster.py                              # 100 rooms, 20 kills
     .venv/bin/python bench/cluster.py --rooms 1000 --duration 60 --json
     .venv/bin/python bench/cluster.py --smoke                      # a few seconds (tests)
 
-Everything is real and on loopback (tests/cluster/harness.py): its own redis-server, nginx
-from deploy/nginx.conf, `python -m server` instances, a fresh PostgreSQL database (on the
+Everything is real and on loopback (tests/cluster/harness.py): its own redis-server, HAProxy
+from deploy/haproxy.cfg, `python -m server` instances, a fresh PostgreSQL database (on the
 server of TEST_DATABASE_URL), dropped at the end.
 
 1. Load (bench/load.py's clients, Node by default: rooms of 4 players + 4 spectators,
    `--pace` actions per second per room): `single` is one instance in single-process mode on
-   PostgreSQL, reached directly; `cluster2` is two instances in cluster mode behind nginx.
+   PostgreSQL, reached directly; `cluster2` is two instances in cluster mode behind HAProxy.
    Actions/s, ack latency (action sent -> patch on all 8 sockets), instance CPU per action
    from /proc.
-2. Failover: `--failover-rooms` rooms play through nginx at one action per second; `--kills`
+2. Failover: `--failover-rooms` rooms play through HAProxy at one action per second; `--kills`
    times the instance owning most rooms is SIGKILLed and started again. Per room it owned:
    seconds from the kill to the room's first acknowledged action (on the new owner). At
    the end every acknowledged action is looked up in the database (the journal, or the
@@ -78,13 +78,13 @@ def load(config: str, workdir: Path, args: argparse.Namespace) -> dict[str, Any]
     with Cluster(workdir / config, count, redis=cluster, settings=settings(args.lease_ttl)) as c:
         port = c.proxy_port if cluster else next(iter(c.instances.values())).port
         pids = [i.pid for i in c.instances.values()]
-        assert c.nginx is not None
-        nginx = [c.nginx.pid, *children(c.nginx.pid)]  # the workers do the proxying
+        assert c.proxy is not None
+        proxy = [c.proxy.pid, *children(c.proxy.pid)]
         redis = [c.redis_proc.pid] if c.redis_proc else []
-        before = [sum(cpu_seconds(p) for p in group) for group in (nginx, redis)]
+        before = [sum(cpu_seconds(p) for p in group) for group in (proxy, redis)]
         out = measure("game", port, pids, args.rooms, args.pace, args.duration, args.procs,
                       args.client)
-        after = [sum(cpu_seconds(p) for p in group) for group in (nginx, redis)]
+        after = [sum(cpu_seconds(p) for p in group) for group in (proxy, redis)]
     per_action = [1000 * (b - a) / max(1, out["actions_per_s"] * args.duration)
                   for a, b in zip(before, after, strict=True)]
     return {"config": config, "instances": count, **out,
@@ -92,7 +92,7 @@ def load(config: str, workdir: Path, args: argparse.Namespace) -> dict[str, Any]
             # with cores (instances), once the load generator is not on the same machine.
             "actions_per_core_s": 1000 / out["cpu_ms_per_action"] if out["cpu_ms_per_action"]
             else None,
-            "nginx_cpu_ms_per_action": per_action[0] if cluster else 0.0,
+            "proxy_cpu_ms_per_action": per_action[0] if cluster else 0.0,
             "redis_cpu_ms_per_action": per_action[1]}
 
 
@@ -108,7 +108,7 @@ class Table(Room):
         self.acked: list[tuple[int, dict[str, Any], float]] = []  # seat, action, when
         self.unacked: list[Action] = []  # sent; the connection died before the ack
         self.pending: Action | None = None
-        self.upstream = ""  # the instance its sockets are on (nginx's X-Upstream)
+        self.upstream = ""  # the instance its sockets are on (the proxy's X-Upstream)
         self.lost = asyncio.Event()
         self.byes: Counter[str] = Counter()
         self.reconnects = 0
@@ -454,7 +454,7 @@ def print_loads(args: argparse.Namespace, loads: dict[str, dict[str, Any]]) -> N
     names = list(loads)
     print(f"{'figure':<24}" + "".join(f"{n:>12}" for n in names))
     for k in ("actions_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_pct",
-              "cpu_ms_per_action", "actions_per_core_s", "nginx_cpu_ms_per_action",
+              "cpu_ms_per_action", "actions_per_core_s", "proxy_cpu_ms_per_action",
               "redis_cpu_ms_per_action", "rss_mib", "errors"):
         print(f"{k:<24}" + "".join(f"{loads[n][k] or 0:>12.2f}" for n in names))
     for n in names:

@@ -92,7 +92,7 @@ class Settings(BaseSettings):
     # TAKEOVER_LEVEL plays for them until they come back.
     SEAT_GRACE: float = Field(60, ge=0)
     TAKEOVER_LEVEL: Literal["random", "greedy", "strong"] = "greedy"
-    # Cluster mode (several instances behind nginx) is on when REDIS_URL is set; it needs a
+    # Cluster mode (several instances behind HAProxy) is on when REDIS_URL is set; it needs a
     # PostgreSQL DATABASE_URL. INSTANCE_ID names this instance (default: host name and
     # port); LEASE_TTL is how long a silent instance keeps its rooms before others claim them.
     REDIS_URL: str | None = None

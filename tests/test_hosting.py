@@ -82,7 +82,7 @@ def test_defaults_serve_on_localhost_8000_with_sqlite() -> None:
 
 # --- the cluster profile ---------------------------------------------------------------------
 
-CLUSTER = {"nginx", "nginx-config", "app1", "app2", "redis", "cluster-db"}
+CLUSTER = {"haproxy", "haproxy-config", "app1", "app2", "redis", "cluster-db"}
 UVICORN_OWN = {"FORWARDED_ALLOW_IPS"}  # read by uvicorn itself, not by our Settings
 
 
@@ -112,25 +112,25 @@ def test_cluster_instances_share_redis_and_postgres_under_their_own_names() -> N
     assert "ports" not in services["app1"] and "ports" not in services["app2"]
 
 
-def test_cluster_nginx_runs_the_repo_config_rendered_for_the_instances(tmp_path: Path) -> None:
+def test_cluster_haproxy_runs_the_repo_config_rendered_for_the_instances(tmp_path: Path) -> None:
     services = compose()["services"]
-    command = services["nginx-config"]["command"]
+    command = services["haproxy-config"]["command"]
     assert command[:4] == ["python", "-m", "server.cluster.dev", "render"]
     args = command[4:]
     servers = [args[i + 1] for i, a in enumerate(args) if a == "--server"]
     assert servers == [f"{name}:{d_expose()}" for name in ("app1", "app2")]
     out = args[args.index("--out") + 1]
     port = args[args.index("--port") + 1]
-    nginx = services["nginx"]
-    assert nginx["command"][-1] == out and "-c" in nginx["command"]
-    assert nginx["ports"] == [f"{port}:{port}"]
+    proxy = services["haproxy"]
+    assert proxy["command"][-1] == out and "-f" in proxy["command"]
+    assert proxy["ports"] == [f"{port}:{port}"]
     volume = str(Path(out).parent)
-    assert any(v.split(":")[1] == volume for v in nginx["volumes"])
-    assert any(v.split(":")[1] == volume for v in services["nginx-config"]["volumes"])
-    assert nginx["depends_on"]["nginx-config"]["condition"] == "service_completed_successfully"
+    assert any(v.split(":")[1] == volume for v in proxy["volumes"])
+    assert any(v.split(":")[1] == volume for v in services["haproxy-config"]["volumes"])
+    assert proxy["depends_on"]["haproxy-config"]["condition"] == "service_completed_successfully"
     assert "COPY deploy ./deploy" in (ROOT / "Dockerfile").read_text()
-    rendered = tmp_path / "nginx.conf"
+    rendered = tmp_path / "haproxy.cfg"
     main(["render", *args[: args.index("--out")], "--out", str(rendered)])
     text = rendered.read_text()
-    assert f"listen {port};" in text
-    assert all(text.count(f"server {s} ") == 2 for s in servers)
+    assert f"bind :{port}\n" in text
+    assert all(text.count(f" {s}\n") == 2 for s in servers)

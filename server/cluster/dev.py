@@ -1,16 +1,16 @@
-"""`make cluster`: N instances plus nginx on this machine, for development.
+"""`make cluster`: N instances plus HAProxy on this machine, for development.
 
     python -m server.cluster.dev --instances 2          # http://127.0.0.1:8080
     python -m server.cluster.dev render --server app1:8000 --server app2:8000 \\
-        --port 80 --workdir /tmp --out /etc/coffee/nginx.conf   # just the nginx config
+        --port 80 --workdir /tmp --out /etc/coffee/haproxy.cfg   # just the proxy config
 
 Instances listen on 127.0.0.1:8001...800N as i1...iN, share REDIS_URL (default the local
 Redis) and a PostgreSQL DATABASE_URL (default the local `coffee_rush` database, created
-when missing), and write their pids to data/cluster/<instance>.pid. nginx runs from
-deploy/nginx.conf rendered into data/cluster/. Ctrl-C (or SIGTERM) stops the instances with
-SIGTERM, so they hand their rooms over, then nginx.
+when missing), and write their pids to data/cluster/<instance>.pid. HAProxy runs from
+deploy/haproxy.cfg rendered into data/cluster/. Ctrl-C (or SIGTERM) stops the instances with
+SIGTERM, so they hand their rooms over, then HAProxy.
 
-The small functions here (render, start/stop an instance or nginx) are what the cluster
+The small functions here (render, start/stop an instance or the proxy) are what the cluster
 tests and bench/cluster.py use too, so they all run the same configuration.
 """
 
@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
-TEMPLATE = ROOT / "deploy" / "nginx.conf"
+TEMPLATE = ROOT / "deploy" / "haproxy.cfg"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 DEFAULT_DATABASE = "postgresql+asyncpg://postgres@127.0.0.1:5432/coffee_rush"
 
@@ -41,64 +41,67 @@ class ClusterError(RuntimeError):
     """Something the cluster needs is missing or did not start; the message says what."""
 
 
-# --- nginx -------------------------------------------------------------------------------
+# --- the front proxy (HAProxy) ----------------------------------------------------------
 
 
-def render_nginx(servers: Sequence[str], port: int | str, workdir: Path | str,
-                 template: Path = TEMPLATE) -> str:
-    """deploy/nginx.conf filled in: each @SERVER@ line once per "host:port" in `servers`."""
+def render_proxy_config(servers: Sequence[str], port: int | str, workdir: Path | str,
+                        template: Path = TEMPLATE) -> str:
+    """deploy/haproxy.cfg filled in: each @SERVER@ line once per "host:port" in `servers`."""
     if not servers:
-        raise ValueError("nginx needs at least one upstream server")
+        raise ValueError("the proxy needs at least one instance")
     lines: list[str] = []
     for line in template.read_text().splitlines():
         if "@SERVER@" in line:
-            lines.extend(line.replace("@SERVER@", s) for s in servers)
+            lines.extend(line.replace("@SERVER@", s).replace("@NAME@", f"s{n}")
+                         for n, s in enumerate(servers, 1))
         else:
             lines.append(line)
     text = "\n".join(lines) + "\n"
     return text.replace("@LISTEN@", str(port)).replace("@WORKDIR@", str(workdir))
 
 
-def write_nginx_config(servers: Sequence[str], port: int, workdir: Path) -> Path:
+def write_proxy_config(servers: Sequence[str], port: int, workdir: Path) -> Path:
     workdir.mkdir(parents=True, exist_ok=True)
-    path = workdir / "nginx.conf"
-    path.write_text(render_nginx(servers, port, workdir.resolve()))
+    path = workdir / "haproxy.cfg"
+    path.write_text(render_proxy_config(servers, port, workdir.resolve()))
     return path
 
 
-def nginx_binary() -> str:
-    found = shutil.which("nginx") or next(
-        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None)
+def proxy_binary() -> str:
+    found = shutil.which("haproxy") or next(
+        (p for p in ("/usr/sbin/haproxy", "/usr/local/sbin/haproxy") if os.access(p, os.X_OK)),
+        None)
     if not found:
-        raise ClusterError("nginx is not installed (scripts/ensure-nginx.sh installs it)")
+        raise ClusterError("haproxy is not installed (scripts/ensure-haproxy.sh installs it)")
     return found
 
 
-def check_nginx_config(conf: Path) -> subprocess.CompletedProcess[str]:
-    """`nginx -t` on a rendered file (returncode 0 when valid; the verdict is in stderr)."""
-    return subprocess.run([nginx_binary(), "-t", "-e", "stderr", "-c", str(conf)],
+def check_proxy_config(conf: Path) -> subprocess.CompletedProcess[str]:
+    """`haproxy -c` on a rendered file (returncode 0 when valid; the verdict in its output)."""
+    return subprocess.run([proxy_binary(), "-c", "-f", str(conf)],
                           capture_output=True, text=True, timeout=30)
 
 
-def start_nginx(conf: Path, port: int, *, stderr: IO[bytes] | int | None = None,
+def start_proxy(conf: Path, port: int, *, stderr: IO[bytes] | int | None = None,
                 timeout: float = 10.0) -> subprocess.Popen[bytes]:
-    """nginx in the foreground from `conf`, once it accepts connections on `port`."""
-    proc = subprocess.Popen([nginx_binary(), "-e", "stderr", "-c", str(conf)],
-                            stdin=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
+    """HAProxy in the foreground from `conf`, once it accepts connections on `port`."""
+    proc = subprocess.Popen([proxy_binary(), "-db", "-f", str(conf)], stdin=subprocess.DEVNULL,
+                            stdout=stderr, stderr=stderr, start_new_session=True)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise ClusterError(f"nginx exited with code {proc.returncode} (config {conf})")
+            raise ClusterError(f"haproxy exited with code {proc.returncode} (config {conf})")
         if port_open("127.0.0.1", port):
             return proc
         time.sleep(0.05)
     stop_process(proc)
-    raise ClusterError(f"nginx did not listen on port {port} within {timeout:.0f} s")
+    raise ClusterError(f"haproxy did not listen on port {port} within {timeout:.0f} s")
 
 
-def stop_nginx(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
-    """SIGQUIT: nginx finishes the requests in flight, then exits."""
-    stop_process(proc, signal.SIGQUIT, timeout)
+def stop_proxy(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
+    """SIGUSR1: HAProxy stops listening and exits once its connections are done (SIGKILL after
+    `timeout`: websockets may stay open for an hour)."""
+    stop_process(proc, signal.SIGUSR1, timeout)
 
 
 # --- instances ---------------------------------------------------------------------------
@@ -106,8 +109,8 @@ def stop_nginx(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
 
 def instance_env(instance: str, port: int, *, database_url: str, redis_url: str | None,
                  fallback: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    # nginx runs on this machine: its X-Forwarded-For names the players, for the per-address
-    # room-creation limit.
+    # The proxy runs on this machine: its X-Forwarded-For names the players, for the
+    # per-address room-creation limit.
     env = {"FORWARDED_ALLOW_IPS": "127.0.0.1", **os.environ, "HOST": "127.0.0.1",
            "PORT": str(port), "INSTANCE_ID": instance, "DATABASE_URL": database_url,
            "JOURNAL_FALLBACK_PATH": str(fallback)}
@@ -221,7 +224,7 @@ def run(instances: int, port: int, first_port: int, workdir: Path) -> None:
     signal.signal(signal.SIGTERM, stop)
     workdir.mkdir(parents=True, exist_ok=True)
     procs: dict[str, subprocess.Popen[bytes]] = {}
-    nginx: subprocess.Popen[bytes] | None = None
+    proxy: subprocess.Popen[bytes] | None = None
     try:
         for n in range(1, instances + 1):
             name, p = f"i{n}", first_port + n - 1
@@ -234,19 +237,19 @@ def run(instances: int, port: int, first_port: int, workdir: Path) -> None:
             print(f"{name}: http://127.0.0.1:{first_port + n} (pid {proc.pid}, "
                   f"{health.get('rooms', 0)} rooms)", flush=True)
         servers = [f"127.0.0.1:{first_port + n}" for n in range(instances)]
-        conf = write_nginx_config(servers, port, workdir)
-        nginx = start_nginx(conf, port)
-        (workdir / "nginx.pid").write_text(f"{nginx.pid}\n")
-        print(f"nginx: http://127.0.0.1:{port} (Ctrl-C stops everything)", flush=True)
+        conf = write_proxy_config(servers, port, workdir)
+        proxy = start_proxy(conf, port)
+        (workdir / "haproxy.pid").write_text(f"{proxy.pid}\n")
+        print(f"haproxy: http://127.0.0.1:{port} (Ctrl-C stops everything)", flush=True)
         reported: set[str] = set()
         while not stopping:
             for name, proc in procs.items():
                 if proc.poll() is not None and name not in reported:
                     reported.add(name)
-                    print(f"{name} exited with code {proc.returncode}; nginx skips it",
+                    print(f"{name} exited with code {proc.returncode}; the proxy skips it",
                           flush=True)
-            if nginx.poll() is not None:
-                raise ClusterError(f"nginx exited with code {nginx.returncode}")
+            if proxy.poll() is not None:
+                raise ClusterError(f"haproxy exited with code {proxy.returncode}")
             time.sleep(0.2)
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this short
@@ -257,9 +260,9 @@ def run(instances: int, port: int, first_port: int, workdir: Path) -> None:
         for name, proc in procs.items():
             stop_instance(proc)
             (workdir / f"{name}.pid").unlink(missing_ok=True)
-        if nginx is not None:
-            stop_nginx(nginx)
-            (workdir / "nginx.pid").unlink(missing_ok=True)
+        if proxy is not None:
+            stop_proxy(proxy)
+            (workdir / "haproxy.pid").unlink(missing_ok=True)
         print("stopped", flush=True)
 
 
@@ -267,19 +270,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["render"]:
         parser = argparse.ArgumentParser(prog="python -m server.cluster.dev render",
-                                         description="Write deploy/nginx.conf rendered.")
+                                         description="Write deploy/haproxy.cfg rendered.")
         parser.add_argument("--server", action="append", required=True, help="host:port")
         parser.add_argument("--port", type=int, default=80)
         parser.add_argument("--workdir", default="/tmp")
         parser.add_argument("--out", type=Path, required=True)
         r = parser.parse_args(args[1:])
         r.out.parent.mkdir(parents=True, exist_ok=True)
-        r.out.write_text(render_nginx(r.server, r.port, r.workdir))
+        r.out.write_text(render_proxy_config(r.server, r.port, r.workdir))
         return
     parser = argparse.ArgumentParser(prog="python -m server.cluster.dev", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--instances", "-n", type=int, default=2)
-    parser.add_argument("--port", type=int, default=8080, help="nginx's port")
+    parser.add_argument("--port", type=int, default=8080, help="the proxy's port")
     parser.add_argument("--first-port", type=int, default=8001, help="instance i1's port")
     parser.add_argument("--workdir", type=Path, default=ROOT / "data" / "cluster")
     a = parser.parse_args(args)

@@ -1,6 +1,6 @@
 """Every request for a room is served by the room's owner.
 
-nginx sends all requests for one room code to one instance (consistent hash of the code).
+The proxy (HAProxy) sends all requests for one room code to one instance (hash of the code).
 That instance becomes the owner if it is not yet: it claims the room, asking the current
 holder to hand it over (`Ownership.ensure`). So a room follows the proxy's routing — after
 a failover, a restart or a change of instances — at the cost of one reconnect for the

@@ -1,6 +1,6 @@
 """The `cluster` fixture (tests/cluster/harness.py): a redis-server, a PostgreSQL database,
 `python -m server` instances in cluster mode that a test can SIGKILL, SIGSTOP or restart on
-the same port, and nginx from deploy/nginx.conf in front — all of the test's own."""
+the same port, and HAProxy from deploy/haproxy.cfg in front — all of the test's own."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from server.cluster.dev import ClusterError, nginx_binary
+from server.cluster.dev import ClusterError, proxy_binary
 
 from .harness import PG_SERVER, Cluster, _admin_url
 
 
 class At:
     """What tests.persist.live.Table needs of a server (`http`, `ws(code)`): one instance
-    directly, or nginx in front of them all."""
+    directly, or the proxy in front of them all."""
 
     def __init__(self, http: str) -> None:
         self.http = http
@@ -29,12 +29,12 @@ class At:
         return self.http.replace("http", "ws", 1) + f"/ws/{code}"
 
 
-# --- the harness: nginx + Redis + instances + a fresh database -------------------------------
+# --- the harness: HAProxy + Redis + instances + a fresh database -------------------------------
 
 
 def _missing() -> str | None:
     try:
-        nginx_binary()
+        proxy_binary()
     except ClusterError as e:
         return str(e)
     if not shutil.which("redis-server"):

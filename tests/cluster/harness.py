@@ -1,4 +1,4 @@
-"""A real cluster on loopback for tests: its own redis-server, nginx from deploy/nginx.conf,
+"""A real cluster on loopback for tests: its own redis-server, HAProxy from deploy/haproxy.cfg,
 N `python -m server` instances, and a fresh PostgreSQL database, all on free ports.
 
     with Cluster(tmp_path, instances=2) as c:     # or the `cluster` fixture (conftest.py)
@@ -31,12 +31,12 @@ from server.cluster.dev import (
     ClusterError,
     instance_env,
     start_instance,
-    start_nginx,
+    start_proxy,
     stop_instance,
-    stop_nginx,
     stop_process,
+    stop_proxy,
     wait_healthy,
-    write_nginx_config,
+    write_proxy_config,
 )
 from server.db.migrate import upgrade
 from tests.serving import free_port
@@ -139,7 +139,7 @@ class Cluster:
         self.redis_port = free_port()
         self.redis_proc: subprocess.Popen[bytes] | None = None
         self.proxy_port = free_port()
-        self.nginx: subprocess.Popen[bytes] | None = None
+        self.proxy: subprocess.Popen[bytes] | None = None
         self.instances: dict[str, Instance] = {}
         self._logs: list[IO[bytes]] = []
 
@@ -172,9 +172,9 @@ class Cluster:
         for inst in self.instances.values():
             self._spawn(inst)
         self.wait_healthy()
-        conf = write_nginx_config([i.addr for i in self.instances.values()], self.proxy_port,
-                                  self.workdir / "nginx")
-        self.nginx = start_nginx(conf, self.proxy_port, stderr=self._log("nginx"))
+        conf = write_proxy_config([i.addr for i in self.instances.values()], self.proxy_port,
+                                  self.workdir / "haproxy")
+        self.proxy = start_proxy(conf, self.proxy_port, stderr=self._log("haproxy"))
 
     def close(self) -> None:
         """Stop everything this cluster started (SIGKILL after bounded waits) and drop its
@@ -186,8 +186,8 @@ class Cluster:
         for inst in self.instances.values():
             if inst.proc is not None:
                 stop_instance(inst.proc, timeout=15)
-        if self.nginx is not None:
-            stop_nginx(self.nginx)
+        if self.proxy is not None:
+            stop_proxy(self.proxy)
         self.stop_redis()
         for f in self._logs:
             f.close()
@@ -210,7 +210,7 @@ class Cluster:
         return {name: inst.url for name, inst in self.instances.items()}
 
     def by_addr(self, addr: str) -> Instance:
-        """The instance behind an X-Upstream value (nginx may list several: "a, b")."""
+        """The instance behind an X-Upstream value (a list "a, b" names the last one tried)."""
         last = addr.split(",")[-1].strip()
         return next(i for i in self.instances.values() if i.addr == last)
 
@@ -280,6 +280,6 @@ class Cluster:
     # -- routing
 
     def route(self, path: str, method: str = "GET", **kw: Any) -> tuple[Instance, httpx.Response]:
-        """A request through nginx, and the instance that answered it (X-Upstream)."""
+        """A request through the proxy, and the instance that answered it (X-Upstream)."""
         r = httpx.request(method, self.proxy_url + path, timeout=10, **kw)
         return self.by_addr(r.headers["x-upstream"]), r

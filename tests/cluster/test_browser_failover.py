@@ -1,4 +1,4 @@
-"""The browser table through nginx: its room's owner dies (SIGKILL), the page reconnects by
+"""The browser table through the proxy: its room's owner dies (SIGKILL), the page reconnects by
 itself, lands on the instance that claims the room, and the game goes on."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from tests.chromium import chromium, needs_chromium
 from tests.persist.live import bots_game
 
 from .harness import Cluster
-from .test_through_nginx import owner
+from .test_through_proxy import owner
 
 
 def version(page: object) -> int:

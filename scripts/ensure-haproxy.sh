@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Cluster tests and `make cluster` run Debian's nginx as a plain process (never the system
+# Cluster tests and `make cluster` run Debian's HAProxy as a plain process (never the system
 # service); install the package when missing.
 set -euo pipefail
-if command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; then exit 0; fi
+if command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ]; then exit 0; fi
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-    echo "ensure-nginx: nginx is missing; install it (Debian package nginx) to run cluster tests" >&2
+    echo "ensure-haproxy: haproxy is missing; install it (Debian package haproxy) to run cluster tests" >&2
     exit 0
 fi
-echo "ensure-nginx: installing nginx"
+echo "ensure-haproxy: installing haproxy"
 apt-get update -qq
 # policy-rc.d 101 keeps the package's post-install script from starting the system service.
 policy=/usr/sbin/policy-rc.d
@@ -16,4 +16,4 @@ if [ ! -e "$policy" ]; then
     printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created=1
 fi
 trap '[ -n "$created" ] && rm -f "$policy"' EXIT
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx >/dev/null
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends haproxy >/dev/null

@@ -1,4 +1,4 @@
-"""The whole cluster as players meet it: real nginx in front of two instances, owners
+"""The whole cluster as players meet it: real HAProxy in front of two instances, owners
 killed (SIGKILL) again and again mid-game, every instance restarted in turn (SIGTERM)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ PLAYERS = 2
 
 
 class ThroughProxy:
-    """What tests.persist.live.Table needs of a server, pointing at nginx."""
+    """What tests.persist.live.Table needs of a server, pointing at the proxy."""
 
     def __init__(self, cluster: Cluster) -> None:
         self.http = cluster.proxy_url
@@ -29,7 +29,7 @@ class ThroughProxy:
 
 
 def reconnect(table: Table, proxy: ThroughProxy) -> None:
-    """Reopen every seat's socket through nginx; a room still changing hands answers 503 at
+    """Reopen every seat's socket through the proxy; a room still changing hands answers 503 at
     the handshake, and the client tries again (as the browser does, with backoff)."""
     table.close()
     for _ in range(60):
