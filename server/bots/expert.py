@@ -1,0 +1,274 @@
+"""The expert bot: determinized Monte-Carlo search over whole-turn plans (R-HIDDEN).
+
+At the first decision of its turn the bot lists candidate plans for the whole turn (each
+upgrade choice worth trying, then the best distinct ways to move by greedy's measure,
+each followed by greedy's pour and serves). It then samples decks from the cards it has
+not seen (the deck is the only hidden thing), plays every plan on each sampled deck
+(common random numbers: plans differ by the plan, not by the luck of the draw), lets
+greedy play every seat for HORIZON more turns, and scores the position for itself
+against its best opponent: the score as it stands (completed orders, tiles, penalties)
+plus what is coming (orders on the tabs weighted by their chance of becoming penalties,
+cups part-way to an order) and, if the game ended, who won. The penalty race is in the
+score: a plan that deals the opponent orders they cannot serve, or that ends the game
+while ahead, shows up in the rollouts that follow it.
+
+Work is counted in simulated turns (budget.py): FULL_WORK of them at a budget of 1.0,
+spent by successive halving: every plan gets the same rounds, then the worse half is
+dropped, until one is left or the work is done. So the same view, budget and RNG seed
+give the same decision on any machine; and since the deck is only ever sampled from the
+unseen cards in id order, the decision is the same for every real deck consistent with
+the view.
+
+Later decisions of the turn follow the plan, looked up by the public view (per process,
+as strong does); a miss plans again. `decide` returns the action with a one-line reason,
+which is what a hint for a learning player needs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+
+from server.rules import Game, apply, public_view
+from server.rules.actions import action_key
+from server.rules.data import UPGRADE_INDEX
+from server.rules.state import MOVE, OVER, UPGRADE, Player
+
+from . import greedy, rollout
+from . import multiset as ms
+from .budget import Budget, log_cut
+from .determinize import determinize, unseen_cards
+from .orders import RECIPES, SAVE
+from .strong import fingerprint
+
+LEVEL = "expert"
+FULL_WORK = 900  # simulated turns per search at budget 1.0
+MISS_SHARE = 0.1  # of the work, for a search that starts mid-turn (a plan not found)
+MIN_ROUNDS = 2  # rounds every plan gets before any is dropped
+ENDINGS = 6  # moves compared per upgrade choice
+HORIZON = 4  # turns played by greedy after ours (every seat's turn counts one)
+RISK = 0.6  # weight of the expected penalties from the orders on the tabs
+CUP_SHARE = 0.4  # a cup part-way to an order: this share of a point per token
+RUSH_VALUE = 0.2
+WIN = 3.0  # a finished game won (lost) outweighs a few points either way
+CACHE_SIZE = 512
+
+_plans: OrderedDict[str, dict] = OrderedDict()
+
+
+@dataclass(slots=True)
+class Plan:
+    actions: list[dict]  # the rest of the turn, end_turn included
+    label: str  # what the plan does, for the reason line
+    total: float = 0.0
+    samples: int = 0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.samples if self.samples else float("-inf")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    action: dict
+    why: str
+
+
+def _upgrade_choices(game: Game) -> list[dict]:
+    if game.phase != UPGRADE:
+        return []
+    player = game.players[game.current]
+    first = greedy.upgrade_action(game)
+    choices = [first]
+    if first["type"] == "upgrade":
+        choices.append({"type": "skip_upgrade"})
+    else:
+        for tile in greedy.UPGRADE_PREFERENCE:
+            if not player.upgrades[UPGRADE_INDEX[tile]]:
+                choices.append({"type": "upgrade", "tile": tile})
+                break
+    return choices
+
+
+def _finish_plan(game: Game, choice: greedy.Choice) -> list[dict]:
+    ending = choice.ending
+    g = game.clone()
+    actions: list[dict] = []
+    seat, turn = g.current, g.turn
+    while g.current == seat and g.turn == turn and g.phase != OVER:
+        if g.phase == MOVE:
+            action = greedy.move_action(g, choice.meeple, ending)
+            if action["type"] == "step":
+                ending = replace(ending, path=ending.path[1:])
+        else:
+            action = greedy.act(g)
+        actions.append(action)
+        apply(g, action)
+    return actions
+
+
+def _label(prefix: list[dict], choice: greedy.Choice) -> str:
+    parts = []
+    if prefix and prefix[0]["type"] == "upgrade":
+        parts.append(f"upgrade {prefix[0]['tile'].replace('_', ' ')}")
+    parts.append(f"serve {choice.served}" if choice.served else "serve none")
+    if choice.ending.rush:
+        parts.append(f"spend {choice.ending.rush} rush")
+    return ", ".join(parts)
+
+
+def candidate_plans(game: Game) -> list[Plan]:
+    """Whole-turn plans, greedy's first: upgrade choices x the best ENDINGS moves."""
+    plans: list[Plan] = []
+    upgrades: list[dict | None] = [*_upgrade_choices(game)] or [None]
+    for up in upgrades:
+        base = game.clone()
+        prefix: list[dict] = []
+        if up is not None:
+            apply(base, up)
+            prefix.append(up)
+        for choice in greedy.best_endings(base, ENDINGS):
+            plans.append(Plan(prefix + _finish_plan(base, choice), _label(prefix, choice)))
+    return plans
+
+
+def _cup_progress(player: Player) -> float:
+    """Tokens in cups that fit an order not about to fall off (tabs 1-3)."""
+    total = 0
+    for cup in player.cups:
+        if not cup:
+            continue
+        m = ms.of_items(cup)
+        for tab in range(3):
+            if any(ms.fits(m, RECIPES[c]) for c in player.tabs[tab]):
+                total += len(cup)
+                break
+    return total
+
+
+def standing(player: Player) -> float:
+    """A player's score as it stands plus what is coming."""
+    score = len(player.completed) + 2 * sum(player.upgrades) - len(player.penalties)
+    risk = sum(SAVE[tab] * len(cards) for tab, cards in enumerate(player.tabs))
+    return score - RISK * risk + CUP_SHARE * _cup_progress(player) + RUSH_VALUE * player.rush
+
+
+def evaluate(game: Game, seat: int) -> float:
+    """The position for `seat`: its standing less its best opponent's, and a finished
+    game's result."""
+    if game.phase == OVER:
+        assert game.result is not None
+        totals = [s["total"] for s in game.result["scores"]]
+        best_other = max(t for i, t in enumerate(totals) if i != seat)
+        winners = game.result["winners"]
+        outcome = WIN / len(winners) if seat in winners else -WIN
+        return outcome + totals[seat] - best_other
+    mine = standing(game.players[seat])
+    best_other = max(standing(p) for i, p in enumerate(game.players) if i != seat)
+    return mine - best_other
+
+
+def sample_value(
+    game: Game, plan: Plan, deck: list[int], memo: greedy.AllocationMemo
+) -> tuple[float, int]:
+    """(value, simulated turns): the plan played on `deck`, then HORIZON greedy turns."""
+    seat = game.current
+    g = game.clone()
+    g.deck = deck[:]
+    for action in plan.actions:
+        apply(g, action)
+    turns = 1
+    while g.phase != OVER and turns <= HORIZON:
+        rollout.finish_turn(g, memo)
+        turns += 1
+    return evaluate(g, seat), turns
+
+
+def search(
+    game: Game, view: dict, rng: random.Random, budget: Budget, share: float
+) -> tuple[Plan, int]:
+    """The best plan by successive halving over sampled decks, within the work budget;
+    and how many plans were compared."""
+    plans = candidate_plans(game)
+    if len(plans) == 1:
+        return plans[0], 1
+    unseen = unseen_cards(view)
+    deck_count = view["deck"]
+    planned = max(1, int(FULL_WORK * budget.work * share))
+    work = 0
+    memo: greedy.AllocationMemo = {}
+    alive = list(range(len(plans)))
+    # Halve after this many rounds of the alive plans: split the work evenly by stage.
+    stages = max(1, (len(plans) - 1).bit_length())
+    per_stage = planned / stages
+    stage_work = 0
+    rounds_in_stage = 0
+    while True:
+        rng.shuffle(unseen)
+        deck = unseen[:deck_count]
+        for i in alive:
+            value, turns = sample_value(game, plans[i], deck, memo)
+            plans[i].total += value
+            plans[i].samples += 1
+            work += turns
+            stage_work += turns
+        rounds_in_stage += 1
+        if work >= planned:
+            break
+        if budget.expired():
+            log_cut(LEVEL, work, planned)
+            break
+        if stage_work >= per_stage and rounds_in_stage >= MIN_ROUNDS and len(alive) > 1:
+            alive.sort(key=lambda i: (-plans[i].mean, i))
+            alive = sorted(alive[: max(1, (len(alive) + 1) // 2)])
+            stage_work = rounds_in_stage = 0
+    # Equal means keep greedy's order (plans are listed best-first by greedy's measure).
+    best = max(range(len(plans)), key=lambda i: (plans[i].mean, -i))
+    return plans[best], len(plans)
+
+
+def _why(best: Plan, plans_count: int) -> str:
+    return (f"{best.label}: best of {plans_count} plans over {best.samples} sampled decks "
+            f"(mean edge {best.mean:+.2f})")
+
+
+def _remember_plan(game: Game, actions: list[dict]) -> None:
+    g = game.clone()
+    for action in actions:
+        if g.phase == OVER:
+            break
+        key = fingerprint(public_view(g))
+        _plans[key] = action
+        _plans.move_to_end(key)
+        while len(_plans) > CACHE_SIZE:
+            _plans.popitem(last=False)
+        if action["type"] == "end_turn":
+            break
+        apply(g, action)
+
+
+def decide(view: dict, rng: random.Random, budget: Budget, use_plans: bool = True) -> Decision:
+    """The expert's action for this view, and one line saying why."""
+    legal = view["legal"]
+    if len(legal) == 1:
+        return Decision(legal[0], "the only legal action")
+    if use_plans:
+        planned = _plans.get(fingerprint(view))
+        if planned is not None:
+            for candidate in legal:
+                if action_key(candidate) == action_key(planned):
+                    return Decision(candidate, "following the plan made at the start of the turn")
+    game = determinize(view, rng)
+    if game.phase not in (UPGRADE, MOVE):
+        return Decision(greedy.as_legal(greedy.act(game), legal), "greedy: serve and pour")
+    turn_start = game.phase == UPGRADE or (
+        game.steps == 0 and not game.upgraded and (game.n > 2 or game.moving is None)
+    )
+    best, compared = search(game, view, rng, budget, 1.0 if turn_start else MISS_SHARE)
+    _remember_plan(game, best.actions)
+    return Decision(greedy.as_legal(best.actions[0], legal), _why(best, compared))
+
+
+def choose(view: dict, rng: random.Random, budget: Budget) -> dict:
+    return decide(view, rng, budget).action
