@@ -29,7 +29,10 @@ tiles to short looks (a tile is -1 point now, its gains come later; never upgrad
 --games 400 --players 2 --seed 2027`): 61.6% of 400 games [56.8, 66.3], mean score 8.79
 to 8.06, penalties 4.03 to 4.64 (fewer than greedy's in 228 games, more in 142; all 400
 ended by a fifth penalty, greedy's in 270); CPU per search 0.3 s typical, p95 of all
-decisions 0.22 s, max 1.25 s on this shared 2-core machine under load.
+decisions 0.22 s, max 1.25 s on this shared 2-core machine under load. 4 players, two
+seats each, same seed: 61.0% of 400 games' wins [56.1, 65.7], mean score 5.35 to 5.02,
+penalties 3.40 to 3.56, ended by the deck 278 times and by penalties 122; CPU max 0.42 s.
+The targets (75% and 65%) are not met yet.
 
 Later decisions of the turn follow the plan, looked up by the public view (per process,
 as strong does); a miss plans again with MISS_SHARE of the work. `decide` returns the
