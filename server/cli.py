@@ -54,14 +54,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     tour = commands.add_parser("tournament", help="play bots against each other")
     tour.add_argument(
-        "--bots", type=_names, default=["strong", "greedy"],
-        help="comma-separated bot names, e.g. strong,greedy (passed on as a list)",
+        "--bots", type=_names, default=["expert", "greedy"],
+        help="comma-separated bot names, e.g. expert,greedy (passed on as a list)",
     )
     tour.add_argument("--games", type=_positive_int, default=100)
     tour.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2)
     tour.add_argument("--seed", type=_seed, default=0)
     tour.add_argument(
-        "--budget", type=_positive_float, default=0.25, help="seconds of thinking per turn"
+        "--budget", type=_positive_float, default=1.0,
+        help="share of each level's full thinking work per decision (1.0: as at a table); "
+        "work is counted, not timed, so a seeded tournament reproduces on any machine",
     )
     tour.add_argument("--workers", type=_positive_int, default=os.cpu_count() or 1)
     tour.add_argument("--json", action="store_true", help="print one JSON object")

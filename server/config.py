@@ -87,11 +87,16 @@ class Settings(BaseSettings):
     # Bots: worker processes that think for them (0: bots do not play, nobody stands in).
     BOT_WORKERS: int = Field(1, ge=0)
     BOT_DELAY: float = Field(0.6, ge=0)  # seconds a bot's move takes at least, to be watchable
-    BOT_BUDGET: float = Field(1.0, gt=0, le=1.0)  # seconds a bot may think per decision
+    # Share of a level's full thinking work per decision: counted work (rollout turns), not
+    # seconds, so bots play alike on any machine at any load.
+    BOT_BUDGET: float = Field(1.0, gt=0, le=1.0)
+    # Wall seconds a bot decision may take at most: a busy server cuts the search short
+    # there (logged) and the bot plays the best it found so far.
+    BOT_DEADLINE: float = Field(3.0, gt=0)
     # Seconds a disconnected player keeps their turn to themselves; after that a bot of
     # TAKEOVER_LEVEL plays for them until they come back.
     SEAT_GRACE: float = Field(60, ge=0)
-    TAKEOVER_LEVEL: Literal["random", "greedy", "strong"] = "greedy"
+    TAKEOVER_LEVEL: Literal["random", "greedy", "strong", "expert"] = "greedy"
     # Cluster mode (several instances behind HAProxy) is on when REDIS_URL is set; it needs a
     # PostgreSQL DATABASE_URL. INSTANCE_ID names this instance (default: host name and
     # port); LEASE_TTL is how long a silent instance keeps its rooms before others claim them.

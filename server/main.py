@@ -68,7 +68,7 @@ def create_app(
                    if settings.METRICS_PORT else None)
         bots = None
         if settings.BOT_WORKERS > 0:  # before any room is built: rooms copy the listeners
-            pool = TimedChooser(BotPool(settings.BOT_WORKERS), metrics)
+            pool = TimedChooser(BotPool(settings.BOT_WORKERS, settings.BOT_DEADLINE), metrics)
             bots = BotDriver(pool, settings, manager)
             manager.listeners.append(bots)
         app.state.bots = bots

@@ -122,7 +122,8 @@ def test_tournament_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, cli.TOURNAMENT_MODULE, fake)
     assert cli.main(["tournament"]) == 3  # its exit code is passed on
     (args,) = seen
-    assert args.budget == 0.25
+    assert args.budget == 1.0
+    assert args.bots == ["expert", "greedy"]
     assert args.workers >= 1
     assert args.json is False
 

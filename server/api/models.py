@@ -63,8 +63,9 @@ class SetClock(HostOnly):
 
 class SeatBot(HostOnly):
     seat: int | None = Field(None, description="null: the first free seat")
-    level: Literal["random", "greedy", "strong"] = Field(
-        description="random (for tests), greedy (a heuristic) or strong (search)"
+    level: Literal["random", "greedy", "strong", "expert"] = Field(
+        description="random (for tests), greedy (a heuristic), strong (search) or expert "
+        "(deeper search)"
     )
 
 

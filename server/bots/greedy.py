@@ -40,6 +40,7 @@ from server.rules.data import (
 from server.rules.state import MOVE, PLACEMENT, POUR, PROCESS, STARTING_CUP, UPGRADE
 
 from . import multiset as ms
+from .budget import Budget
 from .determinize import determinize
 from .orders import Allocator, Order, player_orders
 from .paths import Ending, endings
@@ -62,17 +63,31 @@ class Choice(NamedTuple):
     ending: Ending
 
 
-def best_endings(game: Game, limit: int = 1, max_rush: int = MAX_RUSH) -> list[Choice]:
+AllocationMemo = dict[tuple, tuple[Allocator, dict[int, tuple[float, float, int]]]]
+
+
+def best_endings(
+    game: Game, limit: int = 1, max_rush: int = MAX_RUSH, memo: AllocationMemo | None = None
+) -> list[Choice]:
     """The best `limit` ways to finish this move, best first.
 
     Distinct endings only; a Rush-spending ending is kept only if it serves more orders
-    than the best free one.
+    than the best free one. `memo` (optional, the caller's to keep and drop) remembers
+    allocations by cups and tabs, so a search that meets the same player again many times
+    does not recompute them; it changes no result.
     """
     player = game.players[game.current]
     meeples = [game.moving] if game.moving is not None else range(len(player.meeples))
-    allocator = Allocator(player.cups, player_orders(player))
     hand = ms.pack(game.hand)
-    cache: dict[int, tuple[float, float, int]] = {}
+    if memo is None:
+        allocator = Allocator(player.cups, player_orders(player))
+        cache: dict[int, tuple[float, float, int]] = {}
+    else:
+        sig = (tuple(map(tuple, player.cups)), tuple(map(tuple, player.tabs)))
+        found = memo.get(sig)
+        if found is None:
+            found = memo[sig] = (Allocator(player.cups, player_orders(player)), {})
+        allocator, cache = found
     scored: list[Choice] = []
     for m in meeples:
         for e in endings(game, m, max_rush):
@@ -193,6 +208,6 @@ def as_legal(action: dict, legal: list[dict]) -> dict:
     raise ValueError(f"bot chose an illegal action: {action!r}")
 
 
-def choose(view: dict, rng: random.Random, budget: float) -> dict:
+def choose(view: dict, rng: random.Random, budget: Budget) -> dict:
     game = determinize(view, rng)
     return as_legal(act(game), view["legal"])

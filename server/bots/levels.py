@@ -1,18 +1,22 @@
-"""The bot levels by name, each `choose(view, rng, budget) -> action from view["legal"]`."""
+"""The bot levels by name, each `choose(view, rng, budget) -> action from view["legal"]`.
+
+Levels shown to players: random, greedy, strong, expert (the strongest; see expert.py)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 
-from . import greedy, random_bot, strong
+from . import expert, greedy, random_bot, strong
+from .budget import Budget
 
-Chooser = Callable[[dict, random.Random, float], dict]
+Chooser = Callable[[dict, random.Random, Budget], dict]
 
 LEVELS: dict[str, Chooser] = {
     "random": random_bot.choose,
     "greedy": greedy.choose,
     "strong": strong.choose,
+    "expert": expert.choose,
 }
 
 
@@ -24,6 +28,9 @@ def chooser(level: str) -> Chooser:
         raise ValueError(f"unknown bot level {level!r} (known: {known})") from None
 
 
-def choose_in_process(level: str, view: dict, seed: int, budget: float) -> dict:
-    """Entry point for pool workers: top-level, so a spawned process can import it."""
-    return chooser(level)(view, random.Random(seed), budget)
+def choose_in_process(
+    level: str, view: dict, seed: int, work: float, deadline: float | None = None
+) -> dict:
+    """Entry point for pool workers: top-level, so a spawned process can import it.
+    `work`: the share of the level's work; `deadline`: wall seconds from now, or None."""
+    return chooser(level)(view, random.Random(seed), Budget.within(work, deadline))

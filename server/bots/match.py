@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from server.rules import apply, is_over, new_game, view
 from server.rules.actions import action_key
 
+from .budget import Budget
 from .levels import Chooser
 
 
@@ -23,15 +24,16 @@ def play_game(
 ) -> dict:
     """Play a whole game, seat s played by choosers[s]; return the engine's final result.
 
-    Each seat has its own RNG derived from the seed, so a game is reproducible when the
-    bots are (time-budgeted search is not: it depends on the machine's speed).
+    Each seat has its own RNG derived from the seed and the bots count their work (no
+    deadline here), so a game is the same on any machine at any load. `budget`: the
+    share of each level's full work per decision.
     """
     game = new_game(seed, len(choosers), starting_player=starting_player)
     rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(choosers))]
     while not is_over(game):
         seat = game.current
         seen = view(game, seat)
-        action = choosers[seat](seen, rngs[seat], budget)
+        action = choosers[seat](seen, rngs[seat], Budget(budget))
         if not any(action_key(a) == action_key(action) for a in seen["legal"]):
             raise IllegalBotAction(f"seat {seat} chose {action!r}, not a legal action")
         apply(game, action, seat)

@@ -60,9 +60,10 @@ class BotPool:
     affinity: the same key (a room and seat) always thinks in the same process, where the
     strong bot keeps its per-turn plan."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, deadline: float | None = None) -> None:
         if workers < 1:
             raise ValueError("a bot pool needs at least one worker")
+        self.deadline = deadline  # wall seconds per decision, from when a worker takes it
         self._workers = [_worker() for _ in range(workers)]
         self._next = itertools.count()
         self._closed = False
@@ -78,16 +79,17 @@ class BotPool:
     ) -> dict:
         """One action from view["legal"], chosen by the `level` bot in a worker.
 
-        `seed` seeds the bot's RNG for this decision; `budget` is its time per turn; `key`
-        routes the decision (e.g. "ROOMCODE:2"). A worker that died is replaced, and the
-        error is raised for the caller to retry.
+        `seed` seeds the bot's RNG for this decision; `budget` is the share of the level's
+        full work (budget.py), cut short by the pool's deadline; `key` routes the decision
+        (e.g. "ROOMCODE:2"). A worker that died is replaced, and the error is raised for
+        the caller to retry.
         """
         index = self.worker_of(key)
         executor = self._workers[index]
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(
-                executor, choose_in_process, level, view, seed, budget
+                executor, choose_in_process, level, view, seed, budget, self.deadline
             )
         except BrokenProcessPool:
             if not self._closed and self._workers[index] is executor:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from .budget import Budget
 
-def choose(view: dict, rng: random.Random, budget: float) -> dict:
+
+def choose(view: dict, rng: random.Random, budget: Budget) -> dict:
     return rng.choice(view["legal"])

@@ -42,15 +42,16 @@ def play_pour(game: Game) -> None:
     apply(game, {"type": "done_pouring"})
 
 
-def finish_turn(game: Game) -> float:
+def finish_turn(game: Game, memo: greedy.AllocationMemo | None = None) -> float:
     """Play the rest of the current turn greedily, up to and including end_turn; return
-    what greedy expected its move to serve (its `done` value, on orders.py's scale)."""
+    what greedy expected its move to serve (its `done` value, on orders.py's scale).
+    `memo`: see greedy.best_endings."""
     seat, turn = game.current, game.turn
     done = 0.0
     while game.phase != OVER and game.current == seat and game.turn == turn:
         phase = game.phase
         if phase == MOVE:
-            best = greedy.best_endings(game, 1, ROLLOUT_RUSH)[0]
+            best = greedy.best_endings(game, 1, ROLLOUT_RUSH, memo)[0]
             done += best.done
             play_move(game, best.meeple, best.ending.path)
         elif phase == POUR:

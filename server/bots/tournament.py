@@ -2,9 +2,15 @@
 
 Games come in blocks, one per rotation of the line-up: every game of a block is dealt
 from the same seed and each bot moves one seat along, so each bot plays each seat (the
-starting seat included) equally often on the same deals. A game's win is shared evenly
-between tied winners. "games" per bot counts the seats it played: a bot filling two seats
-of a game counts it twice.
+starting seat included) equally often on the same deals. Bots count their work instead of
+timing it (budget.py), so a seeded tournament gives the same games on any machine at any
+load; only the CPU figures vary.
+
+The report has one block per pairing (the set of levels seated together in a game). A
+level's "games" are the games it played in, its wins the share of those games' wins its
+seats took (a win shared by tied winners is split evenly): with two seats each in a
+4-player game, the two levels' win rates add up to 1. Scores and penalties are means per
+seat. CPU is measured per decision, in the process that made it.
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from .levels import LEVELS, chooser
+from .budget import Budget
+from .levels import LEVELS, Chooser, chooser
 from .match import play_game
 
 Z95 = 1.959963984540054
@@ -38,8 +45,10 @@ class Task:
 class Tally:
     games: int = 0
     wins: float = 0.0
+    seats: int = 0
     score: int = 0
-    reasons: dict[str, int] = field(default_factory=dict)
+    penalties: int = 0
+    cpu: list[float] = field(default_factory=list)
 
 
 def schedule(bots: list[str], games: int, players: int, seed: int, budget: float) -> list[Task]:
@@ -55,15 +64,31 @@ def schedule(bots: list[str], games: int, players: int, seed: int, budget: float
     return tasks
 
 
+def _timed(choose: Chooser, into: list[float]) -> Chooser:
+    def timed(view: dict, rng: random.Random, budget: Budget) -> dict:
+        began = time.process_time()
+        try:
+            return choose(view, rng, budget)
+        finally:
+            into.append(time.process_time() - began)
+
+    return timed
+
+
 def play(task: Task) -> dict:
     """Play one scheduled game (in a worker process); return what the tally needs."""
-    choosers = [chooser(level) for level in task.lineup]
+    cpu: dict[str, list[float]] = {level: [] for level in task.lineup}
+    choosers = [_timed(chooser(level), cpu[level]) for level in task.lineup]
     result = play_game(choosers, task.seed, task.budget, starting_player=0)
     return {
+        "index": task.index,
+        "seed": task.seed,
         "lineup": list(task.lineup),
         "scores": [s["total"] for s in result["scores"]],
+        "penalties": [-s["penalties"] for s in result["scores"]],
         "winners": result["winners"],
         "reason": result["reason"],
+        "cpu": cpu,
     }
 
 
@@ -79,18 +104,40 @@ def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
     return (round(max(0.0, centre - half), 12), round(min(1.0, centre + half), 12))
 
 
-def tally(bots: list[str], outcomes: list[dict]) -> dict[str, Tally]:
-    out = {bot: Tally() for bot in bots}
+def pairing(lineup: Iterable[str], bots: list[str]) -> tuple[str, ...]:
+    """The levels seated together, in the order the tournament named them."""
+    present = set(lineup)
+    return tuple(b for b in bots if b in present)
+
+
+def tally(bots: list[str], outcomes: list[dict]) -> dict[tuple[str, ...], dict[str, Tally]]:
+    """Per pairing, per level."""
+    out: dict[tuple[str, ...], dict[str, Tally]] = {}
     for o in outcomes:
+        pair = pairing(o["lineup"], bots)
+        tallies = out.setdefault(pair, {bot: Tally() for bot in pair})
         share = 1.0 / len(o["winners"])
+        for bot in pair:
+            tallies[bot].games += 1
+            tallies[bot].cpu.extend(o["cpu"].get(bot, ()))
         for seat, bot in enumerate(o["lineup"]):
-            t = out[bot]
-            t.games += 1
+            t = tallies[bot]
+            t.seats += 1
             t.score += o["scores"][seat]
+            t.penalties += o["penalties"][seat]
             if seat in o["winners"]:
                 t.wins += share
-            t.reasons[o["reason"]] = t.reasons.get(o["reason"], 0) + 1
     return out
+
+
+def cpu_figures(times: list[float]) -> dict[str, float]:
+    """Mean, 95th percentile and max CPU seconds per decision."""
+    if not times:
+        return {"decisions": 0, "mean": 0.0, "p95": 0.0, "max": 0.0}
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+    return {"decisions": len(ordered), "mean": round(sum(ordered) / len(ordered), 4),
+            "p95": round(p95, 4), "max": round(ordered[-1], 4)}
 
 
 def run(tasks: list[Task], workers: int) -> list[dict]:
@@ -102,29 +149,39 @@ def run(tasks: list[Task], workers: int) -> list[dict]:
 
 
 def report(args: argparse.Namespace, bots: list[str], outcomes: list[dict], secs: float) -> dict:
-    tallies = tally(bots, outcomes)
-    reasons: dict[str, int] = {}
+    pairings = []
+    for pair, tallies in tally(bots, outcomes).items():
+        games = [o for o in outcomes if pairing(o["lineup"], bots) == pair]
+        reasons: dict[str, int] = {}
+        for o in games:
+            reasons[o["reason"]] = reasons.get(o["reason"], 0) + 1
+        rows = []
+        for bot in pair:
+            t = tallies[bot]
+            lo, hi = wilson(t.wins, t.games)
+            rows.append({
+                "bot": bot,
+                "games": t.games,
+                "seats": t.seats,
+                "wins": t.wins,
+                "win_rate": t.wins / t.games if t.games else 0.0,
+                "ci95": [lo, hi],
+                "mean_score": t.score / t.seats if t.seats else 0.0,
+                "mean_penalties": t.penalties / t.seats if t.seats else 0.0,
+                "cpu_per_decision": cpu_figures(t.cpu),
+            })
+        pairings.append({"bots": list(pair), "games": len(games), "rows": rows,
+                         "end_reasons": reasons})
+    reasons_all: dict[str, int] = {}
     for o in outcomes:
-        reasons[o["reason"]] = reasons.get(o["reason"], 0) + 1
-    rows = []
-    for bot in bots:
-        t = tallies[bot]
-        lo, hi = wilson(t.wins, t.games)
-        rows.append({
-            "bot": bot,
-            "games": t.games,
-            "wins": t.wins,
-            "win_rate": t.wins / t.games if t.games else 0.0,
-            "ci95": [lo, hi],
-            "mean_score": t.score / t.games if t.games else 0.0,
-        })
+        reasons_all[o["reason"]] = reasons_all.get(o["reason"], 0) + 1
     return {
         "games": len(outcomes),
         "players": args.players,
         "seed": args.seed,
         "budget": args.budget,
-        "bots": rows,
-        "end_reasons": reasons,
+        "pairings": pairings,
+        "end_reasons": reasons_all,
         "shared_wins": "split evenly between tied winners",
         "seconds": round(secs, 1),
     }
@@ -133,18 +190,26 @@ def report(args: argparse.Namespace, bots: list[str], outcomes: list[dict], secs
 def render(rep: dict) -> str:
     lines = [
         f"tournament: {rep['games']} games, {rep['players']} players, "
-        f"budget {rep['budget']} s/turn, seed {rep['seed']}, {rep['seconds']} s",
-        f"{'bot':<10}{'games':>7}{'wins':>9}{'win rate':>10}   {'95% CI (Wilson)':<18}"
-        f"{'mean score':>11}",
+        f"budget {rep['budget']} of full work per decision, seed {rep['seed']}, "
+        f"{rep['seconds']} s",
     ]
-    for r in rep["bots"]:
-        lo, hi = r["ci95"]
+    for p in rep["pairings"]:
+        lines.append(f"{' vs '.join(p['bots'])}: {p['games']} games")
         lines.append(
-            f"{r['bot']:<10}{r['games']:>7}{r['wins']:>9.1f}{r['win_rate']:>9.1%}"
-            f"   [{lo:>5.1%}, {hi:>5.1%}]{r['mean_score']:>11.2f}"
+            f"  {'bot':<8}{'games':>6}{'wins':>8}{'win rate':>10}   {'95% CI (Wilson)':<17}"
+            f"{'score':>7}{'penalties':>10}   CPU s/decision mean / p95 / max"
         )
-    ends = ", ".join(f"{k} {v}" for k, v in sorted(rep["end_reasons"].items()))
-    lines.append(f"games ended by: {ends}; shared wins are split evenly between tied winners")
+        for r in p["rows"]:
+            lo, hi = r["ci95"]
+            c = r["cpu_per_decision"]
+            lines.append(
+                f"  {r['bot']:<8}{r['games']:>6}{r['wins']:>8.1f}{r['win_rate']:>9.1%}"
+                f"   [{lo:>5.1%}, {hi:>5.1%}] {r['mean_score']:>7.2f}{r['mean_penalties']:>10.2f}"
+                f"   {c['mean']:.3f} / {c['p95']:.3f} / {c['max']:.3f}"
+            )
+        ends = ", ".join(f"{k} {v}" for k, v in sorted(p["end_reasons"].items()))
+        lines.append(f"  ended by: {ends}")
+    lines.append("wins shared by tied winners are split evenly; score and penalties per seat")
     return "\n".join(lines)
 
 

@@ -9,6 +9,8 @@ import pytest
 from server.bots.pool import BotPool
 from server.rules import new_game, view
 
+from .test_strong_eval import _midgame
+
 
 @pytest.mark.asyncio
 async def test_pool_chooses_legal_actions_while_the_loop_keeps_running():
@@ -47,3 +49,21 @@ async def test_pool_reports_a_bad_level_and_refuses_work_after_close():
 def test_pool_needs_a_worker():
     with pytest.raises(ValueError):
         BotPool(workers=0)
+
+
+@pytest.mark.asyncio
+async def test_the_pools_deadline_cuts_a_workers_search():
+    """With no time at all the expert plays its first round's choice (greedy's plan here);
+    without a deadline the same decision, seed and budget searches on and chooses
+    another. (A position where the two differ: retuning the expert may need another.)"""
+    game = _midgame(2, 3)
+    seen = view(game, game.current)
+    choices = []
+    for deadline in (0.0, None):
+        pool = BotPool(workers=1, deadline=deadline)
+        try:
+            choices.append(await pool.choose("expert", seen, seed=5, budget=1.0))
+        finally:
+            pool.close()
+    cut, full = choices
+    assert cut == {"type": "choose_meeple", "meeple": 1} != full

@@ -21,20 +21,43 @@ def test_json_report_shape(capsys):
     assert main(_args()) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["games"] == 2 and report["players"] == 2 and report["seed"] == 3
-    assert [row["bot"] for row in report["bots"]] == ["greedy", "random"]
-    for row in report["bots"]:
-        assert set(row) == {"bot", "games", "wins", "win_rate", "ci95", "mean_score"}
+    (pair,) = report["pairings"]
+    assert pair["bots"] == ["greedy", "random"] and pair["games"] == 2
+    assert [row["bot"] for row in pair["rows"]] == ["greedy", "random"]
+    for row in pair["rows"]:
+        assert set(row) == {"bot", "games", "seats", "wins", "win_rate", "ci95", "mean_score",
+                            "mean_penalties", "cpu_per_decision"}
         assert row["games"] == 2
         lo, hi = row["ci95"]
         assert 0.0 <= lo <= row["win_rate"] <= hi <= 1.0
-    assert sum(row["wins"] for row in report["bots"]) == pytest.approx(2.0)
-    assert sum(report["end_reasons"].values()) == 2
+        assert 0 <= row["mean_penalties"] <= 5  # R-END-PEN closes the game at five
+        cpu = row["cpu_per_decision"]
+        assert cpu["decisions"] > 0 and 0 <= cpu["mean"] <= cpu["p95"] <= cpu["max"]
+    assert sum(row["wins"] for row in pair["rows"]) == pytest.approx(2.0)
+    assert sum(pair["end_reasons"].values()) == 2 == sum(report["end_reasons"].values())
+
+
+def test_four_players_two_seats_each_share_the_games_wins(capsys):
+    assert main(_args(players=4, games=2)) == 0
+    (pair,) = json.loads(capsys.readouterr().out)["pairings"]
+    assert [row["seats"] for row in pair["rows"]] == [4, 4]
+    assert [row["games"] for row in pair["rows"]] == [2, 2]
+    assert sum(row["win_rate"] for row in pair["rows"]) == pytest.approx(1.0)
+
+
+def test_three_bots_in_two_player_games_report_each_pairing(capsys):
+    assert main(_args(bots="greedy,random,strong", games=3)) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert sorted(tuple(p["bots"]) for p in report["pairings"]) == [
+        ("greedy", "random"), ("greedy", "strong"), ("random", "strong"),
+    ]
 
 
 def test_bots_may_come_as_a_list_and_text_output_names_them(capsys):
     assert main(_args(bots=["random", "greedy"], json=False)) == 0
     out = capsys.readouterr().out
-    assert "random" in out and "greedy" in out and "95% CI" in out
+    assert "random vs greedy" in out and "95% CI" in out and "penalties" in out
+    assert "CPU s/decision" in out and "ended by" in out
 
 
 def test_unknown_or_repeated_bots_are_refused(capsys):

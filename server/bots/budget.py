@@ -1,0 +1,39 @@
+"""How much a bot may think: a share of its level's work, and at a table a wall deadline.
+
+Work is counted, not timed (rollout turns for expert, sample rounds for strong), so a
+seeded game plays the same on any machine at any load: `coffee-rush tournament`
+reproduces. At a live table a bot must still answer in bounded time on a busy server, so
+the pool adds a deadline; a search it cuts short plays the best plan found so far and the
+cut is logged (the game is then no longer reproducible, which a table never needs).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """`work`: the share (0 < work <= 1 typically) of the level's full work per decision.
+    `deadline`: time.monotonic() after which a search stops, or None (never: tournaments)."""
+
+    work: float
+    deadline: float | None = None
+
+    @classmethod
+    def within(cls, work: float, seconds: float | None) -> Budget:
+        """`work`, cut off `seconds` from now (None: no deadline)."""
+        return cls(work, None if seconds is None else time.monotonic() + seconds)
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+
+def log_cut(level: str, done: int, planned: int) -> None:
+    """A deadline ended a search early: say so, with how much of the work was done."""
+    log.warning("%s bot: the deadline cut its search at %d of %d work units", level, done,
+                planned)

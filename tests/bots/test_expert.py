@@ -1,0 +1,50 @@
+"""The expert bot sees only its seat's view (R-HIDDEN) and explains its choice."""
+
+from __future__ import annotations
+
+import random
+
+from server.bots import expert, greedy, rollout
+from server.bots.budget import Budget
+from server.bots.determinize import unseen_cards
+from server.rules import view
+
+from .test_strong_eval import _midgame
+
+
+def test_decision_is_the_same_for_every_deck_order_consistent_with_the_view():  # R-HIDDEN
+    checked = 0
+    for seed in (1, 5, 9):
+        game = _midgame(seed, 4)
+        for _ in range(3):
+            decisions = set()
+            for shuffle in range(3):
+                real = game.clone()
+                random.Random(shuffle).shuffle(real.deck)  # the unseen cards, reordered
+                seen = view(real, real.current)
+                assert sorted(real.deck) == unseen_cards(seen)
+                decision = expert.decide(seen, random.Random(7), Budget(0.05), use_plans=False)
+                decisions.add((repr(decision.action), decision.why))
+            assert len(decisions) == 1
+            checked += 1
+            rollout.finish_turn(game)
+    assert checked == 9
+
+
+def test_decision_comes_with_one_line_of_why():
+    game = _midgame(2, 2)
+    seen = view(game, game.current)
+    decision = expert.decide(seen, random.Random(0), Budget(0.05), use_plans=False)
+    assert decision.action in seen["legal"]
+    assert "\n" not in decision.why and "plans" in decision.why
+
+
+def test_candidate_plans_start_with_greedys_and_are_whole_turns():
+    game = _midgame(3, 4)
+    plans = expert.candidate_plans(game)
+    first = greedy.best_endings(game.clone(), 1)[0]
+    assert len(plans) > 1
+    assert all(p.actions[-1]["type"] == "end_turn" for p in plans if p.actions)
+    # Greedy's own move is among them (the first move plan after the upgrade choice).
+    meeple_moves = [p for p in plans if p.actions and p.actions[0]["type"] == "choose_meeple"]
+    assert meeple_moves[0].actions[0]["meeple"] == first.meeple
