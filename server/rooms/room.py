@@ -289,8 +289,11 @@ class Room:
                 if old is not None:
                     old.attached = False
                     old.close("replaced")
-                # The player is back: a bot standing in stops before its next action.
-                self.seats[seat].conn, self.seats[seat].stand_in = conn, None
+                # The player is back: a bot standing in stops before its next action,
+                # unless it is finishing a turn that timed out (then at that turn's end).
+                self.seats[seat].conn = conn
+                if not timeouts.finishing(self, seat):
+                    self.seats[seat].stand_in = None
                 event = {"type": "presence", "seat": seat, "connected": True}
             self._catch_up(conn, resume)
             chat.send_recent(self, conn)

@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 TICK_MAX = 0.25  # seconds between looks when no deadline is sooner
 TICK_MIN = 0.005
+FINISHER = "greedy"  # the level that finishes a timed-out turn saved without one (older rows)
 
 
 def turn_key(room: Room) -> Key | None:
@@ -49,8 +50,16 @@ def tick(room: Room) -> bool:
     before = clock.key
     if key is not None and key != before and before is not None:
         _end_timed_out_turn(room, before[1])
-    human = key is not None and room.seats[key[1]].played_by is None
-    return clock.sync(room.clock(), key, human)
+    seat = None if key is None else room.seats[key[1]]
+    human = seat is not None and seat.played_by is None
+    return clock.sync(room.clock(), key, human, present=seat is not None and seat.conn is not None)
+
+
+def finishing(room: Room, seat: int) -> bool:
+    """The seat's turn timed out and its stand-in is finishing it: nothing may take the
+    stand-in away before that turn is over (the player's own moves are refused meanwhile)."""
+    clock = room.turn_clock
+    return clock is not None and clock.spent and clock.seat == seat
 
 
 def _end_timed_out_turn(room: Room, seat_index: int) -> None:
@@ -90,9 +99,7 @@ async def come_back(room: Room, seat: int) -> None:
         if target.timeouts < AWAY_AFTER:
             return
         target.timeouts = 0
-        clock = room.turn_clock
-        finishing = clock is not None and clock.spent and clock.seat == seat
-        if target.stand_in is not None and not finishing:
+        if target.stand_in is not None and not finishing(room, seat):
             target.stand_in = None
         new_turn = tick(room)
         room.commit([{"type": "back", "seat": seat}])
@@ -135,6 +142,8 @@ async def save(room: Room, *, required: bool = False) -> None:
     state: dict[str, Any] = {} if clock is None else clock.state(room.clock())
     state["option"] = room.options.clock.to_dict() if room.options.clock else None
     state["timeouts"] = [s.timeouts for s in room.seats]
+    if clock is not None and clock.spent and clock.seat is not None:
+        state["finisher"] = room.seats[clock.seat].stand_in
     await room.note_talk({"n": 0, "kind": "clock", **state}, required=required)
 
 
@@ -150,6 +159,10 @@ def restore(room: Room, items: list[dict[str, Any]]) -> None:
         room.turn_clock.load(saved, room.clock())
     for seat, count in zip(room.seats, saved.get("timeouts") or [], strict=False):
         seat.timeouts = int(count)
+    clock = room.turn_clock
+    if clock is not None and clock.spent and clock.seat is not None:
+        # The stand-in was finishing a timed-out turn: it goes on after the restart.
+        room.seats[clock.seat].stand_in = saved.get("finisher") or FINISHER
 
 
 class ClockKeeper:

@@ -8,7 +8,9 @@ own delay, so the clock stops meanwhile. Once a turn has timed out the clock sta
 for the rest of that turn: the stand-in finishes it.
 
 Nothing here knows the wall clock: a restored clock (`load`) starts again from the
-remaining times it was saved with, so time the server was down costs nobody anything.
+remaining times it was saved with, so time the server was down costs nobody anything, and
+it is held until the player to act is connected again (or the turn passes): the seconds a
+browser needs to reconnect after a restart are not theirs to lose.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ class TurnClock:
         self.turn_ms = option.turn * 1000
         self.running = False
         self.spent = False  # this turn timed out: stopped until the next turn
+        self.held = False  # restored: stopped until the player to act is connected
         self.since = 0.0  # room-clock time the remaining times were last settled at
 
     @property
@@ -78,14 +81,17 @@ class TurnClock:
             self.bank_ms[self.seat] = max(0, self.bank_ms[self.seat] - (used - from_turn))
         self.since = now
 
-    def sync(self, now: float, key: Key | None, human: bool) -> bool:
+    def sync(self, now: float, key: Key | None, human: bool, present: bool = True) -> bool:
         """Bring the clock to `now` for the turn `key` (None: no turn, e.g. the game is
-        over); it runs if a person plays that turn. True when a new turn began."""
+        over); it runs if a person plays that turn (`present`: their player is connected,
+        which releases a restored clock). True when a new turn began."""
         self._settle(now)
         changed = key != self.key
         if changed:
             self.key, self.turn_ms, self.spent = key, self.option.turn * 1000, False
-        self.running = key is not None and human and not self.spent
+        if changed or present:
+            self.held = False
+        self.running = key is not None and human and not self.spent and not self.held
         return changed
 
     def left(self, now: float) -> tuple[int, int]:
@@ -148,4 +154,4 @@ class TurnClock:
         if len(banks) == len(self.bank_ms):
             self.bank_ms = banks
         self.spent = bool(state.get("spent", False))
-        self.running, self.since = False, now
+        self.running, self.since, self.held = False, now, True

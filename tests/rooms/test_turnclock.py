@@ -206,7 +206,7 @@ async def test_a_restart_costs_nobody_time(settings):
     again = rebuild(RoomManager(settings, clock=later), stored, base=1)
     assert again.info()["clock"]["seat"] == seat
     assert left(again) == (0, 16000)
-    assert again.turn_clock.deadline() == pytest.approx(99_999.0 + 16.0)
+    assert again.turn_clock.deadline() is None  # until its player is back (test_timeout_paths)
 
 
 @pytest.mark.asyncio
