@@ -1,5 +1,6 @@
 """A restart keeps the table's talk and stops its clock: the chat comes back on hello, and
-the player to act has exactly the time they had at shutdown, however long it lasted."""
+the player to act has exactly the time they had at shutdown, however long it lasted, with
+the clock held until they are connected again (docs/PROTOCOL.md, clock)."""
 
 from __future__ import annotations
 
@@ -42,10 +43,11 @@ def test_a_restart_keeps_chat_and_costs_nobody_time(
         room = client.app.state.rooms.get(table.code)  # type: ignore[attr-defined]
         clock = room.info()["clock"]
         assert (clock["seat"], clock["turn_ms"], clock["bank_ms"][seat]) == (seat, 0, 285_000)
-        assert clock["running"] is True and room.turn_clock.deadline() == 5.0 + 285.0
+        assert clock["running"] is False and room.turn_clock.deadline() is None
         with client.websocket_connect(f"/ws/{table.code}") as ws:
-            bo = Viewer(ws)
-            bo.hello(table.tokens[1])
-            recent = bo.expect("chat")
+            player = Viewer(ws)
+            player.hello(table.tokens[seat])
+            recent = player.expect("chat")
             assert recent["recent"] and [m["text"] for m in recent["messages"]] == ["brb, coffee"]
+            assert room.turn_clock.deadline() == 5.0 + 285.0
         assert room.options.to_dict()["clock"] == {"turn": 60, "bank": 300}

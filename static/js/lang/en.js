@@ -59,7 +59,7 @@ export default {
   "wait.makeHost": "Make {name} host",
   "wait.addBot": "Add a bot to seat {n}",
   "wait.botLevel": "Bot strength for seat {n}",
-  "bot.random": "random", "bot.greedy": "greedy", "bot.strong": "strong",
+  "bot.random": "random", "bot.greedy": "greedy", "bot.strong": "strong", "bot.expert": "expert",
   "wait.start": "Start the game",
   "wait.leave": "Leave my seat",
   "wait.device": "Continue on another device",

@@ -56,7 +56,7 @@ export default {
   "wait.makeHost": "{name}을(를) 방장으로",
   "wait.addBot": "{n}번 자리에 봇 추가",
   "wait.botLevel": "{n}번 자리 봇 난이도",
-  "bot.random": "무작위", "bot.greedy": "욕심쟁이", "bot.strong": "강함",
+  "bot.random": "무작위", "bot.greedy": "욕심쟁이", "bot.strong": "강함", "bot.expert": "전문가",
   "wait.start": "게임 시작",
   "wait.leave": "자리에서 일어나기",
   "wait.device": "다른 기기에서 계속하기",

@@ -56,7 +56,7 @@ export default {
   "wait.makeHost": "ให้ {name} เป็นเจ้าของโต๊ะ",
   "wait.addBot": "เพิ่มบอตที่ที่นั่ง {n}",
   "wait.botLevel": "ความเก่งของบอตที่นั่ง {n}",
-  "bot.random": "สุ่ม", "bot.greedy": "โลภ", "bot.strong": "เก่ง",
+  "bot.random": "สุ่ม", "bot.greedy": "โลภ", "bot.strong": "เก่ง", "bot.expert": "เซียน",
   "wait.start": "เริ่มเกม",
   "wait.leave": "ลุกจากที่นั่ง",
   "wait.device": "เล่นต่อบนอุปกรณ์อื่น",
