@@ -200,6 +200,16 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.client is not None:
             self.client = (sys.intern(self.client[0]), self.client[1])
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        """As uvicorn, and the cycle a refused frame leaves is broken (issue 25.12): the
+        connection keeps the exception that stopped its parser, whose traceback holds the
+        parser's frame, which holds the connection. A frame too large, badly masked or not
+        UTF-8, or a hang-up mid-frame, each left ~15 objects that only the collector's full
+        pass could free: with churning sockets the heap grew until one did."""
+        super().connection_lost(exc)
+        if self.conn.parser_exc is not None:
+            self.conn.parser_exc.__traceback__ = None
+
     def data_received(self, data: bytes) -> None:
         if not self.lingering:
             super().data_received(data)
