@@ -30,13 +30,15 @@ def free_port() -> int:
 
 
 def launch(
-    env: Mapping[str, str], stderr: int | IO[bytes] | None = subprocess.PIPE
+    env: Mapping[str, str], stderr: int | IO[bytes] | None = subprocess.PIPE,
+    module: str = "server",
 ) -> subprocess.Popen[bytes]:
-    """Start the server with `env` over this process's environment (HOST 127.0.0.1, log
-    level warning unless `env` says otherwise). `env` must name the PORT."""
+    """Start the server (`python -m module`) with `env` over this process's environment
+    (HOST 127.0.0.1, log level warning unless `env` says otherwise). `env` must name the
+    PORT."""
     assert "PORT" in env, "the launcher needs a PORT"
     full = {**os.environ, "HOST": "127.0.0.1", "LOG_LEVEL": "warning", **env}
-    return subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT, env=full,
+    return subprocess.Popen([sys.executable, "-m", module], cwd=ROOT, env=full,
                             stdout=subprocess.DEVNULL, stderr=stderr)
 
 
