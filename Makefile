@@ -36,12 +36,14 @@ test: install $(NODE_STAMP)
 	scripts/ensure-haproxy.sh
 	$(PY) -m ruff check .
 	$(PY) -m mypy server
+	$(VENV)/bin/lint-imports
 	$(NODE) --test tests/js/
 	$(PY) -m pytest
 
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m mypy server
+	$(VENV)/bin/lint-imports
 
 bench: install $(NODE_STAMP)
 	$(PY) bench/engine.py

@@ -19,7 +19,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from server.config import Settings
 from server.jsontext import dumps
 from server.memory import trim_malloc
-from server.ws.origin import origin_allowed
+
+from .origin import origin_allowed
 
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 

@@ -20,6 +20,11 @@ class UnknownRoom(LookupError):
     """No unfinished room has this code."""
 
 
+def bot_name(level: str) -> str:
+    """The name a bot seat is stored under (and known by in history pages)."""
+    return f"{level} bot"
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     seat: int

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.db.records import GameDetail, GamePage, GameSummary, PlayerResult
-from server.persist.journal import bot_name
+from server.db.records import GameDetail, GamePage, GameSummary, PlayerResult, bot_name
 from server.rooms.codes import display
 
 from .outcome import is_abandoned

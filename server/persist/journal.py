@@ -15,14 +15,10 @@ from typing import Any
 from server.db import ops
 from server.db.journal import Journal as DbJournal
 from server.db.models import utcnow
-from server.db.records import FinishedGame, NewRoom, SeatRecord
+from server.db.records import FinishedGame, NewRoom, SeatRecord, bot_name
 from server.history.outcome import abandoned_result
 from server.rooms import PLAYING, Room
 from server.rules import RULES_VERSION
-
-
-def bot_name(level: str) -> str:
-    return f"{level} bot"
 
 
 def seat_records(room: Room) -> tuple[SeatRecord, ...]:

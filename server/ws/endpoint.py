@@ -14,9 +14,9 @@ import time
 
 from fastapi import WebSocket
 
+from server.api.origin import origin_allowed
 from server.rooms import RoomManager, outgoing
 
-from .origin import origin_allowed
 from .session import Session
 from .writer import Writer
 
