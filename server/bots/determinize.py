@@ -76,7 +76,7 @@ def rebuild(view: dict, deck: list[int]) -> Game:
     game = Game(
         seed=_SEED,
         players=[_player(p) for p in view["players"]],
-        options=GameOptions(view["players_count"], view["options"]["starter_orders"]),
+        options=GameOptions.from_dict(view["options"]),
         deck=list(deck),
         set_aside=[c["id"] for c in view["set_aside"]],
         discard=[c["id"] for c in view["discard"]],

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
-from server.rules import GameOptions
+from server.rules import GAME_OPTION_NAMES, GameOptions
 
 from .options import RoomOptions
 from .turnclock import ClockOption
@@ -82,7 +82,7 @@ class _SeatExists(Strict):
     @model_validator(mode="after")
     def _check_game_options(self) -> _SeatExists:
         values = self.model_dump()
-        GameOptions(values["players"], values["starter_orders"], values["starting_player"]).check()
+        GameOptions(**{k: values[k] for k in GAME_OPTION_NAMES}).check()
         return self
 
 

@@ -44,14 +44,11 @@ class GameOptions:
         """Only the options the engine knows (a subclass may carry more)."""
         if type(self) is GameOptions:
             return self
-        return GameOptions(self.players, self.starter_orders, self.starting_player)
+        return GameOptions(**GameOptions.to_dict(self))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "starter_orders": self.starter_orders,
-            "starting_player": self.starting_player,
-        }
+        """The engine's options by name (every field of GameOptions: a new one comes along)."""
+        return {f.name: getattr(self, f.name) for f in fields(GameOptions)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameOptions:

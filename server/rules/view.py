@@ -8,6 +8,7 @@ from typing import Any
 from .data import BASE_STEPS, CARD_VIEWS, CELL_NAMES, INGREDIENTS, RULES_VERSION, UPGRADES
 from .engine import can_undo
 from .legal import legal_actions
+from .options import GameOptions
 from .scoring import score
 from .state import OVER, Game, Player
 
@@ -109,8 +110,7 @@ def public_view(game: Game) -> dict[str, Any]:
     view = {
         "rules_version": RULES_VERSION,
         "players_count": game.n,
-        "options": _part(cache, "options", game.options.starter_orders,
-                         lambda starter: {"starter_orders": starter}),
+        "options": _part(cache, "options", game.options, GameOptions.to_dict),
         "phase": game.phase,
         "current": game.current,
         "start": game.start,

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 
 import pytest
 
 from server.bots.determinize import determinize, sample_deck, unseen_cards
-from server.rules import check_invariants, legal_actions, public_view, view
+from server.rules import (
+    GameOptions,
+    check_invariants,
+    legal_actions,
+    new_game_from,
+    public_view,
+    view,
+)
 
 from .helpers import positions
 
@@ -43,3 +51,13 @@ def test_sampling_is_reproducible_from_the_bot_rng():
     game = next(g for g in positions(8, 3) if g.turn == 4)
     seen = view(game, game.current)
     assert sample_deck(seen, random.Random(1)) == sample_deck(seen, random.Random(1))
+
+
+def test_every_game_option_survives_the_view_and_the_rebuild():
+    """Options travel by name (GameOptions' fields), so a new option reaches the bots' games
+    without an edit here or in determinize.py (issue 28: no positional rebuilds)."""
+    options = GameOptions(players=3, starter_orders=True, starting_player=2)
+    game = new_game_from(11, options)
+    seen = view(game, 0)
+    assert set(seen["options"]) == {f.name for f in fields(GameOptions)}
+    assert determinize(seen, random.Random(1)).options == options
