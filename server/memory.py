@@ -18,9 +18,11 @@ gc.DEBUG_SAVEALL, refused frames included), so churning sockets no longer grows 
 towards a full pass: 160,000 sockets, half of them refused (bench/soak.py --hostile
 --rounds 8), took RSS from 104 to 145 MiB by the 80,000th and no further, with one full
 pass in all. What a full pass costs still grows with the heap (Python 3.11 has no
-incremental collector); it comes once per doubling of what is really alive. The heap is measured by the
-memory blocks in use (sys.getallocatedblocks, ~1 ms), not by counting the frozen objects
-(gc.get_freeze_count walks them all: ~150 ms with 1,000 rooms, a stall every few seconds).
+incremental collector); it comes once per doubling of what is really alive.
+
+The heap is measured by the memory blocks in use (sys.getallocatedblocks, ~1 ms), not by
+counting the frozen objects (gc.get_freeze_count walks them all: ~150 ms with 1,000 rooms,
+a stall every few seconds).
 """
 
 from __future__ import annotations

@@ -66,6 +66,12 @@ def _player(p: dict) -> Player:
     )
 
 
+# The fields of Game a view does not give (hidden, or only needed to undo): `rebuild`
+# leaves them at their defaults, or fills them from elsewhere (the deck). Every other field
+# comes back equal (tests/rules/test_state_fields.py): a new one needs its line in rebuild.
+NOT_IN_A_VIEW = frozenset({"seed", "deck", "turn_log", "turn_start", "version"})
+
+
 def rebuild(view: dict, deck: list[int]) -> Game:
     """A Game equal to the viewed one in everything public, with `deck` as its deck.
 

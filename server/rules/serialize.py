@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import fields
 from typing import Any
 
 from .data import RULES_VERSION
@@ -11,66 +13,65 @@ from .options import GameOptions
 from .state import Game, Player, TurnStart
 
 FORMAT = 1
-_PLAYER_FIELDS = ("meeples", "tabs", "cups", "completed", "penalties", "rush", "upgrades", "turns")
+
+
+def _plain(value: Any) -> Any:
+    """A copy of a JSON-compatible value whose lists are new (dicts and scalars shared)."""
+    return [_plain(v) for v in value] if isinstance(value, list) else value
 
 
 def _player_dict(p: Player) -> dict[str, Any]:
-    return {
-        "meeples": p.meeples[:],
-        "tabs": [t[:] for t in p.tabs],
-        "cups": [c[:] for c in p.cups],
-        "completed": p.completed[:],
-        "penalties": p.penalties[:],
-        "rush": p.rush,
-        "upgrades": p.upgrades[:],
-        "turns": p.turns,
-    }
+    return {f.name: _plain(getattr(p, f.name)) for f in fields(p)}
 
 
 def _player(d: dict[str, Any]) -> Player:
-    if set(d) != set(_PLAYER_FIELDS):
+    if set(d) != {f.name for f in fields(Player)}:
         raise CorruptState("player fields do not match the format")
-    return Player(**{k: d[k] for k in _PLAYER_FIELDS}).clone()
+    return Player(**{k: _plain(v) for k, v in d.items()})
+
+
+def _turn_start_dict(ts: TurnStart | None) -> dict[str, Any] | None:
+    if ts is None:
+        return None
+    return {f.name: _ENCODE.get(f.name, _plain)(getattr(ts, f.name)) for f in fields(TurnStart)}
+
+
+def _turn_start(d: dict[str, Any] | None) -> TurnStart | None:
+    if d is None:
+        return None
+    return TurnStart(**{f.name: _DECODE.get(f.name, _plain)(d[f.name]) for f in fields(TurnStart)})
+
+
+# The fields that are not plain JSON values, by name (a turn start's `player` too); every
+# other field of Game is written and read as it is. Driven by the fields, so a new one is
+# stored without an edit here (tests/rules/test_state_fields.py).
+_ENCODE: dict[str, Callable[[Any], Any]] = {
+    "options": GameOptions.to_dict,
+    "players": lambda players: [_player_dict(p) for p in players],
+    "player": _player_dict,
+    "turn_log": lambda log: [dict(a) for a in log],
+    "turn_start": _turn_start_dict,
+}
+_DECODE: dict[str, Callable[[Any], Any]] = {
+    "options": GameOptions.from_dict,
+    "players": lambda players: [_player(p) for p in players],
+    "player": _player,
+    "turn_log": lambda log: [dict(a) for a in log],
+    "turn_start": _turn_start,
+}
+
+
+def stored_fields(cls: type[Game]) -> tuple[str, ...]:
+    """Every field of a game but the caches (compare=False), which are rebuilt."""
+    return tuple(f.name for f in fields(cls) if f.compare)
 
 
 def to_dict(game: Game) -> dict[str, Any]:
     """Everything, the secret deck order included: for storage, never for a client."""
-    ts = game.turn_start
-    return {
-        "format": FORMAT,
-        "rules_version": RULES_VERSION,
-        "seed": game.seed,
-        "options": game.options.to_dict(),
-        "players": [_player_dict(p) for p in game.players],
-        "deck": game.deck[:],
-        "set_aside": game.set_aside[:],
-        "discard": game.discard[:],
-        "supply": game.supply[:],
-        "rush_supply": game.rush_supply,
-        "start": game.start,
-        "current": game.current,
-        "phase": game.phase,
-        "pending": game.pending[:],
-        "closed": game.closed,
-        "close_reason": game.close_reason,
-        "turn": game.turn,
-        "hand": game.hand[:],
-        "moving": game.moving,
-        "steps": game.steps,
-        "path": game.path[:],
-        "served": game.served,
-        "upgraded": game.upgraded,
-        "turn_log": [dict(a) for a in game.turn_log],
-        "turn_start": None if ts is None else {
-            "player": _player_dict(ts.player),
-            "supply": ts.supply[:],
-            "rush_supply": ts.rush_supply,
-            "discard": ts.discard[:],
-            "phase": ts.phase,
-        },
-        "version": game.version,
-        "result": game.result,
-    }
+    state: dict[str, Any] = {"format": FORMAT, "rules_version": RULES_VERSION}
+    for name in stored_fields(type(game)):
+        state[name] = _ENCODE.get(name, _plain)(getattr(game, name))
+    return state
 
 
 def from_dict(d: dict[str, Any]) -> Game:
@@ -80,37 +81,7 @@ def from_dict(d: dict[str, Any]) -> Game:
             raise CorruptState(f"unknown state format {d.get('format')!r}")
         if d.get("rules_version") != RULES_VERSION:
             raise CorruptState(f"written by rules version {d.get('rules_version')!r}")
-        ts = d["turn_start"]
-        game = Game(
-            seed=d["seed"],
-            players=[_player(p) for p in d["players"]],
-            options=GameOptions.from_dict(d["options"]),
-            deck=list(d["deck"]),
-            set_aside=list(d["set_aside"]),
-            discard=list(d["discard"]),
-            supply=list(d["supply"]),
-            rush_supply=d["rush_supply"],
-            start=d["start"],
-            current=d["current"],
-            phase=d["phase"],
-            pending=list(d["pending"]),
-            closed=d["closed"],
-            close_reason=d["close_reason"],
-            turn=d["turn"],
-            hand=list(d["hand"]),
-            moving=d["moving"],
-            steps=d["steps"],
-            path=list(d["path"]),
-            served=d["served"],
-            upgraded=d["upgraded"],
-            turn_log=[dict(a) for a in d["turn_log"]],
-            turn_start=None if ts is None else TurnStart(
-                _player(ts["player"]), list(ts["supply"]), ts["rush_supply"],
-                list(ts["discard"]), ts["phase"],
-            ),
-            version=d["version"],
-            result=d["result"],
-        )
+        game = Game(**{name: _DECODE.get(name, _plain)(d[name]) for name in stored_fields(Game)})
         if len(game.supply) != 8 or len(game.hand) != 8:
             raise CorruptState("supply and hand have one count per ingredient")
         if game.options.players != len(game.players):

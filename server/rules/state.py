@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
 
 from .options import GameOptions
 
@@ -31,16 +32,7 @@ class Player:
     turns: int = 0
 
     def clone(self) -> Player:
-        return Player(
-            self.meeples[:],
-            [t[:] for t in self.tabs],
-            [c[:] for c in self.cups],
-            self.completed[:],
-            self.penalties[:],
-            self.rush,
-            self.upgrades[:],
-            self.turns,
-        )
+        return _clone(self, _PLAYER_COPIES)
 
     def order_count(self) -> int:
         t = self.tabs
@@ -99,36 +91,55 @@ class Game:
 
     def clone(self) -> Game:
         """A copy independent of this one (for bots' look-ahead)."""
-        ts = self.turn_start
-        return Game(
-            self.seed,
-            [p.clone() for p in self.players],
-            self.options,  # frozen: shared
-            self.deck[:],
-            self.set_aside[:],
-            self.discard[:],
-            self.supply[:],
-            self.rush_supply,
-            self.start,
-            self.current,
-            self.phase,
-            self.pending[:],
-            self.closed,
-            self.close_reason,
-            self.turn,
-            self.hand[:],
-            self.moving,
-            self.steps,
-            self.path[:],
-            self.served,
-            self.upgraded,
-            self.turn_log[:],
-            None if ts is None else TurnStart(
-                ts.player.clone(), ts.supply[:], ts.rush_supply, ts.discard[:], ts.phase
-            ),
-            self.version,
-            self.result,
-        )
+        return _clone(self, _GAME_COPIES)
+
+
+# How `clone` copies each field that holds something mutable; every other field holds an
+# immutable value (or a frozen one, like the options) and is shared. Driven by the fields,
+# so a new one is never dropped; tests/rules/test_state_fields.py checks that a clone
+# shares nothing mutable, so a new mutable field must get its line here.
+def _nested(lists: list[list[int]]) -> list[list[int]]:
+    return [x[:] for x in lists]
+
+
+def _turn_start(ts: TurnStart | None) -> TurnStart | None:
+    if ts is None:
+        return None
+    return TurnStart(ts.player.clone(), ts.supply[:], ts.rush_supply, ts.discard[:], ts.phase)
+
+
+def _nothing(_: object) -> None:
+    return None
+
+
+_PLAYER_COPIES: dict[str, Callable[[Any], Any]] = {
+    "meeples": list.copy, "tabs": _nested, "cups": _nested, "completed": list.copy,
+    "penalties": list.copy, "upgrades": list.copy,
+}
+_GAME_COPIES: dict[str, Callable[[Any], Any]] = {
+    "players": lambda players: [p.clone() for p in players],
+    "deck": list.copy, "set_aside": list.copy, "discard": list.copy, "supply": list.copy,
+    "pending": list.copy, "hand": list.copy, "path": list.copy, "turn_log": list.copy,
+    "turn_start": _turn_start,
+    "legal_cache": _nothing, "view_cache": _nothing,  # a copy starts without caches
+}
+
+
+T = TypeVar("T", Player, Game)
+_SHARED: dict[type, tuple[str, ...]] = {}  # per class: the fields a clone shares
+
+
+def _clone(source: T, copies: dict[str, Callable[[Any], Any]]) -> T:
+    cls = type(source)
+    shared = _SHARED.get(cls)
+    if shared is None:
+        shared = _SHARED[cls] = tuple(f.name for f in fields(cls) if f.name not in copies)
+    new = cls.__new__(cls)
+    for name in shared:
+        setattr(new, name, getattr(source, name))
+    for name, copy in copies.items():
+        setattr(new, name, copy(getattr(source, name)))
+    return new
 
 
 def is_over(game: Game) -> bool:
