@@ -240,8 +240,7 @@ class Ownership:
         room = self.manager.rooms.get(code)
         if room is not None:
             async with room.lock:
-                if self.manager.rooms.get(code) is room:
-                    del self.manager.rooms[code]
+                self.manager.forget(room)
                 room.move_away()
         self.epochs.pop(code, None)
         self.claimed_at.pop(code, None)
@@ -255,7 +254,7 @@ class Ownership:
         room = self.manager.rooms.get(code)
         if room is None or self.epochs.get(code) != epoch:
             return  # dropped already (or an older incarnation of the room's write)
-        del self.manager.rooms[code]
+        self.manager.forget(room)
         log.warning("room %s was claimed by another instance (epoch %s is stale); dropping it",
                     code, epoch)
         room.move_away()

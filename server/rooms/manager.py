@@ -69,8 +69,8 @@ class RoomManager:
             code = new_code()
         host_token = new_token()
         room = self.build(code, options, self._seed(), hash_token(host_token))
-        for seat, level in zip(room.seats, bots, strict=False):
-            seat.bot = level
+        for index, level in enumerate(bots[:len(room.seats)]):
+            room.seat_bot(index, level)
         if any(bots):
             room.commit([])
         self.rooms[code] = room  # taken while the journal writes: no other room gets it
@@ -181,6 +181,14 @@ class RoomManager:
                 if room.status in (WAITING, PLAYING):
                     await room.tell_journal("abandoned")
         return dropped
+
+    def forget(self, room: Room) -> bool:
+        """Stop holding `room` (another instance serves it now): False if this manager holds
+        no such room, or another one under its code."""
+        if self.rooms.get(room.code) is not room:
+            return False
+        del self.rooms[room.code]
+        return True
 
     def restore(self, room: Room) -> None:
         """Register a room rebuilt from storage under its old code."""

@@ -36,7 +36,7 @@ from .errors import RoomError
 from .history import Entry, FrameTexts, History, RecentEvents
 from .journal import Journal
 from .options import RoomOptions
-from .seat import Seat, hash_token, new_token, same_hash
+from .seat import Seat, Seating, hash_token, new_token, same_hash
 from .stages import Stages
 from .turnclock import ClockOption, TurnClock
 
@@ -443,6 +443,53 @@ class Room:
         self.rematch_tokens.update(tokens)
         self.rematch = new.display_code
         self.commit([{"type": "rematch", "code": new.display_code}])
+
+    # --- who sits where: the only writers of seats and host (seating.py, timeouts.py) ---
+
+    def seating(self) -> Seating:
+        """The seats and host as they are, for `restore_seating` if a change cannot be saved."""
+        return [(s.name, s.token_hash, s.bot, s.stand_in) for s in self.seats], self.host_seat
+
+    def restore_seating(self, before: Seating) -> None:
+        seats, self.host_seat = before
+        for seat, (name, token_hash, bot, stand_in) in zip(self.seats, seats, strict=True):
+            seat.name, seat.token_hash, seat.bot, seat.stand_in = name, token_hash, bot, stand_in
+
+    def sit(self, index: int, name: str, token_hash: str) -> None:
+        """A player takes a free seat; the first player to sit is the host."""
+        seat = self.seats[index]
+        seat.name, seat.token_hash = name, token_hash
+        if self.host_seat is None:
+            self.host_seat = index
+
+    def seat_bot(self, index: int, level: str | None) -> None:
+        self.seats[index].bot = level
+
+    def vacate(self, index: int) -> None:
+        """The seat is free again; if it was the host's, the first player left hosts."""
+        self.seats[index].vacate()
+        if self.host_seat == index:
+            humans = [s.index for s in self.seats if s.token_hash is not None]
+            self.host_seat = humans[0] if humans else None
+
+    def disconnect_seat(self, index: int, reason: str) -> None:
+        """Close the socket of a seat whose vacating is durable."""
+        seat = self.seats[index]
+        if seat.conn is not None:
+            seat.conn.attached = False
+            seat.conn.close(reason)
+            seat.conn = None
+
+    def set_host(self, index: int) -> None:
+        self.host_seat = index
+
+    def set_stand_in(self, index: int, level: str | None) -> None:
+        """A bot level plays for the seat's player (None: the player plays again)."""
+        self.seats[index].stand_in = level
+
+    def set_timeouts(self, index: int, count: int) -> None:
+        """Turns the seat's player has let time out in a row (server.rooms.timeouts)."""
+        self.seats[index].timeouts = count
 
     # --- playing -------------------------------------------------------------------------
 

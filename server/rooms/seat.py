@@ -52,6 +52,11 @@ class Seat:
         return info
 
 
+# Who sits where, as Room.seating gives it: (name, token hash, bot, stand-in) per seat, and
+# the host seat.
+Seating = tuple[list[tuple[str | None, str | None, str | None, str | None]], int | None]
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(24)
 

@@ -13,10 +13,9 @@ import re
 import unicodedata
 
 from . import timeouts
-from .connection import Connection
 from .errors import RoomError, forbidden
 from .room import FINISHED, PLAYING, WAITING, Room
-from .seat import hash_token, new_token
+from .seat import Seating, hash_token, new_token
 from .turnclock import ClockOptionError
 from .visible import JOINERS, check_visible
 
@@ -40,21 +39,12 @@ def _check_seat(room: Room, seat: int) -> None:
         raise RoomError("malformed", f"seat must be 0..{len(room.seats) - 1}", 422)
 
 
-Seating = tuple[list[tuple[str | None, str | None, str | None, str | None]], int | None]
-
-
-def _seating(room: Room) -> Seating:
-    return [(s.name, s.token_hash, s.bot, s.stand_in) for s in room.seats], room.host_seat
-
-
 async def _save_seats(room: Room, before: Seating) -> None:
     """Make the seat change durable, or put the seats back as they were and refuse."""
     try:
         await room.save("seats_changed")
     except RoomError:
-        seats, room.host_seat = before
-        for seat, (name, token_hash, bot, stand_in) in zip(room.seats, seats, strict=True):
-            seat.name, seat.token_hash, seat.bot, seat.stand_in = name, token_hash, bot, stand_in
+        room.restore_seating(before)
         raise
 
 
@@ -78,11 +68,8 @@ async def join(room: Room, name: str, seat: int | None) -> tuple[int, str]:
     name = clean_name(name)
     async with room.lock:
         index = _free_seat(room, seat)
-        before = _seating(room)
-        target, token = room.seats[index], new_token()
-        target.name, target.token_hash = name, hash_token(token)
-        if room.host_seat is None:
-            room.host_seat = index
+        before, token = room.seating(), new_token()
+        room.sit(index, name, hash_token(token))
         await _save_seats(room, before)
         room.commit([{"type": "seat_joined", "seat": index, "name": name}])
         return index, token
@@ -95,27 +82,11 @@ async def leave(room: Room, token: str) -> None:
             raise forbidden("this is not a seat token of this room")
         if room.status != WAITING:
             raise RoomError("not_waiting", "players can leave only before the game starts")
-        before = _seating(room)
-        _vacate(room, index)
+        before = room.seating()
+        room.vacate(index)
         await _save_seats(room, before)
-        _disconnect(room, index, "left")
+        room.disconnect_seat(index, "left")
         room.commit([{"type": "seat_left", "seat": index}])
-
-
-def _vacate(room: Room, index: int) -> None:
-    room.seats[index].vacate()
-    if room.host_seat == index:
-        humans = [s.index for s in room.seats if s.token_hash is not None]
-        room.host_seat = humans[0] if humans else None
-
-
-def _disconnect(room: Room, index: int, reason: str) -> None:
-    """Close the socket of a seat whose vacating is durable."""
-    conn: Connection | None = room.seats[index].conn
-    if conn is not None:
-        conn.attached = False
-        conn.close(reason)
-        room.seats[index].conn = None
 
 
 async def kick(room: Room, token: str, seat: int) -> None:
@@ -129,10 +100,10 @@ async def kick(room: Room, token: str, seat: int) -> None:
             raise RoomError("game_over", "this game is over")
         if not room.seats[seat].filled:
             raise RoomError("malformed", f"seat {seat} is empty", 422)
-        before = _seating(room)
-        _vacate(room, seat)
+        before = room.seating()
+        room.vacate(seat)
         await _save_seats(room, before)
-        _disconnect(room, seat, "kicked")
+        room.disconnect_seat(seat, "kicked")
         room.commit([{"type": "seat_kicked", "seat": seat}])
 
 
@@ -144,8 +115,8 @@ async def hand_host(room: Room, token: str, seat: int) -> None:
         _check_seat(room, seat)
         if room.seats[seat].token_hash is None:
             raise RoomError("malformed", "the host must be a seated player", 422)
-        before = _seating(room)
-        room.host_seat = seat
+        before = room.seating()
+        room.set_host(seat)
         await _save_seats(room, before)
         room.commit([{"type": "host_changed", "seat": seat}])
 
@@ -159,8 +130,8 @@ async def add_bot(room: Room, token: str, seat: int | None, level: str) -> None:
         if not room.is_host(token):
             raise forbidden("only the host can seat a bot")
         index = _free_seat(room, seat)
-        before = _seating(room)
-        room.seats[index].bot = level
+        before = room.seating()
+        room.seat_bot(index, level)
         await _save_seats(room, before)
         room.commit([{"type": "bot_added", "seat": index, "level": level}])
 
@@ -215,6 +186,6 @@ async def stand_in(room: Room, seat: int, level: str) -> bool:
         if (room.status != PLAYING or target.token_hash is None or target.conn is not None
                 or target.stand_in is not None):
             return False
-        target.stand_in = level
+        room.set_stand_in(seat, level)
         room.commit([{"type": "stand_in", "seat": seat, "level": level}])
         return True

@@ -68,7 +68,7 @@ def _end_timed_out_turn(room: Room, seat_index: int) -> None:
     if clock is None or not clock.spent:
         return
     if seat.timeouts < AWAY_AFTER and seat.conn is not None and seat.stand_in is not None:
-        seat.stand_in = None
+        room.set_stand_in(seat_index, None)
 
 
 def check_act(room: Room, seat: int) -> None:
@@ -86,8 +86,8 @@ def acted(room: Room, seat: int) -> None:
     stand-in, as `back` does)."""
     target = room.seats[seat]
     if target.timeouts >= AWAY_AFTER and target.conn is not None:
-        target.stand_in = None
-    target.timeouts = 0
+        room.set_stand_in(seat, None)
+    room.set_timeouts(seat, 0)
 
 
 async def come_back(room: Room, seat: int) -> None:
@@ -98,9 +98,9 @@ async def come_back(room: Room, seat: int) -> None:
         target = room.seats[seat]
         if target.timeouts < AWAY_AFTER:
             return
-        target.timeouts = 0
+        room.set_timeouts(seat, 0)
         if target.stand_in is not None and not finishing(room, seat):
-            target.stand_in = None
+            room.set_stand_in(seat, None)
         new_turn = tick(room)
         room.commit([{"type": "back", "seat": seat}])
         if new_turn:
@@ -118,8 +118,8 @@ async def time_out(room: Room, level: str) -> bool:
         if seat is None or seat.played_by is not None:
             return False
         clock.time_out(room.clock())
-        seat.timeouts += 1
-        seat.stand_in = level
+        room.set_timeouts(seat.index, seat.timeouts + 1)
+        room.set_stand_in(seat.index, level)
         away = seat.timeouts >= AWAY_AFTER
         event = {"type": "timeout", "seat": seat.index, "level": level, "away": away}
         try:
@@ -158,11 +158,11 @@ def restore(room: Room, items: list[dict[str, Any]]) -> None:
     if room.turn_clock is not None and room.game is not None and "turn_ms" in saved:
         room.turn_clock.load(saved, room.clock())
     for seat, count in zip(room.seats, saved.get("timeouts") or [], strict=False):
-        seat.timeouts = int(count)
+        room.set_timeouts(seat.index, int(count))
     clock = room.turn_clock
     if clock is not None and clock.spent and clock.seat is not None:
         # The stand-in was finishing a timed-out turn: it goes on after the restart.
-        room.seats[clock.seat].stand_in = saved.get("finisher") or FINISHER
+        room.set_stand_in(clock.seat, saved.get("finisher") or FINISHER)
 
 
 class ClockKeeper:
