@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from server.bots.levels import LEVELS
+from server.error_codes import ERRORS
 from server.rooms.chat import REACTIONS, TEXT_MAX
 from server.rooms.codes import ALPHABET, LENGTH
 from server.rooms.seating import NAME_MAX
@@ -51,10 +52,12 @@ def rules_data() -> dict[str, Any]:
         "code_length": LENGTH,
         "chat_max": TEXT_MAX,
         "reactions": list(REACTIONS),
+        "error_codes": list(ERRORS),  # each has its sentence `err.<code>` in every language
     }
 
 
 @router.get("/api/rules-data")
 async def get_rules_data() -> dict[str, Any]:
-    """The board, ingredients, tiles, phases, action types, bot levels and limits."""
+    """The board, ingredients, tiles, phases, action types, bot levels, limits and error
+    codes."""
     return rules_data()

@@ -1,15 +1,16 @@
 // A refusal in the player's words. The server's message is for developers (it names
-// versions and rule ids) and is never shown; a known code has its own sentence.
+// versions and rule ids) and is never shown: each error code the server has (rules data,
+// from server/error_codes.py) has its sentence `err.<code>` in every language.
 import { t } from "./i18n.js";
+import { rulesData } from "./rules-data.js";
 
-const KNOWN = new Set(["not_your_turn", "illegal_action", "malformed_action", "game_over",
-  "nothing_to_undo", "not_started", "unavailable", "forbidden", "room_full", "name_invalid", "invisible_text",
-  "not_waiting", "seats_empty", "rate_limited", "not_finished", "incompatible", "not_found", "flood"]);
+let known = null;
 
 /**
  * @param {string} code an error code from the server
  * @returns {string}
  */
 export function refusal(code) {
-  return KNOWN.has(code) ? t(`err.${code}`) : t("err.other");
+  known ??= new Set(rulesData().error_codes);
+  return known.has(code) ? t(`err.${code}`) : t("err.other");
 }

@@ -59,11 +59,17 @@ test("a counted parameter {x#key} is told through that plural string", () => {
 });
 
 test("a key missing in a language falls back to English", () => {
-  setLang("th");
-  assert.ok(!("count.rushTokens" in th) && "count.rushTokens" in en);
-  assert.equal(t("count.rushTokens", { n: 2 }), "2 Rush Tokens");
-  assert.equal(t("ing.coffee"), "กาแฟ");
-  setLang("en");
+  // Every key is in every language (tests/api/test_strings.py): take one out for this.
+  const thai = th["count.rushTokens"];
+  delete th["count.rushTokens"];
+  try {
+    setLang("th");
+    assert.equal(t("count.rushTokens", { n: 2 }), "2 Rush Tokens");
+    assert.equal(t("ing.coffee"), "กาแฟ");
+  } finally {
+    th["count.rushTokens"] = thai;
+    setLang("en");
+  }
 });
 
 test("Korean strings get their particles fitted to the word before them", () => {

@@ -15,6 +15,7 @@ export default {
   "games.end": "종료 이유",
   "games.watch": "리플레이 보기",
   "games.lengthValue": "{turns}라운드 · {min}분",
+  "count.rounds": { other: "{n}라운드" },
   "games.points": "{n}점",
   "games.winner": "승자",
   "games.bot": "봇",

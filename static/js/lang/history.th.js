@@ -15,6 +15,7 @@ export default {
   "games.end": "จบอย่างไร",
   "games.watch": "ดูรีเพลย์",
   "games.lengthValue": "{turns} รอบ · {min} นาที",
+  "count.rounds": { other: "{n} รอบ" },
   "games.points": "{n} แต้ม",
   "games.winner": "ผู้ชนะ",
   "games.bot": "บอต",
