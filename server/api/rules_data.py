@@ -15,6 +15,7 @@ from server.bots.levels import LEVELS
 from server.error_codes import ERRORS
 from server.rooms.chat import REACTIONS, TEXT_MAX
 from server.rooms.codes import ALPHABET, LENGTH
+from server.rooms.events import EVENTS
 from server.rooms.seating import NAME_MAX
 from server.rules import OVER, PHASES, RULES_VERSION
 from server.rules.data import (
@@ -46,6 +47,7 @@ def rules_data() -> dict[str, Any]:
         "phases": list(PHASES),
         "phase_over": OVER,
         "actions": [a.public() for a in ACTIONS.values()],
+        "events": [e.public() for e in EVENTS.values()],
         "bot_levels": list(LEVELS),
         "name_max": NAME_MAX,
         "code_alphabet": ALPHABET,

@@ -1,5 +1,6 @@
 """Render the generated sections of docs/PROTOCOL.md: the JSON Schemas (from the pydantic
-models) and the error-code table (from server/error_codes.py).
+models), the error-code table (from server/error_codes.py), and the lists of action types
+(server/rules/registry.py) and events (server/rooms/events.py).
 
     python -m server.ws.schema_doc          # rewrite the generated section in place
     python -m server.ws.schema_doc --check  # exit 1 if the file has drifted
@@ -15,7 +16,9 @@ from pydantic import BaseModel
 
 from server import error_codes
 from server.api.models import REQUEST_MODELS, RESPONSE_MODELS
+from server.rooms import events
 from server.rooms.outgoing import SERVER_FRAMES
+from server.rules.registry import ACTIONS
 
 from .frames import CLIENT_FRAMES
 
@@ -47,9 +50,27 @@ def _replace(document: str, begin: str, end_marker: str, fresh: str) -> str:
     return document[:start] + fresh + document[end:]
 
 
+ACTIONS_BEGIN = "<!-- BEGIN GENERATED ACTIONS (python -m server.ws.schema_doc) -->"
+ACTIONS_END = "<!-- END GENERATED ACTIONS -->"
+
+
+def render_actions() -> str:
+    """The list of action types, from the engine's registry (server/rules/registry.py)."""
+    items = []
+    for a in ACTIONS.values():
+        shape = f"`{a.name}{{{','.join(a.fields)}}}`" if a.fields else f"`{a.name}`"
+        if a.apply is None:
+            shape += " (offered through `can_undo`, not `legal`)"
+        items.append(f"{shape} ({a.rule}; {', '.join(a.phases)})" if a.apply else shape)
+    return "\n".join([ACTIONS_BEGIN, "", f"Actions: {', '.join(items)}.", "", ACTIONS_END])
+
+
 def splice(document: str) -> str:
-    """The document with its generated sections (schemas, error codes) replaced by fresh ones."""
+    """The document with its generated sections (schemas, error codes, actions, events)
+    replaced by fresh ones."""
     document = _replace(document, BEGIN, END, render())
+    document = _replace(document, ACTIONS_BEGIN, ACTIONS_END, render_actions())
+    document = _replace(document, events.BEGIN, events.END, events.render_list())
     return _replace(document, error_codes.BEGIN, error_codes.END, error_codes.render_table())
 
 

@@ -4,64 +4,72 @@ import { cellIngredient } from "./view-board.js";
 import { h } from "./dom.js";
 import { badge } from "./names.js";
 import { clockName } from "./clock.js";
-import { reportUnknown } from "./rules-data.js";
+import { reportUnknown, rulesData } from "./rules-data.js";
 
 function cellName(cell) {
   return `${ing(cellIngredient(cell))} (${cell.toUpperCase()})`;
 }
 
-// Returns a sentence, or null for events not worth a line.
+// How a field's value reads in a sentence, by the kind the server's event registry gives
+// it (server/rooms/events.py KINDS).
+const FORMATS = {
+  seat: (v, nameOf) => nameOf(v),
+  seat_number: (v) => v + 1,
+  seat_label: (v) => t("lobby.starting.seat", { n: v + 1 }),
+  seats: (v, nameOf) => (v || []).map(nameOf).join(t("end.and")),
+  number: (v) => v,
+  ordinal: (v) => v + 1,
+  length: (v) => (v || []).length,
+  cell: (v) => cellName(v),
+  ingredient: (v) => ing(v),
+  tokens: (v) => tokens(v),
+  card: (v) => v.name,
+  tile: (v) => t(`tile.${v}`),
+  level: (v) => t(`bot.${v}`),
+  clock: (v) => clockName(v),
+  // A round is every player's turn once: turns 1-3 are round 1 with three players.
+  round: (v, nameOf) => Math.ceil(v / nameOf.seatCount),
+  text: (v) => v,
+};
+
+// The event types by name, from the rules data (read once, on the first event).
+let registry = null;
+function eventType(type) {
+  registry ??= new Map(rulesData().events.map((e) => [e.type, e]));
+  return registry.get(type);
+}
+
+function field(ev, path) {
+  return path.split(".").reduce((value, key) => (value == null ? value : value[key]), ev);
+}
+
+// A field counts as there when it is true, non-zero, a non-empty list or (for `equals`)
+// that value.
+function applies(ev, variant) {
+  const value = ev[variant.field];
+  if (variant.equals !== null) return value === variant.equals;
+  return Array.isArray(value) ? value.length > 0 : Boolean(value);
+}
+
 /**
  * @param {import("./types.js").GameEvent} ev
  * @param {import("./types.js").NameOf} nameOf
  * @returns {string | null | undefined} a sentence, or nothing for events not worth a line
  */
 export function sentence(ev, nameOf) {
-  const name = ev.seat !== undefined && ev.seat !== null ? nameOf(ev.seat) : "";
-  switch (ev.type) {
-    case "placed": return t("ev.placed", { name, cell: cellName(ev.cell) });
-    case "starting_token": return t("ev.starting_token", { name, count: ev.count, ing: ing(ev.ingredient), cup: ev.cup + 1 });
-    // A round is every player's turn once: turns 1-3 are round 1 with three players.
-    case "turn_started": return t("ev.turn_started", { name, turn: ev.turn, round: Math.ceil(ev.turn / nameOf.seatCount) });
-    case "upgraded": return t("ev.upgraded", { name, tile: t(`tile.${ev.tile}`) });
-    case "upgrade_skipped": return t("ev.upgrade_skipped", { name });
-    case "meeple_chosen": return t("ev.meeple_chosen", { name, n: ev.meeple + 1 });
-    case "moved": return t(ev.rush_spent ? "ev.movedRush" : "ev.moved", { name, cell: cellName(ev.to), gain: tokens(ev.gained) });
-    case "stopped": return t("ev.stopped", { name, cell: cellName(ev.cell), steps: ev.steps });
-    case "poured": return t("ev.poured", { name, ing: ing(ev.ingredient), cup: ev.cup + 1 });
-    case "returned": return t("ev.returned", { name, ing: ing(ev.ingredient) });
-    case "emptied": return t("ev.emptied", { name, cup: ev.cup + 1 });
-    case "pouring_done": return t("ev.pouring_done", { name });
-    case "served": return t(ev.rush_gained ? "ev.servedRush" : "ev.served", { name, card: ev.card.name, cup: ev.cup + 1 });
-    case "orders_dealt":
-      if (ev.reason === "too_many_orders") return t("ev.orders_dealt_busy", { name, count: ev.cards.length, from: nameOf(ev.from) });
-      return t("ev.orders_dealt", { name, count: ev.cards.length });
-    case "time_flowed":
-      if (ev.penalties.length) return t("ev.time_flowed_pen", { name, count: ev.penalties.length, rush: ev.rush_gained });
-      return t("ev.time_flowed", { name });
-    case "closed": return t(`ev.closed.${ev.reason}`);
-    case "turn_ended": return t("ev.turn_ended", { name });
-    case "game_over": {
-      const winners = (ev.result.winners || []).map(nameOf).join(t("end.and"));
-      return t("ev.game_over", { winners });
-    }
-    case "undone": return t("ev.undone", { name });
-    case "seat_joined": return t("ev.joined", { name: ev.name || name });
-    case "seat_left": return t("ev.left", { name: t("lobby.starting.seat", { n: ev.seat + 1 }) });
-    case "seat_kicked": return t("ev.kicked", { n: ev.seat + 1 });
-    case "host_changed": return t("ev.host_changed", { name });
-    case "bot_added": return t("ev.bot_added", { n: ev.seat + 1, name });
-    case "presence": return t(ev.connected ? "ev.connected" : "ev.disconnected", { name });
-    case "stand_in": return t("ev.stand_in", { name, level: t(`bot.${ev.level}`) });
-    case "started": case "game_started": return t("ev.started");
-    case "timeout": return t(ev.away ? "ev.timeoutAway" : "ev.timeout", { name });
-    case "back": return t("ev.back", { name });
-    case "clock_set": return t("ev.clock_set", { clock: clockName(ev.clock) });
-    case "spectators": case "rematch": return null; // shown elsewhere, not as a line
-    default:
-      reportUnknown("event", ev.type);
-      return null;
+  const type = eventType(ev.type);
+  if (!type) {
+    reportUnknown("event", ev.type);
+    return null;
   }
+  if (type.sentence === null) return null;
+  const key = type.by ? `${type.sentence}.${ev[type.by]}`
+    : (type.variants.find((v) => applies(ev, v))?.sentence ?? type.sentence);
+  const params = {};
+  for (const [name, [path, kind]] of Object.entries(type.args)) {
+    params[name] = FORMATS[kind](field(ev, path), nameOf);
+  }
+  return t(key, params);
 }
 
 // A log line: the badge of the seat it is about (if any), then the sentence.
@@ -79,4 +87,6 @@ export function logLine(ev, nameOf) {
 }
 
 // Events that make a good spoken announcement (the rest only go to the visible log).
-export const ANNOUNCE = new Set(["turn_started", "served", "closed", "game_over", "upgraded", "stopped", "time_flowed", "timeout"]);
+export function announced(ev) {
+  return Boolean(eventType(ev.type)?.announce);
+}

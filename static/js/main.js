@@ -5,7 +5,7 @@ import { mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { icon, installSprite } from "./icons.js";
 import { fitBoard } from "./layout.js";
 import { emptySelection, intents, isMyTurn, normalize } from "./intents.js";
-import { ANNOUNCE, sentence } from "./log.js";
+import { announced, sentence } from "./log.js";
 import { LogList } from "./log-list.js";
 import { refusal } from "./refusals.js";
 import { chime, muted, setMuted, unlockOnGesture } from "./sound.js";
@@ -210,7 +210,7 @@ function logEvents(v, events) {
   log.add(v, events);
   const nameOf = nameOfFactory(store.view);
   log.render(nameOf);
-  const spoken = events.filter((ev) => ANNOUNCE.has(ev.type)).map((ev) => sentence(ev, nameOf)).filter(Boolean);
+  const spoken = events.filter(announced).map((ev) => sentence(ev, nameOf)).filter(Boolean);
   if (spoken.length) announce(spoken.slice(-2).join(" "));
 }
 

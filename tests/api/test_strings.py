@@ -15,6 +15,7 @@ import pytest
 
 from server.api.rules_data import rules_data
 from server.rooms.chat import REACTIONS
+from server.rooms.events import EVENTS
 
 ROOT = Path(__file__).resolve().parents[2]
 LANG = ROOT / "static" / "js" / "lang"
@@ -71,7 +72,8 @@ def used_literally() -> set[str]:
 
 def needed_by_the_registries() -> set[str]:
     """Keys made from what the server sends: one per error code, phase, ingredient, tile,
-    bot level and reaction (static/js builds them as `err.${code}` and so on)."""
+    bot level and reaction (static/js builds them as `err.${code}` and so on), and every
+    sentence of the event registry."""
     data = rules_data()
     return {
         *(f"err.{code}" for code in data["error_codes"]), "err.other",
@@ -82,6 +84,7 @@ def needed_by_the_registries() -> set[str]:
         *(f"bot.{level}" for level in data["bot_levels"]),
         *(f"talk.reaction.{r}" for r in REACTIONS),
         *(f"talk.reactionName.{r}" for r in REACTIONS),
+        *(key for event in EVENTS.values() for key in event.sentence_keys()),
     }
 
 
