@@ -182,7 +182,8 @@ export function createChat({ code, send, view }) {
     error(frame) {
       if (typeof frame.id !== "string" || !frame.id.startsWith("c")) return false;
       const key = `talk.error.${frame.code}`;
-      text(error, t(key) === key ? t("talk.error.other") : t(key));
+      const limits = { chat_max: rulesData().chat_max };
+      text(error, t(key) === key ? t("talk.error.other") : t(key, limits));
       return true;
     },
     // A spectator's author at this table (a watcher frame after hello).

@@ -10,7 +10,7 @@ import { LogList } from "./log-list.js";
 import { refusal } from "./refusals.js";
 import { chime, muted, setMuted, unlockOnGesture } from "./sound.js";
 import { Socket } from "./socket.js";
-import { reportUnknown } from "./rules-data.js";
+import { reportUnknown, rulesData } from "./rules-data.js";
 import { Store } from "./store.js";
 import { createTable, nameOfFactory, renderTable } from "./view.js";
 import { createChat } from "./chat.js";
@@ -71,7 +71,7 @@ const handlers = {
   waiting: {
     async sit(seat, name) {
       name = name.trim();
-      if (!name || name.length > 24) return waitError(t("wait.nameNeeded"));
+      if (!name || name.length > rulesData().name_max) return waitError(t("wait.nameNeeded", { name_max: rulesData().name_max }));
       localStorage.setItem("cr.name", name);
       await guarded(async () => {
         const res = await call("POST", `/api/rooms/${code}/join`, { name, seat });

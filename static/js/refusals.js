@@ -11,6 +11,9 @@ let known = null;
  * @returns {string}
  */
 export function refusal(code) {
-  known ??= new Set(rulesData().error_codes);
-  return known.has(code) ? t(`err.${code}`) : t("err.other");
+  const data = rulesData();
+  known ??= new Set(data.error_codes);
+  // The limits a sentence may name (e.g. "1 to {name_max} characters").
+  return known.has(code) ? t(`err.${code}`, { name_max: data.name_max, chat_max: data.chat_max })
+    : t("err.other");
 }

@@ -65,7 +65,7 @@ export default {
   "wait.device": "Continue on another device",
   "wait.deviceHelp": "Open this link on your other device to take your seat there. Keep it private: it is your seat.",
   "wait.full": "Every seat is taken — you are watching.",
-  "wait.nameNeeded": "Please enter a name (1 to 24 characters).",
+  "wait.nameNeeded": "Please enter a name (1 to {name_max} characters).",
 
   // Table header and status
   "hdr.room": "room {code}",
@@ -270,7 +270,7 @@ export default {
   "err.unavailable": "The server could not save that just now. Please try again.",
   "err.forbidden": "Only the host (or this seat's player) can do that.",
   "err.room_full": "That seat has just been taken.",
-  "err.name_invalid": "Please enter a name (1 to 24 characters).",
+  "err.name_invalid": "Please enter a name (1 to {name_max} characters).",
   "err.invisible_text": "That name shows nothing readable. Please use letters, numbers or emoji.",
   "err.not_waiting": "The game has already started.",
   "err.seats_empty": "Every seat must be taken first.",
@@ -288,7 +288,7 @@ export default {
   "err.internal": "Something went wrong on the server. Please try again.",
   "err.unknown_type": "The server did not understand that message.",
   "err.too_many_sockets": "Too many tables are open from this connection. Close a few tabs and reload.",
-  "err.chat_invalid": "That message cannot be sent: 1 to 200 characters, no control characters.",
+  "err.chat_invalid": "That message cannot be sent: 1 to {chat_max} characters, no control characters.",
   "err.chat_full": "This chat is full for this game.",
   "err.chat_slow": "You are chatting too fast. Wait a few seconds.",
   "err.spectators_full": "This table has as many spectators as it can take. Try again later.",

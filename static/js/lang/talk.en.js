@@ -28,7 +28,7 @@ export default {
   "talk.reactionName.coffee": "coffee",
   "talk.reactionName.gg": "good game",
   "talk.reactionName.wait": "one second",
-  "talk.error.chat_invalid": "That message cannot be sent: 1 to 200 characters, no control characters.",
+  "talk.error.chat_invalid": "That message cannot be sent: 1 to {chat_max} characters, no control characters.",
   "talk.error.flood": "You are sending too fast. Wait a moment.",
   "talk.error.invisible_text": "That message shows nothing readable.",
   "talk.error.chat_slow": "You are chatting too fast. Wait a few seconds.",

@@ -28,7 +28,7 @@ export default {
   "talk.reactionName.coffee": "커피",
   "talk.reactionName.gg": "좋은 게임",
   "talk.reactionName.wait": "잠깐만요",
-  "talk.error.chat_invalid": "보낼 수 없는 메시지입니다: 1~200자, 제어 문자는 쓸 수 없습니다.",
+  "talk.error.chat_invalid": "보낼 수 없는 메시지입니다: 1~{chat_max}자, 제어 문자는 쓸 수 없습니다.",
   "talk.error.flood": "너무 빨리 보내고 있어요. 잠시 기다려 주세요.",
   "talk.error.invisible_text": "보이는 글자가 없는 메시지입니다.",
   "talk.error.chat_slow": "채팅이 너무 빠릅니다. 몇 초만 기다려 주세요.",

@@ -28,7 +28,7 @@ export default {
   "talk.reactionName.coffee": "กาแฟ",
   "talk.reactionName.gg": "เกมดี",
   "talk.reactionName.wait": "รอสักครู่",
-  "talk.error.chat_invalid": "ส่งข้อความนี้ไม่ได้: ยาว 1 ถึง 200 ตัวอักษร และห้ามมีอักขระควบคุม",
+  "talk.error.chat_invalid": "ส่งข้อความนี้ไม่ได้: ยาว 1 ถึง {chat_max} ตัวอักษร และห้ามมีอักขระควบคุม",
   "talk.error.flood": "คุณส่งเร็วเกินไป รอสักครู่นะ",
   "talk.error.invisible_text": "ข้อความนี้ไม่มีตัวอักษรที่มองเห็นได้",
   "talk.error.chat_slow": "คุณแชตเร็วเกินไป รอสักครู่นะ",
