@@ -31,29 +31,48 @@ class ActionType:
     phases: tuple[str, ...]
     rule: str
     apply: Apply | None  # None: undo, which engine.py plays by replaying the turn
+    control: str  # how the table offers it (CONTROLS)
     echoes: tuple[str, ...] = ()  # informational fields a client may send back
 
     def public(self) -> dict[str, object]:
         """What a client needs to know of the type (for /api/rules-data)."""
         return {"type": self.name, "fields": list(self.fields), "phases": list(self.phases),
-                "rule": self.rule}
+                "rule": self.rule, "control": self.control}
+
+
+# The controls the table has (static/js/intents.js): a new action type that uses one of
+# them needs no script, only its strings (a button's label is `btn.<type>`).
+CONTROLS = frozenset({
+    "cell",  # a board cell (its `cell` field)
+    "meeple",  # one of the player's meeples (its `meeple` field)
+    "cup",  # one of the player's cups (its `cup` field)
+    "tile",  # an upgrade tile (its `tile` field)
+    "button",  # a button
+    "finish",  # a button that ends a step of the turn (shown as the main one)
+    "pour",  # a hand token (its `ingredient`), then a cup (`cup`)
+    "return",  # a hand token (its `ingredient`), then the supply
+    "empty",  # a cup's empty button (its `cup` field)
+    "serve",  # a cup (`cup`), then one of its matching orders (`card`)
+    "can_undo",  # not listed: offered through the view's `can_undo`
+})
 
 
 ACTIONS: dict[str, ActionType] = {a.name: a for a in (
-    ActionType("place", ("cell",), (PLACEMENT,), "R-SETUP-3", moves.place),
-    ActionType("starting_cup", ("cup",), (STARTING_CUP,), "R-SETUP-4", moves.starting_cup),
-    ActionType("upgrade", ("tile",), (UPGRADE,), "R-UPG", moves.upgrade),
-    ActionType("skip_upgrade", (), (UPGRADE,), "R-UPG", moves.skip_upgrade),
-    ActionType("choose_meeple", ("meeple",), (MOVE,), "R-MOVE", moves.choose_meeple),
-    ActionType("step", ("cell",), (MOVE,), "R-MOVE", moves.step, echoes=("gain", "rush")),
-    ActionType("stop", (), (MOVE,), "R-MOVE", moves.stop),
-    ActionType("pour", ("ingredient", "cup"), (POUR,), "R-POUR", moves.pour),
-    ActionType("return", ("ingredient",), (POUR,), "R-POUR", moves.return_token),
-    ActionType("empty", ("cup",), (POUR,), "R-POUR", moves.empty),
-    ActionType("done_pouring", (), (POUR,), "R-POUR", moves.done_pouring),
-    ActionType("serve", ("cup", "card"), (PROCESS,), "R-PROC", moves.serve),
-    ActionType("end_turn", (), (PROCESS,), "R-END", moves.end_turn),
-    ActionType("undo", (), TURN_PHASES, "R-TURN", None),
+    ActionType("place", ("cell",), (PLACEMENT,), "R-SETUP-3", moves.place, "cell"),
+    ActionType("starting_cup", ("cup",), (STARTING_CUP,), "R-SETUP-4", moves.starting_cup,
+               "cup"),
+    ActionType("upgrade", ("tile",), (UPGRADE,), "R-UPG", moves.upgrade, "tile"),
+    ActionType("skip_upgrade", (), (UPGRADE,), "R-UPG", moves.skip_upgrade, "button"),
+    ActionType("choose_meeple", ("meeple",), (MOVE,), "R-MOVE", moves.choose_meeple, "meeple"),
+    ActionType("step", ("cell",), (MOVE,), "R-MOVE", moves.step, "cell", echoes=("gain", "rush")),
+    ActionType("stop", (), (MOVE,), "R-MOVE", moves.stop, "button"),
+    ActionType("pour", ("ingredient", "cup"), (POUR,), "R-POUR", moves.pour, "pour"),
+    ActionType("return", ("ingredient",), (POUR,), "R-POUR", moves.return_token, "return"),
+    ActionType("empty", ("cup",), (POUR,), "R-POUR", moves.empty, "empty"),
+    ActionType("done_pouring", (), (POUR,), "R-POUR", moves.done_pouring, "finish"),
+    ActionType("serve", ("cup", "card"), (PROCESS,), "R-PROC", moves.serve, "serve"),
+    ActionType("end_turn", (), (PROCESS,), "R-END", moves.end_turn, "finish"),
+    ActionType("undo", (), TURN_PHASES, "R-TURN", None, "can_undo"),
 )}
 
 

@@ -1,7 +1,14 @@
 // What the viewer may do now, read from the server-sent legal actions and the local selection
 // (a hand token picked for pouring, a cup picked for serving). No rule is derived here:
 // every control maps to one action the server listed.
-import { reportUnknown } from "./rules-data.js";
+import { reportUnknown, rulesData } from "./rules-data.js";
+
+// Action type -> its control kind, from the rules data (read on first use).
+let controls = null;
+function controlOf(type) {
+  controls ??= new Map(rulesData().actions.map((a) => [a.type, a.control]));
+  return controls.get(type);
+}
 
 /** @returns {import("./types.js").Selection} */
 export function emptySelection() {
@@ -42,7 +49,8 @@ export function normalize(view, sel) {
  * @param {import("./types.js").View} view
  * @param {import("./types.js").Selection} sel
  * @returns {{mine: boolean, cells: Map<string, {action: Action, kind: string}>,
- *   buttons: {id: string, key: string, action: Action}[], tiles: Map<string, Action>,
+ *   buttons: {id: string, key: string, primary: boolean, action: Action}[],
+ *   tiles: Map<string, Action>,
  *   hand: Map<string, boolean>, cups: Map<number, {action?: Action, select?: boolean}>,
  *   empties: Map<number, Action>, cards: Map<number, Action>, serveCups: Set<number>,
  *   returnAction: Action | null, undo: boolean, prompt: [string, Record<string, unknown>]}}
@@ -67,29 +75,23 @@ export function intents(view, sel) {
   if (!out.mine) return out;
   const legal = g.legal || [];
   for (const a of legal) {
-    switch (a.type) {
-      case "place":
-        out.cells.set(a.cell, { action: a, kind: "place" });
+    // Each action type is offered by its control kind (server/rules/registry.py CONTROLS).
+    switch (controlOf(a.type)) {
+      case "cell":
+        out.cells.set(a.cell, { action: a, kind: a.type });
         break;
-      case "step":
-        out.cells.set(a.cell, { action: a, kind: "step" });
+      case "meeple":
+        out.cells.set(g.players[g.current].meeples[a.meeple], { action: a, kind: "choose" });
         break;
-      case "choose_meeple": {
-        const cell = g.players[g.current].meeples[a.meeple];
-        out.cells.set(cell, { action: a, kind: "choose" });
-        break;
-      }
-      case "starting_cup":
+      case "cup":
         out.cups.set(a.cup, { action: a });
         break;
-      case "upgrade":
+      case "tile":
         out.tiles.set(a.tile, a);
         break;
-      case "skip_upgrade":
-        out.buttons.push({ id: "skip", key: "btn.skipUpgrade", action: a });
-        break;
-      case "stop":
-        out.buttons.push({ id: "stop", key: "btn.stop", action: a });
+      case "button":
+      case "finish":
+        out.buttons.push({ id: a.type, key: `btn.${a.type}`, primary: controlOf(a.type) === "finish", action: a });
         break;
       case "pour":
         out.hand.set(a.ingredient, true);
@@ -102,17 +104,11 @@ export function intents(view, sel) {
       case "empty":
         out.empties.set(a.cup, a);
         break;
-      case "done_pouring":
-        out.buttons.push({ id: "done", key: "btn.donePouring", action: a });
-        break;
       case "serve":
         out.serveCups.add(a.cup);
         if (sel.cup === a.cup && !out.cards.has(a.card)) out.cards.set(a.card, a);
         break;
-      case "end_turn":
-        out.buttons.push({ id: "end", key: "btn.end", action: a });
-        break;
-      case "undo": // offered through can_undo, never listed
+      case "can_undo": // offered through can_undo, never listed
         break;
       default:
         reportUnknown("action", a.type);
@@ -126,9 +122,6 @@ export function intents(view, sel) {
 function promptFor(g, sel, out, legal) {
   const me = g.players[g.current];
   switch (g.phase) {
-    case "placement": return ["prompt.placement", {}];
-    case "starting_cup": return ["prompt.starting_cup", {}];
-    case "upgrade": return ["prompt.upgrade", {}];
     case "move":
       if (legal.some((a) => a.type === "choose_meeple")) return ["prompt.choose_meeple", {}];
       if (g.move.free_steps_left === 0) return ["prompt.moveRush", { rush: me.rush }];
@@ -141,6 +134,6 @@ function promptFor(g, sel, out, legal) {
       if (sel.cup !== null) return ["prompt.processCup", { n: sel.cup + 1 }];
       if (out.serveCups.size === 0) return ["prompt.processNone", {}];
       return ["prompt.process", {}];
-    default: return ["prompt.over", {}];
+    default: return [`prompt.${g.phase}`, {}]; // placement, starting_cup, upgrade, over
   }
 }

@@ -139,7 +139,7 @@ function renderControls(view, acts, handlers) {
   ret.hidden = !acts.returnAction;
   if (acts.returnAction) text(ret, t("btn.return", { ing: ing(acts.returnAction.ingredient) }));
   syncList($("phase-buttons"), acts.buttons, (b) => b.id, (b) => {
-    const el = h("button", { type: "button", class: `btn ${b.id === "end" || b.id === "done" ? "primary" : ""}` });
+    const el = h("button", { type: "button", class: `btn ${b.primary ? "primary" : ""}` });
     el.addEventListener("click", () => handlers.act(el._action));
     return el;
   }, (el, b) => {

@@ -19,6 +19,7 @@ from server.rooms.events import EVENTS
 
 ROOT = Path(__file__).resolve().parents[2]
 LANG = ROOT / "static" / "js" / "lang"
+PROMPTED = ("move", "pour", "process")  # phases whose prompts intents.js picks itself
 LANGUAGES = ("en", "th", "ko")
 GROUPS = ("", "history.", "talk.")  # en.js, history.en.js, talk.en.js, ...
 
@@ -85,6 +86,9 @@ def needed_by_the_registries() -> set[str]:
         *(f"talk.reaction.{r}" for r in REACTIONS),
         *(f"talk.reactionName.{r}" for r in REACTIONS),
         *(key for event in EVENTS.values() for key in event.sentence_keys()),
+        *(f"btn.{a['type']}" for a in data["actions"] if a["control"] in ("button", "finish")),
+        # intents.js's prompt for a phase without prompts of its own
+        *(f"prompt.{phase}" for phase in data["phases"] if phase not in PROMPTED),
     }
 
 

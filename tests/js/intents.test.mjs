@@ -1,7 +1,15 @@
 // static/js/intents.js: every control maps to one action the server listed; nothing else.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { emptySelection, intents, isMyTurn, normalize } from "../../static/js/intents.js";
+import { setRulesData } from "../../static/js/rules-data.js";
+
+// The real rules data (the action registry's control kinds), as the server gives it.
+const root = new URL("../../", import.meta.url).pathname;
+setRulesData(JSON.parse(execFileSync(process.env.PYTHON || `${root}.venv/bin/python`, ["-c",
+  "import json; from server.api.rules_data import rules_data; print(json.dumps(rules_data()))"],
+{ cwd: root, encoding: "utf8" })));
 
 function view(game, seat = 0) {
   return {
@@ -32,7 +40,7 @@ test("cells and buttons come from the legal actions, each carrying its action", 
   assert.equal(out.mine, true);
   assert.deepEqual(out.cells.get("r2c3"), { action: step, kind: "step" });
   assert.deepEqual(out.cells.get("r4c4"), { action: choose, kind: "choose" }, "meeple 1's cell");
-  assert.deepEqual(out.buttons, [{ id: "stop", key: "btn.stop", action: stop }]);
+  assert.deepEqual(out.buttons, [{ id: "stop", key: "btn.stop", primary: false, action: stop }]);
   assert.deepEqual(out.prompt, ["prompt.choose_meeple", {}]);
 });
 
@@ -73,7 +81,8 @@ test("serving: cups to select, then the orders the selected cup can serve", () =
   const pick = intents(v, emptySelection());
   assert.deepEqual([...pick.cups.entries()], [[0, { select: true }], [2, { select: true }]]);
   assert.equal(pick.cards.size, 0);
-  assert.deepEqual(pick.buttons.map((b) => b.id), ["end"]);
+  assert.deepEqual(pick.buttons.map((b) => [b.id, b.key, b.primary]),
+    [["end_turn", "btn.end_turn", true]]);
   const cup0 = intents(v, { ing: null, cup: 0 });
   assert.deepEqual([...cup0.cards.keys()].sort(), [12, 40]);
   assert.deepEqual(cup0.prompt, ["prompt.processCup", { n: 1 }]);

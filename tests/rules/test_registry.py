@@ -4,11 +4,14 @@ types: everything the engine lists or applies is registered for the phase it is 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from server.rules import PHASES, apply, is_over, legal_actions, new_game
 from server.rules.actions import SCHEMA, action_key
-from server.rules.registry import ACTIONS, allowed_in
+from server.rules.registry import ACTIONS, CONTROLS, allowed_in
 from server.rules.state import OVER, TURN_PHASES
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_listed_action_is_registered_for_its_phase() -> None:
@@ -55,3 +58,10 @@ def _sample(field: str) -> object:
     return {"cell": "r1c1", "cup": 0, "meeple": 0, "ingredient": "milk",
             "tile": "diagonal_movement",
             "card": 0}[field]
+
+
+def test_every_action_type_has_a_control_the_table_knows():
+    """static/js/intents.js offers an action by its control kind alone (issue 28)."""
+    assert all(a.control in CONTROLS for a in ACTIONS.values())
+    intents = (ROOT / "static" / "js" / "intents.js").read_text()
+    assert all(f'case "{control}":' in intents for control in CONTROLS)

@@ -102,10 +102,10 @@ export default {
 
   // Buttons
   "btn.undo": "Undo",
-  "btn.end": "End turn",
+  "btn.end_turn": "End turn",
   "btn.stop": "Stop here",
-  "btn.donePouring": "Done pouring",
-  "btn.skipUpgrade": "Skip upgrade",
+  "btn.done_pouring": "Done pouring",
+  "btn.skip_upgrade": "Skip upgrade",
   "btn.return": "Return {ing} to the supply",
   "btn.empty": "Empty cup {n}",
   "btn.cancel": "Cancel",

@@ -96,10 +96,10 @@ export default {
   "prompt.waiting": "게임 시작을 기다리는 중입니다.",
 
   "btn.undo": "되돌리기",
-  "btn.end": "차례 끝내기",
+  "btn.end_turn": "차례 끝내기",
   "btn.stop": "여기서 멈추기",
-  "btn.donePouring": "붓기 완료",
-  "btn.skipUpgrade": "업그레이드 건너뛰기",
+  "btn.done_pouring": "붓기 완료",
+  "btn.skip_upgrade": "업그레이드 건너뛰기",
   "btn.return": "{ing}을(를) 공급처에 돌려놓기",
   "btn.empty": "{n}번 컵 비우기",
   "btn.cancel": "취소",

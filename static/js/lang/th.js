@@ -96,10 +96,10 @@ export default {
   "prompt.waiting": "รอเกมเริ่ม",
 
   "btn.undo": "ย้อนกลับ",
-  "btn.end": "จบตา",
+  "btn.end_turn": "จบตา",
   "btn.stop": "หยุดตรงนี้",
-  "btn.donePouring": "เทเสร็จแล้ว",
-  "btn.skipUpgrade": "ข้ามการอัปเกรด",
+  "btn.done_pouring": "เทเสร็จแล้ว",
+  "btn.skip_upgrade": "ข้ามการอัปเกรด",
   "btn.return": "คืน{ing}กลับกองกลาง",
   "btn.empty": "เทถ้วย {n} ทิ้ง",
   "btn.cancel": "ยกเลิก",
