@@ -105,6 +105,8 @@ def test_each_event_type_gives_the_fields_its_sentence_reads():
             if spec.by is not None:
                 assert ev[spec.by] in spec.values, (type_, ev)
     assert all(kind in KINDS for e in EVENTS.values() for _, kind in e.args.values())
+    formats = (ROOT / "static" / "js" / "log.js").read_text()
+    assert all(f"\n  {kind}: " in formats for kind in KINDS), "a kind log.js cannot show"
 
 
 RENDER = """
