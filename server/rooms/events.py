@@ -16,11 +16,10 @@ from dataclasses import dataclass, field
 # How the browser shows a field's value in a sentence (static/js/log.js, FORMATS).
 KINDS = frozenset({
     "seat",  # a seat number: the name of whoever sits there
-    "seat_number",  # a seat number shown counted from 1
     "seat_label",  # a seat number as "Seat n"
     "seats",  # a list of seat numbers: their names, joined
     "number",  # a count or a number as it is
-    "ordinal",  # a 0-based index shown counted from 1 (a cup, a meeple)
+    "ordinal",  # a 0-based index shown counted from 1 (a cup, a meeple, a seat number)
     "length",  # a list: how many
     "cell",  # a board cell: its ingredient and name
     "ingredient",  # an ingredient name, translated
@@ -119,9 +118,9 @@ EVENTS: dict[str, EventType] = {e.type: e for e in (
     # The room (server.rooms).
     EventType("seat_joined", ("seat", "name"), "ev.joined", {"name": ("name", "text")}),
     EventType("seat_left", ("seat",), "ev.left", {"name": ("seat", "seat_label")}),
-    EventType("seat_kicked", ("seat",), "ev.kicked", {"n": ("seat", "seat_number")}),
+    EventType("seat_kicked", ("seat",), "ev.kicked", {"n": ("seat", "ordinal")}),
     EventType("bot_added", ("seat", "level"), "ev.bot_added",
-              {**NAME, "n": ("seat", "seat_number")}),
+              {**NAME, "n": ("seat", "ordinal")}),
     EventType("host_changed", ("seat",), "ev.host_changed", NAME),
     EventType("presence", ("seat", "connected"), "ev.disconnected", NAME,
               variants=(Variant("connected", "ev.connected"),)),

@@ -33,32 +33,37 @@ def _player(d: dict[str, Any]) -> Player:
 def _turn_start_dict(ts: TurnStart | None) -> dict[str, Any] | None:
     if ts is None:
         return None
-    return {f.name: _ENCODE.get(f.name, _plain)(getattr(ts, f.name)) for f in fields(TurnStart)}
+    return {f.name: _encoder(f.name)(getattr(ts, f.name)) for f in fields(TurnStart)}
 
 
 def _turn_start(d: dict[str, Any] | None) -> TurnStart | None:
     if d is None:
         return None
-    return TurnStart(**{f.name: _DECODE.get(f.name, _plain)(d[f.name]) for f in fields(TurnStart)})
+    return TurnStart(**{f.name: _decoder(f.name)(d[f.name]) for f in fields(TurnStart)})
 
 
-# The fields that are not plain JSON values, by name (a turn start's `player` too); every
-# other field of Game is written and read as it is. Driven by the fields, so a new one is
-# stored without an edit here (tests/rules/test_state_fields.py).
-_ENCODE: dict[str, Callable[[Any], Any]] = {
-    "options": GameOptions.to_dict,
-    "players": lambda players: [_player_dict(p) for p in players],
-    "player": _player_dict,
-    "turn_log": lambda log: [dict(a) for a in log],
-    "turn_start": _turn_start_dict,
+def _log(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [dict(a) for a in log]
+
+
+# (write, read) for the fields that are not plain JSON values, by name (a turn start's
+# `player` too); every other field of Game is written and read as it is. Driven by the
+# fields, so a new one is stored without an edit here (tests/rules/test_state_fields.py).
+_CODECS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
+    "options": (GameOptions.to_dict, GameOptions.from_dict),
+    "players": (lambda ps: [_player_dict(p) for p in ps], lambda ps: [_player(p) for p in ps]),
+    "player": (_player_dict, _player),
+    "turn_log": (_log, _log),
+    "turn_start": (_turn_start_dict, _turn_start),
 }
-_DECODE: dict[str, Callable[[Any], Any]] = {
-    "options": GameOptions.from_dict,
-    "players": lambda players: [_player(p) for p in players],
-    "player": _player,
-    "turn_log": lambda log: [dict(a) for a in log],
-    "turn_start": _turn_start,
-}
+
+
+def _encoder(name: str) -> Callable[[Any], Any]:
+    return _CODECS[name][0] if name in _CODECS else _plain
+
+
+def _decoder(name: str) -> Callable[[Any], Any]:
+    return _CODECS[name][1] if name in _CODECS else _plain
 
 
 def stored_fields(cls: type[Game]) -> tuple[str, ...]:
@@ -70,7 +75,7 @@ def to_dict(game: Game) -> dict[str, Any]:
     """Everything, the secret deck order included: for storage, never for a client."""
     state: dict[str, Any] = {"format": FORMAT, "rules_version": RULES_VERSION}
     for name in stored_fields(type(game)):
-        state[name] = _ENCODE.get(name, _plain)(getattr(game, name))
+        state[name] = _encoder(name)(getattr(game, name))
     return state
 
 
@@ -81,7 +86,7 @@ def from_dict(d: dict[str, Any]) -> Game:
             raise CorruptState(f"unknown state format {d.get('format')!r}")
         if d.get("rules_version") != RULES_VERSION:
             raise CorruptState(f"written by rules version {d.get('rules_version')!r}")
-        game = Game(**{name: _DECODE.get(name, _plain)(d[name]) for name in stored_fields(Game)})
+        game = Game(**{name: _decoder(name)(d[name]) for name in stored_fields(Game)})
         if len(game.supply) != 8 or len(game.hand) != 8:
             raise CorruptState("supply and hand have one count per ingredient")
         if game.options.players != len(game.players):

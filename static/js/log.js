@@ -14,7 +14,6 @@ function cellName(cell) {
 // it (server/rooms/events.py KINDS).
 const FORMATS = {
   seat: (v, nameOf) => nameOf(v),
-  seat_number: (v) => v + 1,
   seat_label: (v) => t("lobby.starting.seat", { n: v + 1 }),
   seats: (v, nameOf) => (v || []).map(nameOf).join(t("end.and")),
   number: (v) => v,
