@@ -31,8 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.rooms import Connection, RoomOptions, seating  # noqa: E402
-from server.rooms.journal import NullJournal  # noqa: E402
+from server.rooms import Connection, NullJournal, RoomOptions, seating  # noqa: E402
 from server.rooms.room import Room  # noqa: E402
 from server.rooms.seat import hash_token, new_token  # noqa: E402
 from server.rules import GameOptions, apply, new_game_from  # noqa: E402

@@ -62,7 +62,8 @@ class ClusterRoomManager(RoomManager):
         super().__init__(settings, **kwargs)
         self.redis = redis
         self.instance = settings.instance
-        self.ownership = Ownership(self, redis, self.instance, settings.LEASE_TTL)
+        self.ownership = Ownership(self, redis, self.instance, settings.LEASE_TTL,
+                                   publish_lobby=self.publish_lobby)
         self._create_window = redis.register_script(SLIDING_WINDOW)
 
     async def allow_create(self, client: str) -> bool:

@@ -22,7 +22,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from functools import partial
 from typing import TYPE_CHECKING
@@ -34,14 +34,12 @@ from sqlalchemy import text
 from server.db import store
 from server.db.models import utcnow
 from server.persist import RoomJournal, restore_rooms
-from server.rooms import Room, RoomError
+from server.rooms import Room, RoomError, RoomManager
 
 from .leases import PREFIX, Leases
 
 if TYPE_CHECKING:
     from server.persist import Database
-
-    from .manager import ClusterRoomManager
 
 log = logging.getLogger(__name__)
 
@@ -64,13 +62,15 @@ def unavailable(message: str) -> RoomError:
 class Ownership:
     def __init__(
         self,
-        manager: ClusterRoomManager,
+        manager: RoomManager,
         redis: Redis,
         instance: str,
         lease_ttl: float,
+        publish_lobby: Callable[[], Awaitable[None]],
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.manager = manager
+        self.publish_lobby = publish_lobby
         self.redis = redis
         self.instance = instance
         self.ttl = lease_ttl
@@ -287,7 +287,7 @@ class Ownership:
                 lost, missing = await self.leases.renew(
                     sorted({*self.manager.rooms, *self._claims}))
                 lost |= await self._retake(missing)
-                await self.manager.publish_lobby()
+                await self.publish_lobby()
             except RedisError as exc:
                 if self.redis_ok:
                     log.warning("redis unreachable (%r): rooms here play on, none move", exc)

@@ -3,7 +3,6 @@
 from .codes import display, normalize
 from .connection import Close, Connection
 from .errors import RoomError
-from .journal import Journal, NullJournal
 from .manager import RoomManager
 from .options import RoomOptions
 from .room import (
@@ -12,7 +11,9 @@ from .room import (
     MOVED,
     PLAYING,
     WAITING,
+    Journal,
     Listener,
+    NullJournal,
     Room,
 )
 from .seat import Seat, hash_token

@@ -30,9 +30,9 @@ import secrets
 import time
 import unicodedata
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence, Sized
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from server.jsontext import dumps
 
@@ -40,10 +40,8 @@ from . import outgoing
 from .connection import Connection
 from .errors import RoomError
 from .ratelimit import RateLimit
+from .seat import Seat
 from .visible import JOINERS, check_visible
-
-if TYPE_CHECKING:
-    from .room import Room
 
 TEXT_MAX = 200  # characters after trimming
 RECENT = 50  # messages sent to a viewer who arrives or comes back
@@ -184,11 +182,29 @@ class TalkLog:
         return self._mutes.get(conn, set())
 
 
-def author_of(room: Room, conn: Connection) -> str:
+class Table(Protocol):
+    """What talk needs of a room (Room is one)."""
+
+    @property
+    def talk(self) -> TalkLog: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def seats(self) -> Sequence[Seat]: ...
+    @property
+    def actions(self) -> Sized: ...
+    @property
+    def clock(self) -> Callable[[], float]: ...
+    def check_open(self) -> None: ...
+    def connections(self) -> Iterator[Connection]: ...
+    async def note_talk(self, item: dict[str, Any], *, required: bool = False) -> None: ...
+
+
+def author_of(room: Table, conn: Connection) -> str:
     return f"p{conn.seat}" if conn.seat is not None else f"w{room.talk.watcher(conn)}"
 
 
-def visible(room: Room, conn: Connection, message: dict[str, Any]) -> bool:
+def visible(room: Table, conn: Connection, message: dict[str, Any]) -> bool:
     """Whether `conn` is sent `message` (a chat item): its channel, and its own mutes."""
     if message.get("kind") != "chat" or message["author"] in room.talk.muted(conn):
         return False
@@ -202,7 +218,7 @@ def public(message: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in message.items() if k != "kind"}
 
 
-def send_recent(room: Room, conn: Connection) -> None:
+def send_recent(room: Table, conn: Connection) -> None:
     """Send `conn` the last RECENT messages it may see (for a viewer who arrives or comes
     back; the client replaces its list). Nothing when there is nothing to see."""
     shown = [public(m) for m in room.talk.items if visible(room, conn, m)][-RECENT:]
@@ -210,14 +226,14 @@ def send_recent(room: Room, conn: Connection) -> None:
         conn.send(dumps(outgoing.chat(True, shown)))
 
 
-def greet(room: Room, conn: Connection, token: str | None) -> None:
+def greet(room: Table, conn: Connection, token: str | None) -> None:
     """Tell a spectator who it is at this table: its author and the token that keeps it
     (from the one it sent in hello when the room knows it)."""
     number, token = room.talk.identify(conn, token)
     conn.send(dumps(outgoing.watcher(token, f"w{number}")))
 
 
-async def post(room: Room, conn: Connection, text: str | None, reaction: str | None,
+async def post(room: Table, conn: Connection, text: str | None, reaction: str | None,
                address: str | None = None) -> None:
     """Say something at the table: journal it (without the room lock), then send it to
     whoever may see it. Raises RoomError, with nothing said, if it is refused or cannot be
@@ -257,5 +273,5 @@ async def post(room: Room, conn: Connection, text: str | None, reaction: str | N
             viewer.send(frame)
 
 
-def mute(room: Room, conn: Connection, author: str, on: bool) -> None:
+def mute(room: Table, conn: Connection, author: str, on: bool) -> None:
     room.talk.mute(conn, author, on)

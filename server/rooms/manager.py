@@ -14,10 +14,9 @@ from server.config import Settings
 from . import chat
 from .codes import display, new_code, normalize
 from .errors import RoomError, forbidden, not_found
-from .journal import Journal, NullJournal
 from .options import RoomOptions
 from .ratelimit import RateLimit
-from .room import FINISHED, PLAYING, WAITING, Listener, Room
+from .room import FINISHED, PLAYING, WAITING, Journal, Listener, NullJournal, Room
 from .seat import hash_token, new_token
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 from server.jsontext import dumps
 from server.rules import (
@@ -34,7 +34,6 @@ from .connection import Connection
 from .diff import Op, diff
 from .errors import RoomError
 from .history import Entry, FrameTexts, History, RecentEvents
-from .journal import Journal
 from .options import RoomOptions
 from .seat import Seat, Seating, hash_token, new_token, same_hash
 from .stages import Stages
@@ -55,6 +54,50 @@ MOVED = "moved"
 # (a "presence" event). It runs outside the room lock; one that wants to act (a bot)
 # should schedule its own task rather than act inline.
 Listener = Callable[["Room", list[dict[str, Any]]], Awaitable[None]]
+
+
+class Journal(Protocol):
+    """Where accepted actions and seating changes go before anyone hears (e.g. the
+    database writer in server.persist).
+
+    The room awaits these under its lock, so the journal sees changes in the order they
+    happened. `record` is awaited after the engine accepts an action and before the ack
+    and patches are sent; if it raises, the action is rolled back and the client gets
+    error "unavailable". `seq` is the game's version after the action (1 for the first;
+    an undo counts as one). `room_created`, `seats_changed` and `started` are awaited the
+    same way before anyone hears: if they raise, the change is undone and the caller gets
+    "unavailable" (HTTP 503). An exception from `finished` or `abandoned` is logged: the
+    game is over, or the room expired, either way. An optional `talk(room, item)` keeps
+    talk items (see Room.note_talk)."""
+
+    async def room_created(self, room: Room) -> None: ...
+    async def seats_changed(self, room: Room) -> None: ...
+    async def started(self, room: Room) -> None: ...
+    async def record(self, room: Room, seq: int, action: dict[str, Any], seat: int) -> None: ...
+    async def finished(self, room: Room) -> None: ...
+    async def abandoned(self, room: Room) -> None: ...
+
+
+class NullJournal:
+    """Keeps nothing: rooms live in memory only."""
+
+    async def room_created(self, room: Room) -> None:
+        return None
+
+    async def seats_changed(self, room: Room) -> None:
+        return None
+
+    async def started(self, room: Room) -> None:
+        return None
+
+    async def record(self, room: Room, seq: int, action: dict[str, Any], seat: int) -> None:
+        return None
+
+    async def finished(self, room: Room) -> None:
+        return None
+
+    async def abandoned(self, room: Room) -> None:
+        return None
 
 
 class Room:

@@ -15,32 +15,73 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence, Sized
+from typing import Any, Protocol
 
-from server.rules import is_over
+from server.rules import Game, is_over
 
+from .chat import TalkLog
 from .errors import RoomError
-from .turnclock import AWAY_AFTER, Key
-
-if TYPE_CHECKING:
-    from .manager import RoomManager
-    from .room import Room
+from .options import RoomOptions
+from .seat import Seat
+from .turnclock import AWAY_AFTER, ClockOption, Key, TurnClock
 
 log = logging.getLogger(__name__)
+
+
+class ClockedRoom(Protocol):
+    """What the turn clock needs of a room (Room is one)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def game(self) -> Game | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def options(self) -> RoomOptions: ...
+    @property
+    def seats(self) -> Sequence[Seat]: ...
+    @property
+    def turn_clock(self) -> TurnClock | None: ...
+    @property
+    def talk(self) -> TalkLog: ...
+    @property
+    def actions(self) -> Sized: ...
+    @property
+    def lock(self) -> asyncio.Lock: ...
+    @property
+    def clock(self) -> Callable[[], float]: ...
+    def check_open(self) -> None: ...
+    def set_stand_in(self, index: int, level: str | None) -> None: ...
+    def set_timeouts(self, index: int, count: int) -> None: ...
+    def set_clock_option(self, value: ClockOption | dict[str, int] | None) -> None: ...
+    def commit(self, events: list[dict[str, Any]], game_changed: bool = False) -> bool: ...
+    async def note_talk(self, item: dict[str, Any], *, required: bool = False) -> None: ...
+    async def notify(self, events: list[dict[str, Any]]) -> None: ...
+
+
+class Rooms(Protocol):
+    """What the clock keeper needs of a room manager (RoomManager is one)."""
+
+    @property
+    def rooms(self) -> Mapping[str, ClockedRoom]: ...
+    @property
+    def clock(self) -> Callable[[], float]: ...
 
 TICK_MAX = 0.25  # seconds between looks when no deadline is sooner
 TICK_MIN = 0.005
 FINISHER = "greedy"  # the level that finishes a timed-out turn saved without one (older rows)
 
 
-def turn_key(room: Room) -> Key | None:
+def turn_key(room: ClockedRoom) -> Key | None:
     game = room.game
     if game is None or room.status != "playing" or is_over(game):
         return None
     return (game.turn, game.current)
 
 
-def tick(room: Room) -> bool:
+def tick(room: ClockedRoom) -> bool:
     """Bring the room's clock up to date (call under the lock, before a commit). True when
     a new turn began (its clock is then worth saving)."""
     clock = room.turn_clock
@@ -55,14 +96,14 @@ def tick(room: Room) -> bool:
     return clock.sync(room.clock(), key, human, present=seat is not None and seat.conn is not None)
 
 
-def finishing(room: Room, seat: int) -> bool:
+def finishing(room: ClockedRoom, seat: int) -> bool:
     """The seat's turn timed out and its stand-in is finishing it: nothing may take the
     stand-in away before that turn is over (the player's own moves are refused meanwhile)."""
     clock = room.turn_clock
     return clock is not None and clock.spent and clock.seat == seat
 
 
-def _end_timed_out_turn(room: Room, seat_index: int) -> None:
+def _end_timed_out_turn(room: ClockedRoom, seat_index: int) -> None:
     """A turn is over: a stand-in that only finished a timed-out turn hands the seat back."""
     clock, seat = room.turn_clock, room.seats[seat_index]
     if clock is None or not clock.spent:
@@ -71,7 +112,7 @@ def _end_timed_out_turn(room: Room, seat_index: int) -> None:
         room.set_stand_in(seat_index, None)
 
 
-def check_act(room: Room, seat: int) -> None:
+def check_act(room: ClockedRoom, seat: int) -> None:
     """A person's act is refused once their turn's time is up (the stand-in finishes it).
     Call under the lock, before applying it."""
     clock = room.turn_clock
@@ -81,7 +122,7 @@ def check_act(room: Room, seat: int) -> None:
         raise RoomError("timed_out", "your time for this turn ran out; a bot finishes it", 409)
 
 
-def acted(room: Room, seat: int) -> None:
+def acted(room: ClockedRoom, seat: int) -> None:
     """A person's act was accepted: it ends their run of timeouts (and an away seat's
     stand-in, as `back` does)."""
     target = room.seats[seat]
@@ -90,7 +131,7 @@ def acted(room: Room, seat: int) -> None:
     room.set_timeouts(seat, 0)
 
 
-async def come_back(room: Room, seat: int) -> None:
+async def come_back(room: ClockedRoom, seat: int) -> None:
     """The player of an away seat says they are back: the stand-in stops (unless it is
     finishing a turn that timed out)."""
     async with room.lock:
@@ -107,7 +148,7 @@ async def come_back(room: Room, seat: int) -> None:
             await save(room)
 
 
-async def time_out(room: Room, level: str) -> bool:
+async def time_out(room: ClockedRoom, level: str) -> bool:
     """Time out the room's turn if its clock has run out; False if it has not (or the
     turn is no longer a person's)."""
     async with room.lock:
@@ -135,7 +176,7 @@ async def time_out(room: Room, level: str) -> bool:
     return True
 
 
-async def save(room: Room, *, required: bool = False) -> None:
+async def save(room: ClockedRoom, *, required: bool = False) -> None:
     """Journal the clock as it stands (a checkpoint restored after a restart); `required`:
     raise RoomError `unavailable` if it cannot be made durable (see Room.note_talk)."""
     clock = room.turn_clock
@@ -147,7 +188,7 @@ async def save(room: Room, *, required: bool = False) -> None:
     await room.note_talk({"n": 0, "kind": "clock", **state}, required=required)
 
 
-def restore(room: Room, items: list[dict[str, Any]]) -> None:
+def restore(room: ClockedRoom, items: list[dict[str, Any]]) -> None:
     """Put a rebuilt room's talk back: its log, and its clock as last saved (call before
     its first commit)."""
     room.talk.load([i for i in items if i.get("n", 0) > 0])
@@ -168,7 +209,7 @@ def restore(room: Room, items: list[dict[str, Any]]) -> None:
 class ClockKeeper:
     """Times out the turns of the manager's rooms, on the manager's clock."""
 
-    def __init__(self, manager: RoomManager, level: str) -> None:
+    def __init__(self, manager: Rooms, level: str) -> None:
         self.manager = manager
         self.level = level
 

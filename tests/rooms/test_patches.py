@@ -20,9 +20,8 @@ from typing import Any
 import jsonpatch
 import pytest
 
-from server.rooms import Connection, RoomOptions, seating
+from server.rooms import Connection, NullJournal, RoomOptions, seating
 from server.rooms.diff import diff
-from server.rooms.journal import NullJournal
 from server.rooms.room import Room
 from server.rooms.seat import hash_token, new_token
 from server.rooms.turnclock import ClockOption
