@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -12,7 +11,6 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from starlette.types import Receive, Scope, Send
 
 from server.api import install_error_handlers, pages_router, rooms_router
 from server.api.error_pages import install as install_error_pages
@@ -21,11 +19,11 @@ from server.api.games import router as games_router
 from server.api.pages import script_json
 from server.api.rules_data import router as rules_data_router
 from server.api.rules_data import rules_data
-from server.api.security import Guard, refuse_foreign_host
+from server.api.security import Guard
 from server.bots.driver import BotDriver
 from server.bots.pool import BotPool
 from server.cluster.manager import ClusterRoomManager, redis_client
-from server.cluster.routing import OwnerRouting, refuse_unclaimed
+from server.cluster.routing import OwnerRouting
 from server.cluster.settings import check_cluster_settings
 from server.config import Settings
 from server.memory import Collector, PauseWatch
@@ -33,7 +31,7 @@ from server.metrics import Metrics, TimedChooser, serve_metrics
 from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
 from server.rooms.timeouts import ClockKeeper
-from server.ws import App, SocketCheck
+from server.ws import App
 from server.ws.crowd import AddressCap
 
 
@@ -117,22 +115,11 @@ def create_app(
                 await scraped.shutdown()
 
     app = App(title="Coffee Rush Online", lifespan=lifespan, docs_url=None,
-                  redoc_url=None, openapi_url="/api/openapi.json")
+              redoc_url=None, openapi_url="/api/openapi.json",
+              socket_addresses=AddressCap(settings.WS_PER_ADDRESS))
     if cluster is not None:  # inside the guard: only requests it lets through claim a room
-        app.add_middleware(OwnerRouting, ownership=cluster.ownership)
-    app.add_middleware(Guard, settings=settings,
-                       body_limits={IMPORT_PATH: settings.IMPORT_MAX_BODY})
-    # The table sockets skip the stack: the same checks, in the same order (server.ws.route).
-    hosts = settings.allowed_hosts
-
-    async def foreign_host(scope: Scope, receive: Receive, send: Send) -> bool:
-        return await refuse_foreign_host(scope, receive, send, hosts)
-
-    checks: list[SocketCheck] = [foreign_host]
-    if cluster is not None:
-        checks.append(functools.partial(refuse_unclaimed, cluster.ownership))
-    app.socket_checks = checks
-    app.socket_addresses = AddressCap(settings.WS_PER_ADDRESS)
+        app.add_guard(OwnerRouting, ownership=cluster.ownership)
+    app.add_guard(Guard, settings=settings, body_limits={IMPORT_PATH: settings.IMPORT_MAX_BODY})
     app.state.settings = settings
     app.state.rooms = manager
     app.state.database = database  # None when a journal was injected

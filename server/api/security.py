@@ -62,17 +62,6 @@ async def _answer(send: Send, status: int, code: str, message: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-async def refuse_foreign_host(scope: Scope, receive: Receive, send: Send,
-                              hosts: list[str]) -> bool:
-    """A websocket addressed to a host name not allowed is refused at the handshake (the
-    client sees 403); True if it was."""
-    if host_allowed(Headers(scope=scope), hosts):
-        return False
-    await receive()  # websocket.connect; closing now refuses the handshake (403)
-    await send({"type": "websocket.close", "code": 1008, "reason": "host"})
-    return True
-
-
 class BodyBudget:
     """The bytes of request bodies held at once, all requests together; once they are all
     let go after a large total, freed memory is given back to the system."""
@@ -117,9 +106,18 @@ class Guard:
         self.body_limits = dict(body_limits)
         self.bodies = BodyBudget(settings.HTTP_BODY_BUDGET)
 
+    async def refuse_socket(self, scope: Scope, receive: Receive, send: Send) -> bool:
+        """A websocket addressed to a host name not allowed is refused at the handshake
+        (the client sees 403); True if it was."""
+        if host_allowed(Headers(scope=scope), self.hosts):
+            return False
+        await receive()  # websocket.connect; closing now refuses the handshake (403)
+        await send({"type": "websocket.close", "code": 1008, "reason": "host"})
+        return True
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            if not await refuse_foreign_host(scope, receive, send, self.hosts):
+            if not await self.refuse_socket(scope, receive, send):
                 await self.app(scope, receive, send)
             return
         if scope["type"] != "http":

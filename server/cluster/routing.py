@@ -31,9 +31,23 @@ class OwnerRouting:
         self.ownership = ownership
         self.instance_header = (b"x-instance", ownership.instance.encode())
 
+    async def refuse_socket(self, scope: Scope, receive: Receive, send: Send) -> bool:
+        """A websocket for a room: claim the room first. True if it could not be claimed
+        (the socket is closed with 1013 at once; the client retries)."""
+        match = ROOM_PATH.match(scope["path"])
+        code = None if match is None else normalize(match.group(1))
+        if code is None:
+            return False
+        try:
+            await self.ownership.ensure(code)
+        except RoomError as error:
+            await self._refuse(scope, receive, send, error)
+            return True
+        return False
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            if not await refuse_unclaimed(self.ownership, scope, receive, send):
+            if not await self.refuse_socket(scope, receive, send):
                 await self.app(scope, receive, send)
             return
         if scope["type"] != "http":
@@ -85,19 +99,3 @@ class OwnerRouting:
             (b"content-type", b"application/json"), (b"retry-after", b"1"),
         ]})
         await send({"type": "http.response.body", "body": body})
-
-
-async def refuse_unclaimed(ownership: Ownership, scope: Scope, receive: Receive,
-                           send: Send) -> bool:
-    """A websocket for a room: claim the room first. True if it could not be claimed (the
-    socket is closed with 1013 at once; the client retries)."""
-    match = ROOM_PATH.match(scope["path"])
-    code = None if match is None else normalize(match.group(1))
-    if code is None:
-        return False
-    try:
-        await ownership.ensure(code)
-    except RoomError as error:
-        await OwnerRouting._refuse(scope, receive, send, error)
-        return True
-    return False

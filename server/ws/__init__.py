@@ -1,5 +1,5 @@
 """The wire: websocket frames validated at the boundary, ack or coded error, resume."""
 
-from .route import App, SocketCheck
+from .route import App
 
-__all__ = ["App", "SocketCheck"]
+__all__ = ["App"]

@@ -5,9 +5,10 @@ Every layer a request passes through stays alive as long as the request runs, an
 table socket runs for a whole game: through Starlette's and FastAPI's middlewares, router
 and dependency solving that is ~15 coroutine frames, four exit stacks and exception
 wrappers around `send`, ~12 KiB per socket (bench/memory.py), for layers that do nothing
-to a websocket. What they do do to one is done here, in the same order, by `socket_checks`:
-the Host allow-list (api.security), then, in cluster mode, claiming the room (cluster.
-routing). Any other websocket path still goes through the whole stack (which refuses it).
+to a websocket. What they do do to one is done here, in the same order: a middleware added
+with `App.add_guard` screens the table sockets too, through its `refuse_socket` (the Host
+allow-list of api.security, then, in cluster mode, claiming the room in cluster.routing).
+Any other websocket path still goes through the whole stack (which refuses it).
 
 Before those checks, each client address may hold WS_PER_ADDRESS table sockets at once
 (`socket_addresses`); the next is accepted only to be told why: error `too_many_sockets`,
@@ -17,7 +18,8 @@ close 1013 (try again later).
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from fastapi import FastAPI, WebSocket
 from starlette._utils import get_route_path
@@ -29,8 +31,16 @@ from server.rooms import outgoing
 from .crowd import AddressCap
 from .endpoint import table_socket
 
-# Answers (scope, receive, send) with a refusal and returns True, or returns False.
-SocketCheck = Callable[[Scope, Receive, Send], Awaitable[bool]]
+
+class SocketGuard(Protocol):
+    """An ASGI middleware that also screens the table sockets."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None: ...
+
+    async def refuse_socket(self, scope: Scope, receive: Receive, send: Send) -> bool:
+        """Answer the socket with a refusal and return True, or return False."""
+        ...
+
 
 SOCKET_PATH = re.compile(r"^/ws/([^/]+)$")  # Starlette's "/ws/{code}"
 
@@ -38,8 +48,17 @@ SOCKET_PATH = re.compile(r"^/ws/([^/]+)$")  # Starlette's "/ws/{code}"
 class App(FastAPI):
     """FastAPI, with the table sockets taken off the HTTP stack (see above)."""
 
-    socket_checks: list[SocketCheck]
-    socket_addresses: AddressCap
+    def __init__(self, *, socket_addresses: AddressCap, **options: Any) -> None:
+        super().__init__(**options)
+        self.socket_addresses = socket_addresses
+        self.socket_guards: list[SocketGuard] = []
+
+    def add_guard(self, guard: Callable[..., SocketGuard], **options: Any) -> None:
+        """Add `guard` as a middleware, and to the table sockets' way in: the last added
+        runs first on both. The sockets get an instance of their own, which only screens
+        (it has no app behind it: an accepted socket goes on to the table)."""
+        self.add_middleware(guard, **options)
+        self.socket_guards.insert(0, guard(app=None, **options))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
@@ -53,8 +72,8 @@ class App(FastAPI):
                     return
                 try:
                     scope["app"] = self
-                    for check in self.socket_checks:
-                        if await check(scope, receive, send):
+                    for guard in self.socket_guards:
+                        if await guard.refuse_socket(scope, receive, send):
                             return
                     await table_socket(WebSocket(scope, receive, send), code)
                 finally:
