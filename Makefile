@@ -38,7 +38,7 @@ test: install $(NODE_STAMP)
 	$(PY) -m mypy server
 	$(VENV)/bin/lint-imports
 	$(NODE) --test tests/js/
-	$(PY) -m pytest
+	$(PY) -m pytest --numprocesses 2 --dist loadfile
 
 lint: install
 	$(PY) -m ruff check .

@@ -1,5 +1,6 @@
 """Every persistence test runs on SQLite (a temporary file) and on PostgreSQL
-(TEST_DATABASE_URL, whose public schema is wiped before each test)."""
+(TEST_DATABASE_URL, whose public schema is wiped before each test). Under pytest-xdist
+each worker has a database of its own on that server (`<name>_gw0`, ...)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -21,15 +22,38 @@ from server.db.session import make_engine, sqlite_path
 
 from .proxy import TcpProxy
 
-PG_URL = os.environ.get(
+
+
+def _per_worker(url: str) -> str:
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return url
+    base = make_url(url)
+    return base.set(database=f"{base.database}_{worker}").render_as_string(hide_password=False)
+
+
+PG_URL = _per_worker(os.environ.get(
     "TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/coffee_rush_test"
-)
+))
+
+
+def _create_missing(url: URL) -> None:
+    """Create `url`'s database if the server does not have it yet (a worker's first use)."""
+    admin = create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            if conn.scalar(text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                           {"name": url.database}) is None:
+                conn.execute(text(f'CREATE DATABASE "{url.database}"'))
+    finally:
+        admin.dispose()
 
 
 def reset_postgres(url: str) -> None:
     sync_url = make_url(url).set(drivername="postgresql+psycopg")
     engine = create_engine(sync_url)
     try:
+        _create_missing(sync_url)
         with engine.begin() as conn:
             conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
             conn.execute(text("CREATE SCHEMA public"))
