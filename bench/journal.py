@@ -86,7 +86,7 @@ async def run(url: str, fallback: Path, rooms: int, rounds: int,
 
     async def one(code: str, seq: int) -> None:
         start = time.perf_counter()
-        await journal.record(code, seq, 0, {"type": "place", "cell": seq % 16})
+        await journal.action_accepted(code, seq, 0, {"type": "place", "cell": seq % 16})
         latencies.append(time.perf_counter() - start)
 
     stop = asyncio.Event()
@@ -164,7 +164,7 @@ async def run_games(url: str, fallback: Path, rooms: int, games: int,
                 await journal.seats_changed(code, players[:n], host_seat=None)
             await journal.room_started(code, options=options, seed=seed, at=started)
             for seq, (seat, action) in enumerate(moves, start=1):
-                await journal.record(code, seq, seat, action)
+                await journal.action_accepted(code, seq, seat, action)
             await journal.game_finished(FinishedGame(
                 code, seed, options, RULES_VERSION, tuple(players), tuple(moves), result,
                 started, utcnow()))

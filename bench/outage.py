@@ -36,13 +36,13 @@ async def main(timeout: float, writes: int) -> None:
         lock = sqlite3.connect(path, isolation_level=None)
         lock.execute("BEGIN EXCLUSIVE")
         t = time.perf_counter()
-        await journal.record("BENCH001", 1, 0, {"type": "step"})
+        await journal.action_accepted("BENCH001", 1, 0, {"type": "step"})
         print(f"first write under the lock: {time.perf_counter() - t:.3f}s "
               f"(DB_TIMEOUT {timeout}s), degraded={journal.degraded}")
         lat = []
         for seq in range(2, writes + 2):
             t = time.perf_counter()
-            await journal.record("BENCH001", seq, 0, {"type": "step", "n": seq})
+            await journal.action_accepted("BENCH001", seq, 0, {"type": "step", "n": seq})
             lat.append(time.perf_counter() - t)
         print(f"{writes} writes while degraded (fallback file, one at a time): median "
               f"{statistics.median(lat) * 1000:.2f} ms, max {max(lat) * 1000:.2f} ms")

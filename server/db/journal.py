@@ -2,7 +2,7 @@
 
     journal = Journal(engine, "data/journal.fallback")
     await journal.start()          # replays a leftover fallback file first
-    await journal.record(code, seq, seat, action)   # returns once durable
+    await journal.action_accepted(code, seq, seat, action)   # returns once durable
     ...
     await journal.stop()
 
@@ -28,23 +28,22 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol
 
-from sqlalchemy import Engine, text
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
+from sqlalchemy import Engine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
-from . import ops, store
+from . import ops
 from .fallback import Attempt, FallbackFile, copy_lines, is_unavailable, replay
 from .models import utcnow
+from .postgres_writer import PostgresWriter
 from .records import ActionRecord, Fenced, FinishedGame, NewRoom, SeatRecord
 from .session import sqlite_path
 from .sqlite_writer import SqliteWriter
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 
 class _Item:
@@ -68,6 +67,27 @@ class _Item:
             self.done.set_exception(error)
 
 
+class EngineWriter(Protocol):
+    """Runs the journal's transactions on one kind of database."""
+
+    @property
+    def engine(self) -> Engine: ...
+
+    async def write(self, batch: Sequence[ops.Op], *, replaying: bool,
+                    open_rooms: dict[str, int], timeout: float) -> None:
+        """One transaction on the writer's own connection, within `timeout` seconds;
+        `open_rooms` caches the ids of unfinished rooms (see store.append_actions) and is
+        emptied when a transaction fails."""
+        ...
+
+    async def write_apart(self, batch: Sequence[ops.Op], timeout: float) -> None:
+        """One transaction on a connection of its own (the copy-back's); with no
+        operations, a probe that needs a write."""
+        ...
+
+    async def close(self) -> None: ...
+
+
 class Journal:
     def __init__(
         self,
@@ -85,7 +105,6 @@ class Journal:
         write_timeout: float = 2.0,
         clock: Callable[[], datetime] = utcnow,
     ) -> None:
-        self._engine = engine
         # None: no fallback (cluster mode), a write the database cannot take is refused.
         self._file = None if fallback_path is None else FallbackFile(fallback_path)
         # Cluster mode: the owner epoch of a room, stamped on each of its writes.
@@ -115,16 +134,17 @@ class Journal:
         # Told (room code, epoch) when a write is refused as fenced: another instance owns
         # that room now (cluster mode), so this one must stop serving it at once.
         self.on_fenced: Callable[[str, int], None] | None = None
-        self._conn: AsyncConnection | None = None
-        # SQLite: each transaction is one trip to a thread of its own (sqlite_writer.py).
+        # Where transactions run: on SQLite, a thread of its own (sqlite_writer.py); on
+        # PostgreSQL, the event loop (postgres_writer.py).
         path = sqlite_path(engine.url)
-        self._sqlite = None if path is None else SqliteWriter(path, busy_timeout=write_timeout)
+        self._db: EngineWriter = (PostgresWriter(engine) if path is None
+                                  else SqliteWriter(path, busy_timeout=write_timeout))
         if max_wait is None:
             # PostgreSQL: a transaction's statements run on the event loop, so fewer, bigger
             # ones save it CPU. SQLite: a transaction costs the loop one trip to the writer's
             # thread whatever its size, and waiting only added latency (1,000 rooms paced at
             # 1 action/s: journal stage p50 8-14 ms with a 3 ms wait, 5-6 ms without).
-            max_wait = 0.0 if self._sqlite is not None else 0.003
+            max_wait = 0.0 if path is not None else 0.003
         self._max_wait = max_wait
 
     @property
@@ -136,7 +156,7 @@ class Journal:
     @property
     def write_engine(self) -> Engine:
         """The engine this journal writes through (its events see every write)."""
-        return self._engine.sync_engine if self._sqlite is None else self._sqlite.engine
+        return self._db.engine
 
     @property
     def fallback_path(self) -> os.PathLike[str] | None:
@@ -168,13 +188,11 @@ class Journal:
                 await self._copier
         if self._degraded:
             await self._drain_all()
-        await self._close_connection()
-        if self._sqlite is not None:
-            await self._sqlite.close()
+        await self._db.close()
 
     # --- what the rooms call ---------------------------------------------------------
 
-    async def record(
+    async def action_accepted(
         self, room_code: str, seq: int, seat: int | None, action: dict[str, Any],
         at: datetime | None = None,
     ) -> None:
@@ -284,49 +302,13 @@ class Journal:
                 item.resolve()
 
     async def _write(self, batch: Sequence[ops.Op], *, replaying: bool) -> None:
-        """One transaction on the writer's own connection, kept between batches (a pool
-        checkout would ping and reset it each time). It is dropped on any failure; one that
-        died while idle (a database restart) gets a second try on a fresh connection."""
-        if self._sqlite is not None:
-            await self._sqlite.write(batch, replaying=replaying, open_rooms=self._open_rooms,
-                                     timeout=self._write_timeout)
-            return
-        kept = self._conn is not None
-        try:
-            await self._transaction(batch, replaying)
-        except Exception as exc:
-            if not (kept and getattr(exc, "connection_invalidated", False)):
-                raise
-            log.info("journal connection lost (%r); writing on a new one", exc)
-            await self._transaction(batch, replaying)
+        """One transaction on the engine's writer (see EngineWriter.write)."""
+        await self._db.write(batch, replaying=replaying, open_rooms=self._open_rooms,
+                             timeout=self._write_timeout)
 
-    async def _transaction(self, batch: Sequence[ops.Op], replaying: bool) -> None:
-        conn, self._conn = self._conn, None  # given back only once the batch is committed
-
-        async def work() -> AsyncConnection:
-            c = conn if conn is not None else await self._engine.connect()
-            try:
-                async with c.begin(), AsyncSession(bind=c) as session:
-                    await ops.apply_ops(
-                        session, batch, replaying=replaying, open_rooms=self._open_rooms
-                    )
-                    await session.flush()
-            except BaseException:
-                await _close(c)
-                raise
-            return c
-
-        try:
-            self._conn = await _within(self._write_timeout, work())
-        except BaseException:
-            # Ids cached inside a transaction that did not commit may name no room.
-            self._open_rooms.clear()
-            raise
-
-    async def _close_connection(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            await _close(conn)
+    async def _write_apart(self, batch: Sequence[ops.Op]) -> None:
+        """One bounded transaction on a connection of its own (the copier's)."""
+        await self._db.write_apart(batch, self._write_timeout)
 
     @property
     def _fallback(self) -> FallbackFile:
@@ -420,26 +402,6 @@ class Journal:
                 return
             delay = 0  # more was appended meanwhile: go on at once
 
-    async def _write_apart(self, batch: Sequence[ops.Op]) -> None:
-        """One bounded transaction on a connection of its own (the copier's)."""
-        if self._sqlite is not None:
-            await self._sqlite.write_apart(batch, self._write_timeout)
-            return
-
-        async def work() -> None:
-            conn = await self._engine.connect()
-            try:
-                async with conn.begin(), AsyncSession(bind=conn) as session:
-                    if batch:
-                        await ops.apply_ops(session, batch, replaying=True)
-                    else:
-                        await session.execute(text(store.WRITE_PROBE))
-                    await session.flush()
-            finally:
-                await _close(conn)
-
-        await _within(self._write_timeout, work())
-
     async def _take_over(self) -> None:
         """The writer, between batches: copy what was appended since the copier's last look
         (a few lines at most), empty the file and write to the database again."""
@@ -475,40 +437,3 @@ class Journal:
         self._copied, self._degraded = 0, False
         log.warning("database available: %d operations replayed from %s", copied,
                     self._fallback.path)
-
-
-async def _within(timeout: float, work: Coroutine[Any, Any, T]) -> T:
-    """`work`'s result, or TimeoutError after `timeout` seconds. Unlike asyncio.timeout, the
-    deadline holds even when cancelling takes long (a driver rolling back over a network
-    that stopped answering): the cancelled work finishes its clean-up in the background."""
-    task = asyncio.ensure_future(work)
-    try:
-        done, _ = await asyncio.wait({task}, timeout=timeout)
-    except BaseException:
-        task.cancel()
-        raise
-    if task in done:
-        return task.result()
-    task.cancel()
-    task.add_done_callback(_forget)
-    raise TimeoutError(f"the database did not answer within {timeout}s")
-
-
-def _forget(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.debug("abandoned database write ended with %r", task.exception())
-
-
-# How long closing a connection may take before it is dropped instead (a peer that does
-# not answer any more, e.g. a network partition, would never acknowledge the goodbye).
-CLOSE_TIMEOUT = 0.25
-
-
-async def _close(conn: AsyncConnection) -> None:
-    """Close a connection; one whose peer is unreachable is dropped instead of waited on."""
-    try:
-        async with asyncio.timeout(CLOSE_TIMEOUT):
-            await conn.close()
-    except Exception:
-        with contextlib.suppress(Exception):
-            await conn.invalidate()

@@ -60,8 +60,8 @@ class RoomJournal:
                                    at=at)
         self.started_at[room.code] = at
 
-    async def record(self, room: Room, seq: int, action: dict[str, Any], seat: int) -> None:
-        await self.db.record(room.code, seq, seat, action)
+    async def accepted(self, room: Room, seq: int, action: dict[str, Any], seat: int) -> None:
+        await self.db.action_accepted(room.code, seq, seat, action)
 
     async def finished(self, room: Room) -> None:
         if room.game is None or room.game.result is None:

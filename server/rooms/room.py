@@ -61,7 +61,7 @@ class Journal(Protocol):
     database writer in server.persist).
 
     The room awaits these under its lock, so the journal sees changes in the order they
-    happened. `record` is awaited after the engine accepts an action and before the ack
+    happened. `accepted` is awaited after the engine accepts an action and before the ack
     and patches are sent; if it raises, the action is rolled back and the client gets
     error "unavailable". `seq` is the game's version after the action (1 for the first;
     an undo counts as one). `room_created`, `seats_changed` and `started` are awaited the
@@ -73,7 +73,7 @@ class Journal(Protocol):
     async def room_created(self, room: Room) -> None: ...
     async def seats_changed(self, room: Room) -> None: ...
     async def started(self, room: Room) -> None: ...
-    async def record(self, room: Room, seq: int, action: dict[str, Any], seat: int) -> None: ...
+    async def accepted(self, room: Room, seq: int, action: dict[str, Any], seat: int) -> None: ...
     async def finished(self, room: Room) -> None: ...
     async def abandoned(self, room: Room) -> None: ...
 
@@ -90,7 +90,7 @@ class NullJournal:
     async def started(self, room: Room) -> None:
         return None
 
-    async def record(self, room: Room, seq: int, action: dict[str, Any], seat: int) -> None:
+    async def accepted(self, room: Room, seq: int, action: dict[str, Any], seat: int) -> None:
         return None
 
     async def finished(self, room: Room) -> None:
@@ -573,7 +573,7 @@ class Room:
             if stages is not None:
                 stages.stamp_applied()
             try:
-                await self.journal.record(self, game.version, action, seat)
+                await self.journal.accepted(self, game.version, action, seat)
             except Exception as exc:
                 # Rare (the database journal falls back to a local file): rather than copy
                 # the game before every action, rebuild it from the accepted actions.

@@ -23,7 +23,6 @@ from server.db.session import make_engine, sqlite_path
 from .proxy import TcpProxy
 
 
-
 def _per_worker(url: str) -> str:
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if not worker:

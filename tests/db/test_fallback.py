@@ -85,14 +85,15 @@ async def test_outage_goes_to_the_file_and_comes_back_in_order(
     await journal.start()
     await journal.room_created(new_room("OUTAGE01", clock()))
     for seq in (1, 2, 3):
-        await journal.record("OUTAGE01", seq, 0, step(seq))
+        await journal.action_accepted("OUTAGE01", seq, 0, step(seq))
 
     await outage.cut()
-    await journal.record("OUTAGE01", 4, 0, step(4))
+    await journal.action_accepted("OUTAGE01", 4, 0, step(4))
     assert journal.degraded
-    await asyncio.gather(*(journal.record("OUTAGE01", s, 0, step(s)) for s in range(5, 20)))
+    await asyncio.gather(*(journal.action_accepted("OUTAGE01", s, 0, step(s))
+                           for s in range(5, 20)))
     await journal.room_created(new_room("OUTAGE02", clock()))  # a room born in the outage
-    await journal.record("OUTAGE02", 1, 1, step(1))
+    await journal.action_accepted("OUTAGE02", 1, 1, step(1))
     assert len(FallbackFile(fallback).read()) == 16 + 2
     assert await seqs(engine, "OUTAGE01") == [1, 2, 3]  # nothing else reached the database
 
@@ -101,7 +102,7 @@ async def test_outage_goes_to_the_file_and_comes_back_in_order(
     assert await seqs(engine, "OUTAGE01") == list(range(1, 20))
     assert await seqs(engine, "OUTAGE02") == [1]
     assert not FallbackFile(fallback).pending()
-    await journal.record("OUTAGE01", 20, 0, step(20))  # straight to the database again
+    await journal.action_accepted("OUTAGE01", 20, 0, step(20))  # straight to the database again
     assert not FallbackFile(fallback).pending()
     await journal.stop()
     await journal_engine.dispose()
@@ -123,7 +124,7 @@ async def main(url, fallback):
     seq = 0
     while True:  # acknowledge one write at a time until killed
         seq += 1
-        await journal.record("KILLED01", seq, seq % 3, {"type": "step", "cell": seq % 16})
+        await journal.action_accepted("KILLED01", seq, seq % 3, {"type": "step", "cell": seq % 16})
         print(seq, "degraded" if journal.degraded else "db", flush=True)
 
 asyncio.run(main(sys.argv[1], sys.argv[2]))

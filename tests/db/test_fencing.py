@@ -39,13 +39,13 @@ async def test_the_old_owners_writes_are_refused_once_the_room_is_claimed(
     old = Journal(engine, None, fence=old_epochs.get, clock=clock)
     await old.start()
     await old.room_created(new_room(CODE, clock()))
-    await old.record(CODE, 1, 0, {"type": "step", "cell": 1})
+    await old.action_accepted(CODE, 1, 0, {"type": "step", "cell": 1})
     assert await claim(engine, CODE) == 2  # another instance takes the room over
     with pytest.raises(Fenced):
-        await old.record(CODE, 2, 1, {"type": "step", "cell": 2})
+        await old.action_accepted(CODE, 2, 1, {"type": "step", "cell": 2})
     new = Journal(engine, None, fence={CODE: 2}.get, clock=clock)
     await new.start()
-    await new.record(CODE, 2, 1, {"type": "step", "cell": 3})
+    await new.action_accepted(CODE, 2, 1, {"type": "step", "cell": 3})
     assert [seq_action[2]["cell"] for seq_action in await stored_actions(engine)] == [1, 3]
     await asyncio.gather(old.stop(), new.stop())
 
@@ -58,8 +58,8 @@ async def test_a_fenced_write_fails_alone_in_its_batch(engine: AsyncEngine, cloc
     await journal.room_created(new_room("OTHER234", clock()))
     assert await claim(engine, CODE) == 2
     results = await asyncio.gather(
-        journal.record(CODE, 1, 0, {"type": "step", "cell": 1}),
-        journal.record("OTHER234", 1, 0, {"type": "step", "cell": 1}),
+        journal.action_accepted(CODE, 1, 0, {"type": "step", "cell": 1}),
+        journal.action_accepted("OTHER234", 1, 0, {"type": "step", "cell": 1}),
         return_exceptions=True,
     )
     assert isinstance(results[0], Fenced) and results[1] is None
@@ -81,11 +81,11 @@ async def test_the_journal_tells_of_a_fenced_write_before_its_caller_resumes(
     await journal.start()
     try:
         await journal.room_created(new_room(CODE, clock()))
-        await journal.record(CODE, 1, 0, {"type": "step", "cell": 1})
+        await journal.action_accepted(CODE, 1, 0, {"type": "step", "cell": 1})
         assert told == []
         assert await claim(engine, CODE) == 2
         with pytest.raises(Fenced):
-            await journal.record(CODE, 2, 1, {"type": "step", "cell": 2})
+            await journal.action_accepted(CODE, 2, 1, {"type": "step", "cell": 2})
         assert told == [(CODE, 1)]
     finally:
         await journal.stop()

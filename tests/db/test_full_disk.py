@@ -52,14 +52,14 @@ async def test_every_acknowledged_write_survives_a_full_fallback_disk(
         await journal.start()
         try:
             await journal.room_created(new_room("FULLDISK", clock()))
-            await journal.record("FULLDISK", 1, 0, big_step(1))
+            await journal.action_accepted("FULLDISK", 1, 0, big_step(1))
             await outage.cut()
             acked, refused, seq = [1], 0, 1
             ballast = fill(disk, leave=9000)
             while refused < 3:  # the disk fills: some appends fail, partly written
                 seq += 1
                 try:
-                    await journal.record("FULLDISK", seq, 0, big_step(seq))
+                    await journal.action_accepted("FULLDISK", seq, 0, big_step(seq))
                 except OSError:
                     refused += 1
                     seq -= 1  # a refused action is not applied: the room retries its seq
@@ -69,7 +69,7 @@ async def test_every_acknowledged_write_survives_a_full_fallback_disk(
             os.unlink(ballast)  # space comes back; the next writes are acknowledged again
             for _ in range(3):
                 seq += 1
-                await journal.record("FULLDISK", seq, 0, big_step(seq))
+                await journal.action_accepted("FULLDISK", seq, 0, big_step(seq))
                 acked.append(seq)
             await outage.restore()
             await eventually(lambda: not journal.degraded)

@@ -44,7 +44,7 @@ async def test_record_is_committed_when_it_returns(
     journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
     await journal.start()
     await journal.room_created(new_room("DURABLE1", clock()))
-    await journal.record("DURABLE1", 1, 0, step(1))
+    await journal.action_accepted("DURABLE1", 1, 0, step(1))
     assert await journal_seqs(engine) == [1]  # read through another connection
     await journal.stop()
     assert not journal.degraded and not (tmp_path / "fallback.jsonl").exists()
@@ -58,10 +58,11 @@ async def test_concurrent_records_share_transactions(
     await journal.room_created(new_room("GROUP001", clock()))
     commits = count_commits(journal)
     for seq in range(1, 4):  # one at a time: nothing to share
-        await journal.record("GROUP001", seq, 0, step(seq))
+        await journal.action_accepted("GROUP001", seq, 0, step(seq))
     assert commits == [1, 1, 1]
     # 50 records handed over at once: 20 + 20 + 10, one transaction each
-    await asyncio.gather(*(journal.record("GROUP001", s, 0, step(s)) for s in range(4, 54)))
+    await asyncio.gather(*(journal.action_accepted("GROUP001", s, 0, step(s))
+                           for s in range(4, 54)))
     assert commits == [1, 1, 1, 20, 20, 10]
     await journal.stop()
     assert await journal_seqs(engine) == list(range(1, 54))
@@ -75,10 +76,10 @@ async def test_a_record_whose_caller_is_cancelled_is_written_all_the_same(
     journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
     await journal.start()
     await journal.room_created(new_room("CANCEL01", clock()))
-    waiting = asyncio.create_task(journal.record("CANCEL01", 1, 0, step(1)))
+    waiting = asyncio.create_task(journal.action_accepted("CANCEL01", 1, 0, step(1)))
     await asyncio.sleep(0)  # queued, not yet written
     waiting.cancel()
-    await journal.record("CANCEL01", 2, 0, step(2))
+    await journal.action_accepted("CANCEL01", 2, 0, step(2))
     with pytest.raises(asyncio.CancelledError):
         await waiting
     assert await journal_seqs(engine) == [1, 2]
@@ -90,17 +91,17 @@ async def test_a_bad_write_fails_alone(engine: AsyncEngine, tmp_path: Path, cloc
     journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
     await journal.start()
     await journal.room_created(new_room("BADWRITE", clock()))
-    await journal.record("BADWRITE", 1, 0, step(1))
+    await journal.action_accepted("BADWRITE", 1, 0, step(1))
     results = await asyncio.gather(
-        journal.record("BADWRITE", 2, 0, step(2)),
-        journal.record("BADWRITE", 1, 1, {"type": "end_turn"}),  # seq 1 again, different
-        journal.record("NOSUCH00", 1, 0, step(1)),
-        journal.record("BADWRITE", 3, 0, step(3)),
+        journal.action_accepted("BADWRITE", 2, 0, step(2)),
+        journal.action_accepted("BADWRITE", 1, 1, {"type": "end_turn"}),  # seq 1 again, different
+        journal.action_accepted("NOSUCH00", 1, 0, step(1)),
+        journal.action_accepted("BADWRITE", 3, 0, step(3)),
         return_exceptions=True,
     )
     assert results[0] is None and results[3] is None
     assert isinstance(results[1], JournalConflict) and isinstance(results[2], UnknownRoom)
-    await journal.record("BADWRITE", 1, 0, step(1))  # an identical repeat is harmless
+    await journal.action_accepted("BADWRITE", 1, 0, step(1))  # an identical repeat is harmless
     await journal.stop()
     assert await journal_seqs(engine) == [1, 2, 3] and not journal.degraded
 
@@ -115,7 +116,7 @@ async def test_room_lifecycle_hooks(engine: AsyncEngine, tmp_path: Path, clock: 
     await journal.room_started(room.code, options=room.options, seed=room.seed)
     game = finished(room, clock(), clock(), names=("Ada", "Botty"))
     for seq, (seat, action) in enumerate(game.actions[:10], start=1):
-        await journal.record(room.code, seq, seat, action)
+        await journal.action_accepted(room.code, seq, seat, action)
     sessions = session_factory(engine)
     async with sessions() as s:
         rooms = {r.code: r for r in await store.load_unfinished_rooms(s)}
@@ -137,10 +138,11 @@ async def test_stop_writes_what_was_handed_over(
     journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
     await journal.start()
     await journal.room_created(new_room("STOP0001", clock()))
-    tasks = [asyncio.create_task(journal.record("STOP0001", s, 0, step(s))) for s in range(1, 6)]
+    tasks = [asyncio.create_task(journal.action_accepted("STOP0001", s, 0, step(s)))
+             for s in range(1, 6)]
     await asyncio.sleep(0)  # the records are queued, not yet written
     await journal.stop()
     await asyncio.gather(*tasks)
     assert await journal_seqs(engine) == [1, 2, 3, 4, 5]
     with pytest.raises(RuntimeError):
-        await journal.record("STOP0001", 6, 0, step(6))
+        await journal.action_accepted("STOP0001", 6, 0, step(6))

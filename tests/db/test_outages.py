@@ -71,7 +71,7 @@ async def acked_while_copy_back_is_stuck(
             while watch.now <= 0:  # a copy-back attempt is on its way to the database
                 await asyncio.sleep(0.005)
             attempt = watch.started
-            await journal.record(code, seq, 0, step(seq))
+            await journal.action_accepted(code, seq, 0, step(seq))
             overlapped += watch.now > 0 and watch.started == attempt
     assert overlapped > len(seqs_) // 2, "the writes waited on copy-back"
 
@@ -130,16 +130,16 @@ async def test_a_sqlite_lock_held_by_another_process_is_an_outage(
     locker = None
     try:
         await journal.room_created(new_room("LOCKED01", clock()))
-        await journal.record("LOCKED01", 1, 0, step(1))
+        await journal.action_accepted("LOCKED01", 1, 0, step(1))
         locker = Locker(sqlite_path(sqlite_url))
         async with asyncio.timeout(HANG_GUARD):
-            await journal.record("LOCKED01", 2, 0, step(2))  # waits the busy timeout once
+            await journal.action_accepted("LOCKED01", 2, 0, step(2))  # waits the busy timeout once
         assert journal.degraded and len(FallbackFile(fallback).read()) == 1
         await acked_while_copy_back_is_stuck(journal, watch, "LOCKED01", range(3, 8))
         assert journal.degraded and len(FallbackFile(fallback).read()) == 6
         locker.release()
         await eventually(lambda: not journal.degraded)
-        await journal.record("LOCKED01", 8, 0, step(8))
+        await journal.action_accepted("LOCKED01", 8, 0, step(8))
         assert not FallbackFile(fallback).pending()
         assert await seqs(engine, "LOCKED01") == [1, 2, 3, 4, 5, 6, 7, 8]
     finally:
@@ -177,18 +177,18 @@ async def test_a_network_partition_to_postgresql_is_an_outage(
     await journal.start()
     try:
         await journal.room_created(new_room("PARTED01", clock()))
-        await journal.record("PARTED01", 1, 0, step(1))
+        await journal.action_accepted("PARTED01", 1, 0, step(1))
         proxy.freeze()  # the kept connection stays open; nothing gets through any more
         async with asyncio.timeout(HANG_GUARD):
-            await journal.record("PARTED01", 2, 0, step(2))  # the deadline, once
+            await journal.action_accepted("PARTED01", 2, 0, step(2))  # the deadline, once
         assert journal.degraded and len(FallbackFile(fallback).read()) == 1
         async with asyncio.timeout(HANG_GUARD):  # while copy-back attempts keep hanging
             for seq in (3, 4, 5):
-                await journal.record("PARTED01", seq, 0, step(seq))
+                await journal.action_accepted("PARTED01", seq, 0, step(seq))
         assert journal.degraded and await seqs(direct, "PARTED01") == [1]
         proxy.thaw()
         await eventually(lambda: not journal.degraded, HANG_GUARD)
-        await journal.record("PARTED01", 6, 0, step(6))
+        await journal.action_accepted("PARTED01", 6, 0, step(6))
         assert await seqs(direct, "PARTED01") == [1, 2, 3, 4, 5, 6]
         assert not FallbackFile(fallback).pending()
     finally:
@@ -246,13 +246,13 @@ async def test_connect_privilege_revoked_is_an_outage(
     await journal.start()
     try:
         await journal.room_created(new_room("REVOKE01", clock()))
-        await journal.record("REVOKE01", 1, 0, step(1))
+        await journal.action_accepted("REVOKE01", 1, 0, step(1))
         await asyncio.to_thread(_admin, f'REVOKE CONNECT ON DATABASE "{name}" FROM "{role}"')
         await asyncio.to_thread(  # and its sessions end, as an operator would make them
             _admin, f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                     f"WHERE usename = '{role}'")
         for seq in (2, 3, 4):
-            await journal.record("REVOKE01", seq, 0, step(seq))  # acked from the file
+            await journal.action_accepted("REVOKE01", seq, 0, step(seq))  # acked from the file
         assert journal.degraded and len(FallbackFile(fallback).read()) == 3
         assert await seqs(direct, "REVOKE01") == [1]
         await asyncio.to_thread(_admin, f'GRANT CONNECT ON DATABASE "{name}" TO "{role}"')
@@ -284,19 +284,19 @@ async def test_a_postgresql_lock_held_by_another_session_is_an_outage(
     holder = None
     try:
         await journal.room_created(new_room("PGLOCK01", clock()))
-        await journal.record("PGLOCK01", 1, 0, step(1))
+        await journal.action_accepted("PGLOCK01", 1, 0, step(1))
         holder = other.connect()
         holder.begin()
         holder.execute(text("LOCK TABLE journal IN ACCESS EXCLUSIVE MODE"))
         async with asyncio.timeout(HANG_GUARD):
-            await journal.record("PGLOCK01", 2, 0, step(2))  # the lock timeout, once
+            await journal.action_accepted("PGLOCK01", 2, 0, step(2))  # the lock timeout, once
         assert journal.degraded and len(FallbackFile(fallback).read()) == 1
         await acked_while_copy_back_is_stuck(journal, watch, "PGLOCK01", range(3, 6))
         holder.rollback()
         holder.close()
         holder = None
         await eventually(lambda: not journal.degraded, HANG_GUARD)
-        await journal.record("PGLOCK01", 6, 0, step(6))
+        await journal.action_accepted("PGLOCK01", 6, 0, step(6))
         assert await seqs(engine, "PGLOCK01") == [1, 2, 3, 4, 5, 6]
         assert not FallbackFile(fallback).pending()
     finally:

@@ -14,6 +14,7 @@ from server.db import store
 from server.db.journal import Journal
 from server.db.records import ActionRecord, JournalConflict
 from server.db.session import session_factory
+from server.db.sqlite_writer import SqliteWriter
 
 from .conftest import Clock
 from .helpers import new_room
@@ -41,7 +42,7 @@ async def test_rows_are_stored_as_the_orm_stores_them(
     for code in ("RAWPATH1", "ORMPATH1"):
         await journal.room_created(new_room(code, clock()))
     at = clock()
-    await journal.record("RAWPATH1", 1, 2, ACTION, at)  # live: the short way on SQLite
+    await journal.action_accepted("RAWPATH1", 1, 2, ACTION, at)  # live: the short way on SQLite
     await journal.stop()
     async with session_factory(engine)() as session, session.begin():
         await store.append_actions(  # a replay: always the ORM path
@@ -58,12 +59,12 @@ async def test_a_row_already_there_goes_through_the_orm_checks(
     journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
     await journal.start()
     await journal.room_created(new_room("RAWPATH2", clock()))
-    await journal.record("RAWPATH2", 1, 0, ACTION)
-    await journal.record("RAWPATH2", 1, 0, ACTION)  # an identical repeat: accepted
+    await journal.action_accepted("RAWPATH2", 1, 0, ACTION)
+    await journal.action_accepted("RAWPATH2", 1, 0, ACTION)  # an identical repeat: accepted
     with pytest.raises(JournalConflict):
-        await journal.record("RAWPATH2", 1, 0, {"type": "end_turn"})
-    await journal.record("RAWPATH2", 2, 0, ACTION)
+        await journal.action_accepted("RAWPATH2", 1, 0, {"type": "end_turn"})
+    await journal.action_accepted("RAWPATH2", 2, 0, ACTION)
     await journal.stop()
     assert [row[0] for row in await stored(engine, "RAWPATH2")] == [1, 2]
-    assert (journal._sqlite is not None) == (engine.dialect.name == "sqlite")
+    assert isinstance(journal._db, SqliteWriter) == (engine.dialect.name == "sqlite")
 

@@ -159,11 +159,11 @@ async def test_surprises_are_checked_or_refused_as_before(
     await journal.room_started(room.code, options=room.options, seed=room.seed)
     game = finished(room, clock(), clock())
     for seq, (seat, action) in enumerate(game.actions, start=1):
-        await journal.record(room.code, seq, seat, action)
+        await journal.action_accepted(room.code, seq, seat, action)
     await journal.game_finished(game)
     await journal.game_finished(game)  # saved already: nothing changes
     with pytest.raises(UnknownRoom):  # the room is finished
-        await journal.record(room.code, len(game.actions) + 1, 0, {"type": "end_turn"})
+        await journal.action_accepted(room.code, len(game.actions) + 1, 0, {"type": "end_turn"})
     await journal.seats_changed(room.code, ())  # a finished room's seats stay
     await journal.stop()
     rows = await dump(engine, room.code)
@@ -191,7 +191,7 @@ async def test_a_room_from_before_a_restart_is_written_too(
     await second.room_started(room.code, options=room.options, seed=room.seed)
     game = finished(room, clock(), clock(), names=("Ada", "Seat 2"))
     for seq, (seat, action) in enumerate(game.actions[:5], start=1):
-        await second.record(room.code, seq, seat, action)
+        await second.action_accepted(room.code, seq, seat, action)
     await second.stop()
     async with session_factory(engine)() as session:
         loaded = await store.load_unfinished_room(session, room.code)

@@ -44,8 +44,8 @@ async def test_a_stalled_loop_does_not_send_a_healthy_disk_to_the_fallback_file(
     try:
         room = new_room("STALLED1", clock(), players=4)
         await stalled(asyncio.ensure_future(journal.room_created(room)))
-        await journal.record("STALLED1", 1, 0, step(1))  # the room is known unfinished now
-        await stalled(asyncio.ensure_future(journal.record("STALLED1", 2, 0, step(2))))
+        await journal.action_accepted("STALLED1", 1, 0, step(1))  # the room is known unfinished now
+        await stalled(asyncio.ensure_future(journal.action_accepted("STALLED1", 2, 0, step(2))))
         assert not journal.degraded
     finally:
         await journal.stop()
@@ -66,7 +66,7 @@ async def test_json_columns_are_stored_as_compact_text(
     action = {"type": "order", "note": "café ☕", "cups": [1, 2]}
     try:
         await journal.room_created(new_room("COMPACT1", clock(), players=2))
-        await journal.record("COMPACT1", 1, 0, action)
+        await journal.action_accepted("COMPACT1", 1, 0, action)
     finally:
         await journal.stop()
     async with engine.connect() as conn:

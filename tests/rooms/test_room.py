@@ -35,7 +35,7 @@ class Recorder:
     async def started(self, room):
         self.calls.append(("started", room.code))
 
-    async def record(self, room, seq, action, seat):
+    async def accepted(self, room, seq, action, seat):
         # Nothing has been sent for this action yet.
         queued = [] if self.watch is None else drain(self.watch)
         self.calls.append(("record", seq, action["type"], seat, queued))
