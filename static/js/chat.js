@@ -64,8 +64,20 @@ export function createChat({ code, send, view }) {
   document.querySelector("main").append(dock);
   document.body.append(live);
   const anchor = document.getElementById("help-btn");
-  if (anchor) anchor.before(toggle);
-  else document.querySelector(".topbar").append(toggle);
+  // On a phone, while the game is shown, the Chat button sits in the prompt bar (beside the
+  // status line) instead of floating over the board and cups; elsewhere it is in the header.
+  const phone = window.matchMedia("(max-width: 599px)");
+  function place() {
+    const bar = document.getElementById("actionbar");
+    const game = document.getElementById("game");
+    if (phone.matches && bar && game && !game.hidden) {
+      if (toggle.parentElement !== bar) bar.prepend(toggle);
+    } else if (anchor) {
+      if (toggle.nextElementSibling !== anchor) anchor.before(toggle);
+    } else if (toggle.parentElement === null) document.querySelector(".topbar").append(toggle);
+  }
+  place();
+  phone.addEventListener("change", place);
 
   function open(on) {
     dock.hidden = !on;
@@ -73,7 +85,7 @@ export function createChat({ code, send, view }) {
     document.body.classList.toggle("talk-open", on);
     if (on) {
       unread = 0;
-      input.focus();
+      input.focus({ preventScroll: true });
       list.scrollTop = list.scrollHeight;
     }
     labels();
@@ -200,6 +212,7 @@ export function createChat({ code, send, view }) {
       for (const author of mutes) send({ type: "mute", author, muted: true });
     },
     update(v) {
+      place();
       note.hidden = !(v.you.seat === null && v.room.status !== "finished");
     },
   };

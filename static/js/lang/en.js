@@ -4,6 +4,7 @@ export default {
   "app.tagline": "Brew orders, beat the clock — a table for 2 to 4 baristas.",
   "lang.label": "Language",
   "nav.lobby": "Lobby",
+  "nav.menu": "Menu",
   "nav.rules": "How to play",
   "nav.skip": "Skip to the game",
 

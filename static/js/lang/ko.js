@@ -4,6 +4,7 @@ export default {
   "app.tagline": "주문이 밀리기 전에 음료를 만드세요 — 바리스타 2~4명을 위한 테이블",
   "lang.label": "언어",
   "nav.lobby": "로비",
+  "nav.menu": "메뉴",
   "nav.rules": "게임 방법",
   "nav.skip": "게임으로 바로 가기",
 

@@ -4,6 +4,7 @@ export default {
   "app.tagline": "ชงเครื่องดื่มให้ทันออเดอร์ — โต๊ะสำหรับบาริสต้า 2 ถึง 4 คน",
   "lang.label": "ภาษา",
   "nav.lobby": "ล็อบบี้",
+  "nav.menu": "เมนู",
   "nav.rules": "วิธีเล่น",
   "nav.skip": "ข้ามไปที่เกม",
 
