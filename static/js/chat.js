@@ -19,7 +19,7 @@ const KEEP = 200; // messages kept on screen
 export function talkLine(item, nameOf) {
   if (item.kind === "timeout") return t(item.away ? "ev.timeoutAway" : "ev.timeout", { name: nameOf(item.seat) });
   const name = item.seat !== null && item.seat !== undefined ? (item.name || nameOf(item.seat)) : t("talk.spectator", { n: String(item.author).slice(1) });
-  const said = item.reaction ? t(`talk.reaction.${item.reaction}`) : item.text;
+  const said = item.reaction ? t(`talk.reactionName.${item.reaction}`) : item.text;
   const line = t("talk.said", { name, text: said });
   return item.channel === "spectators" ? `${t("talk.spectators")} · ${line}` : line;
 }
@@ -56,14 +56,28 @@ export function createChat({ code, send, view }) {
   const dock = h("aside", { id: "talk", class: "talk", "aria-labelledby": "talk-title", hidden: true },
     h("div", { class: "talk-head" }, title, close), note, list, empty, reactions, form, error);
   for (const r of rulesData().reactions) {
-    reactions.append(h("button", { type: "button", class: "reaction", dataset: { reaction: r }, onclick: () => say({ reaction: r }) }));
+    // Our own drawing of each reaction: no colour-emoji font needed (icons.js, "react-…").
+    reactions.append(h("button", { type: "button", class: "reaction", dataset: { reaction: r }, onclick: () => say({ reaction: r }) },
+      icon(`react-${r}`)));
   }
   dock.append(mountAlerts());
   document.querySelector("main").append(dock);
   document.body.append(live);
   const anchor = document.getElementById("help-btn");
-  if (anchor) anchor.before(toggle);
-  else document.querySelector(".topbar").append(toggle);
+  // On a phone, while the game is shown, the Chat button sits in the prompt bar (beside the
+  // status line) instead of floating over the board and cups; elsewhere it is in the header.
+  const phone = window.matchMedia("(max-width: 599px)");
+  function place() {
+    const bar = document.getElementById("actionbar");
+    const game = document.getElementById("game");
+    if (phone.matches && bar && game && !game.hidden) {
+      if (toggle.parentElement !== bar) bar.prepend(toggle);
+    } else if (anchor) {
+      if (toggle.nextElementSibling !== anchor) anchor.before(toggle);
+    } else if (toggle.parentElement === null) document.querySelector(".topbar").append(toggle);
+  }
+  place();
+  phone.addEventListener("change", place);
 
   function open(on) {
     dock.hidden = !on;
@@ -71,7 +85,7 @@ export function createChat({ code, send, view }) {
     document.body.classList.toggle("talk-open", on);
     if (on) {
       unread = 0;
-      input.focus();
+      input.focus({ preventScroll: true });
       list.scrollTop = list.scrollHeight;
     }
     labels();
@@ -101,8 +115,9 @@ export function createChat({ code, send, view }) {
     return you.seat !== null ? m.author === `p${you.seat}` : m.author === watcherAuthor;
   }
 
+  // A message as words (for the live region): a reaction by its name.
   function body(m) {
-    return m.reaction ? t(`talk.reaction.${m.reaction}`) : m.text;
+    return m.reaction ? t(`talk.reactionName.${m.reaction}`) : m.text;
   }
 
   function setMute(author, on) {
@@ -116,8 +131,9 @@ export function createChat({ code, send, view }) {
   function item(m) {
     const name = authorName(m);
     const who = h("span", { class: `talk-who seat-${m.seat ?? "w"}`, text: mine(m) ? `${name} (${t("talk.you")})` : name });
-    const said = h("span", { class: m.reaction ? "talk-text reaction-text" : "talk-text", text: body(m) });
-    if (m.reaction) said.setAttribute("aria-label", t(`talk.reactionName.${m.reaction}`));
+    const said = m.reaction
+      ? h("span", { class: "talk-text reaction-text" }, icon(`react-${m.reaction}`, t(`talk.reactionName.${m.reaction}`)))
+      : h("span", { class: "talk-text", text: m.text });
     const li = h("li", { class: `talk-msg ch-${m.channel}`, dataset: { n: String(m.n), author: m.author } }, who, " ", said);
     if (m.channel === "spectators") li.prepend(h("span", { class: "talk-chan", text: t("talk.spectators") }));
     if (!mine(m)) {
@@ -139,7 +155,7 @@ export function createChat({ code, send, view }) {
 
   function labels() {
     text(title, t("talk.title"));
-    text(close, "✕");
+    text(close, "×");
     close.setAttribute("aria-label", t("talk.close"));
     text(empty, t("talk.empty"));
     text(note, t("talk.spectatorsHidden"));
@@ -148,8 +164,8 @@ export function createChat({ code, send, view }) {
     input.placeholder = t("talk.placeholder");
     reactions.setAttribute("aria-label", t("talk.reactions"));
     for (const b of reactions.children) {
-      text(b, t(`talk.reaction.${b.dataset.reaction}`));
       b.setAttribute("aria-label", t(`talk.reactionName.${b.dataset.reaction}`));
+      b.setAttribute("title", t(`talk.reactionName.${b.dataset.reaction}`));
     }
     text(toggle, unread && dock.hidden ? t("talk.openUnread", { n: unread }) : t("talk.open"));
   }
@@ -196,6 +212,7 @@ export function createChat({ code, send, view }) {
       for (const author of mutes) send({ type: "mute", author, muted: true });
     },
     update(v) {
+      place();
       note.hidden = !(v.you.seat === null && v.room.status !== "finished");
     },
   };

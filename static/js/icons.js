@@ -43,6 +43,26 @@ const SYMBOLS = {
   // an open eye, for spectators
   eye: `<path d="M3 16 C8 8 24 8 29 16 C24 24 8 24 3 16 Z" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linejoin="round"/>
     <circle cx="16" cy="16" r="4.5" fill="currentColor"/>`,
+  // Upgrade tiles: one glyph each, so an active tile reads without its name.
+  double_meeples: `<circle cx="11" cy="11" r="6" fill="currentColor"/><circle cx="21" cy="21" r="6" fill="currentColor" opacity=".7"/>`,
+  diagonal_movement: `<path d="M7 25 L25 7 M13 7 H25 V19" fill="none" stroke="currentColor" stroke-width="3.2" stroke-linecap="round" stroke-linejoin="round"/>`,
+  double_corners: `<path d="M5 13 V5 H13 M19 5 H27 V13 M27 19 V27 H19 M13 27 H5 V19" fill="none" stroke="currentColor" stroke-width="3.2" stroke-linecap="round" stroke-linejoin="round"/>`,
+  double_specialties: `<path d="M9 3 H23 V28 L16 22 L9 28 Z" fill="currentColor"/>`,
+  // Quick reactions, drawn here so that no colour-emoji font is needed.
+  "react-thumbs": `<path d="M4 14 H9 V28 H4 Z" fill="#8c5a36"/><path d="M11 14 L16 4 C19 4 20 6 19 9 L18 12 H26 C28 12 29 14 28.5 16 L26 26 C25.6 27.4 24.6 28 23 28 H11 Z" fill="#f2c14e" stroke="#9a7414" stroke-width="1.4" stroke-linejoin="round"/>`,
+  "react-sweat": `<circle cx="15" cy="17" r="12" fill="#f2c14e" stroke="#9a7414" stroke-width="1.4"/>
+    <path d="M9 14 Q11 12 13 14 M17 14 Q19 12 21 14" fill="none" stroke="#3a2518" stroke-width="1.8" stroke-linecap="round"/>
+    <path d="M9 20 Q15 26 21 20" fill="none" stroke="#3a2518" stroke-width="1.8" stroke-linecap="round"/>
+    <path d="M26 3 C28 7 30 9 30 11 A4 4 0 0 1 22 11 C22 9 24 7 26 3 Z" fill="#56b4e9" stroke="#1c5a92" stroke-width="1.2"/>`,
+  "react-coffee": `<path d="M5 11 H23 V22 A6 6 0 0 1 17 28 H11 A6 6 0 0 1 5 22 Z" fill="#f7efe3" stroke="#6b4a32" stroke-width="1.8" stroke-linejoin="round"/>
+    <path d="M23 14 C29 14 29 22 23 22" fill="none" stroke="#6b4a32" stroke-width="1.8"/>
+    <path d="M7 13 H21" stroke="#8c5a36" stroke-width="2.4"/>
+    <path d="M11 8 C9 6 13 5 11 2 M17 8 C15 6 19 5 17 2" fill="none" stroke="#a58b74" stroke-width="1.5" stroke-linecap="round"/>`,
+  "react-gg": `<path d="M2 12 L9 9 L16 12 L23 9 L30 12 V20 L24 23 L16 27 L8 23 L2 20 Z" fill="#f2c14e" stroke="#9a7414" stroke-width="1.4" stroke-linejoin="round"/>
+    <path d="M9 17 L14 21 M12 15 L17 19 M15 13 L20 17" stroke="#9a7414" stroke-width="1.5" stroke-linecap="round"/>`,
+  "react-wait": `<path d="M8 3 H24 M8 29 H24" stroke="#6b4a32" stroke-width="2.4" stroke-linecap="round"/>
+    <path d="M10 4 C10 12 16 13 16 16 C16 19 10 20 10 28 H22 C22 20 16 19 16 16 C16 13 22 12 22 4 Z" fill="#fbf1e4" stroke="#6b4a32" stroke-width="1.6" stroke-linejoin="round"/>
+    <path d="M12.5 26 C13 22 15 21 16 20 C17 21 19 22 19.5 26 Z M13 8 H19 L16 12 Z" fill="#e0a23a"/>`,
   ribbon: `<path d="M9 3 H23 V28 L16 22 L9 28 Z" fill="#d9a520" stroke="#8a6508" stroke-width="1.3" stroke-linejoin="round"/>`,
 };
 

@@ -52,7 +52,7 @@ const handlers = {
         draw();
         // Move focus to the first matching order so the keyboard flow continues.
         const target = document.querySelector(".is-me .card.target");
-        if (target) target.focus();
+        if (target) target.focus({ preventScroll: true });
       }
     },
     empty(k) {
@@ -368,9 +368,26 @@ const syncMute = () => {
   mute.setAttribute("aria-pressed", String(muted()));
   mute.setAttribute("aria-label", muted() ? t("hdr.unmute") : t("hdr.mute"));
   mute.title = mute.getAttribute("aria-label");
-  mute.replaceChildren(icon(muted() ? "mute" : "sound"));
+  mute.replaceChildren(icon(muted() ? "mute" : "sound"), h("span", { class: "menu-label" }, mute.title));
 };
 mute.addEventListener("click", () => { setMuted(!muted()); syncMute(); });
+// A phone's one-row header has no room for it: the sound switch joins the links' menu there.
+const phoneHeader = window.matchMedia("(max-width: 599px)");
+const placeMute = () => {
+  if (phoneHeader.matches) $("nav-menu").querySelector(".nav-menu-list").prepend(mute);
+  else $("nav-menu").before(mute);
+};
+phoneHeader.addEventListener("change", placeMute);
+placeMute();
+// The menu closes on a click elsewhere or Escape, as menus do.
+document.addEventListener("click", (e) => {
+  const menu = $("nav-menu");
+  if (menu.open && !menu.contains(/** @type {Node} */ (e.target))) menu.open = false;
+});
+document.addEventListener("keydown", (e) => {
+  const menu = $("nav-menu");
+  if (e.key === "Escape" && menu.open) { menu.open = false; menu.querySelector("summary").focus(); }
+});
 onLangChange(syncMute);
 syncMute();
 $("help-btn").addEventListener("click", () => {

@@ -1,6 +1,6 @@
 // One player's board: tabs 1-4 with order cards, three cups, completed / penalties / Rush,
 // upgrade tiles. Built once per seat and updated in place; controls come from intents.
-import { attr, h, syncList, text, toggle, flash } from "./dom.js";
+import { attr, h, svg, syncList, text, toggle, flash } from "./dom.js";
 import { icon } from "./icons.js";
 import { ing, t } from "./i18n.js";
 import { SEAT_LETTERS } from "./names.js";
@@ -20,12 +20,15 @@ export function recipeText(recipe) {
  * @returns {HTMLButtonElement}
  */
 export function cardNode(card) {
+  // A drawn order card: its name on a band, the recipe as big icons inside a cup
+  // silhouette laid out as a cup's four places, and what it scores once served.
   const el = h("button", { type: "button", class: "card", disabled: true },
     h("span", { class: "card-name" }),
-    h("span", { class: "recipe" }));
+    h("span", { class: "card-cup" }, cupArt(), h("span", { class: "recipe" })),
+    h("span", { class: "card-pts", "aria-hidden": "true" }, "+1"));
   if (card.specialty) {
     el.classList.add("special");
-    el.querySelector(".card-name").before(icon("star", null, "ico star"));
+    el.querySelector(".card-cup").prepend(icon("star", null, "ico star"));
   }
   const recipe = el.querySelector(".recipe");
   for (const [name, count] of Object.entries(card.recipe)) {
@@ -33,6 +36,17 @@ export function cardNode(card) {
   }
   text(el.querySelector(".card-name"), card.name);
   return el;
+}
+
+// The cup drawn on an order card (original art): a tapered cup with a handle and a saucer.
+function cupArt() {
+  const art = svg("svg", { class: "card-cup-art", viewBox: "0 0 70 64", "aria-hidden": "true",
+    focusable: "false", preserveAspectRatio: "none" });
+  art.append(
+    svg("ellipse", { class: "cc-saucer", cx: 31, cy: 60, rx: 30, ry: 3.5 }),
+    svg("path", { class: "cc-handle", d: "M58 16 C70 16 70 38 56 40" }),
+    svg("path", { class: "cc-body", d: "M3 3 H59 L55 50 C54.5 55 52 57 47 57 H15 C10 57 7.5 55 7 50 Z" }));
+  return art;
 }
 
 /**
@@ -61,7 +75,7 @@ export function createPlayer(seat, handlers) {
   const tiles = h("div", { class: "tiles" });
   for (const tile of rulesData().tiles) {
     const b = h("button", { type: "button", class: `tile tile-${tile}`, disabled: true, dataset: { tile } },
-      h("span", { class: "tile-glyph", "aria-hidden": "true" }), h("span", { class: "tile-name" }));
+      icon(tile, null, "ico tile-glyph"), h("span", { class: "tile-name" }));
     b.addEventListener("click", () => handlers.tile(tile));
     tiles.append(b);
   }

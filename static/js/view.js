@@ -65,9 +65,12 @@ export function renderTable(parts, view, acts, sel, ctx) {
   const token = $("token-state");
   token.hidden = !g;
   if (g) {
-    text(token, g.closed ? t("hdr.closed") : t("hdr.open"));
+    // The Starting Player Token, said as what it means: the game goes on, or this round is
+    // the last. A status line, not a control: it looks like one (no pill while open).
+    if (!token.firstChild) token.append(icon("react-wait", null, "ico token-ico"), h("span", { class: "token-words" }));
+    text(token.querySelector(".token-words"), g.closed ? t("hdr.closed") : t("hdr.open"));
     toggle(token, "closed", g.closed);
-    attr(token, "title", t("hdr.openHelp"));
+    attr(token, "title", t(g.closed ? "hdr.closedHelp" : "hdr.openHelp"));
     text($("deck-count"), t("hdr.deck", { n: g.deck }));
   }
   $("deck-count").hidden = !g;

@@ -83,7 +83,6 @@ def needed_by_the_registries() -> set[str]:
         *(f"tile.{tile}" for tile in data["tiles"]),
         *(f"tile.help.{tile}" for tile in data["tiles"]),
         *(f"bot.{level}" for level in data["bot_levels"]),
-        *(f"talk.reaction.{r}" for r in REACTIONS),
         *(f"talk.reactionName.{r}" for r in REACTIONS),
         *(key for event in EVENTS.values() for key in event.sentence_keys()),
         *(f"btn.{a['type']}" for a in data["actions"] if a["control"] in ("button", "finish")),

@@ -60,6 +60,7 @@ def header_one_row(page: Page) -> None:
     rows = page.evaluate("""() => [...document.querySelector('.topbar').children]
       .filter(e => e.offsetParent !== null && getComputedStyle(e).display !== 'none')
       .flatMap(e => [e, ...e.querySelectorAll('button, a, strong, span.chip')])
+      .filter(e => e.checkVisibility())  // not the links of a closed menu
       .map(e => { const r = e.getBoundingClientRect();
         return [e.className || e.tagName, Math.round(r.top + r.height / 2), r.right]; })""")
     width = page.evaluate("innerWidth")

@@ -22,8 +22,9 @@ def join(base_url: str, code: str, name: str) -> tuple[int, str]:
 class RandomPlayer(threading.Thread):
     """Plays a seat with seeded random choices among the legal actions until the game ends."""
 
-    def __init__(self, base_url: str, code: str, token: str, seed: int) -> None:
+    def __init__(self, base_url: str, code: str, token: str, seed: int, delay: float = 0) -> None:
         super().__init__(daemon=True)
+        self.delay = delay  # seconds before each action, so that a watcher sees each state
         self.url = base_url.replace("http://", "ws://") + f"/ws/{code}"
         self.token = token
         self.rng = random.Random(seed)
@@ -66,5 +67,7 @@ class RandomPlayer(threading.Thread):
                     return
                 if game["current"] == view["you"]["seat"] and game["legal"] and sent_at < v:
                     action = self.rng.choice(game["legal"])
+                    if self.delay:
+                        self.done.wait(self.delay)
                     ws.send(json.dumps({"type": "act", "id": f"r{v}", "v": v, "action": action}))
                     sent_at = v

@@ -68,7 +68,8 @@ def start_game(page: Page, base_url: str, players: int, locale_name: str) -> lis
     return bots
 
 
-def seat_in_new_game(page: Page, base_url: str, players: int, name: str) -> list[RandomPlayer]:
+def seat_in_new_game(page: Page, base_url: str, players: int, name: str,
+                     delay: float = 0) -> list[RandomPlayer]:
     """As start_game, made over HTTP: `page` opens the started table in the first seat (the
     host's). For tests about the table rather than the lobby, which start_game's tests cover:
     one page load instead of three, and no form to fill."""
@@ -76,8 +77,8 @@ def seat_in_new_game(page: Page, base_url: str, players: int, name: str) -> list
     made.raise_for_status()
     code, host = made.json()["code"], made.json()["host_token"]
     _, token = join(base_url, code, name)
-    bots = [RandomPlayer(base_url, code, join(base_url, code, f"Robot {k}")[1], seed=100 + k)
-            for k in range(1, players)]
+    bots = [RandomPlayer(base_url, code, join(base_url, code, f"Robot {k}")[1], seed=100 + k,
+                         delay=delay) for k in range(1, players)]
     for b in bots:
         b.start()
     httpx.post(f"{base_url}/api/rooms/{code}/start", json={"token": host}).raise_for_status()

@@ -4,6 +4,7 @@ export default {
   "app.tagline": "Brew orders, beat the clock — a table for 2 to 4 baristas.",
   "lang.label": "Language",
   "nav.lobby": "Lobby",
+  "nav.menu": "Menu",
   "nav.rules": "How to play",
   "nav.skip": "Skip to the game",
 
@@ -70,8 +71,9 @@ export default {
   // Table header and status
   "hdr.room": "room {code}",
   "hdr.watching": "{n} watching",
-  "hdr.open": "OPEN", "hdr.closed": "CLOSED",
-  "hdr.openHelp": "OPEN: the game goes on. CLOSED: this is the last round.",
+  "hdr.open": "Game goes on", "hdr.closed": "Last round",
+  "hdr.openHelp": "The game goes on until the deck runs out or someone has 5 penalties; then that round is the last.",
+  "hdr.closedHelp": "Last round: the game ends when every player has had this round's turn.",
   "hdr.deck": "deck {n}",
   "hdr.mute": "Mute sounds", "hdr.unmute": "Turn sounds on",
   "hdr.help": "Help",
@@ -232,7 +234,7 @@ export default {
   "help.3": "Pour: put every token from your hand into a cup (4 tokens fit) or return it. You may empty cups.",
   "help.4": "Serve: a cup whose contents match one of your orders exactly completes it. Specialty orders (★) give a Rush Token.",
   "help.5": "End your turn: your orders slide one tab down; orders pushed past tab 4 become penalties. Serving orders sends new orders to your neighbours!",
-  "help.6": "When the token shows CLOSED, the round is finished and the game ends. +1 per completed order, +2 per upgrade tile, −1 per penalty.",
+  "help.6": "When the header says “Last round” (the token shows CLOSED), the round is finished and the game ends. +1 per completed order, +2 per upgrade tile, −1 per penalty.",
   "help.keys": "Keyboard: Tab moves between controls, arrow keys move around the board, Enter or Space acts.",
   "help.more": "Full rules",
 
