@@ -58,7 +58,7 @@ def simulate(players: int, games: int, seed: int) -> SimulationReport:
         assert result is not None
         turns += sum(result["turns"])
         actions += game.version
-        endings[result["reason"]] += 1
+        endings[result["reason"] or ""] += 1
         winning += max(s["total"] for s in result["scores"])
     elapsed = time.perf_counter() - began
     return SimulationReport(

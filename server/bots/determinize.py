@@ -10,8 +10,9 @@ which a bot never needs) are invented.
 from __future__ import annotations
 
 import random
+from typing import cast
 
-from server.rules import Game, GameOptions
+from server.rules import Game, GameOptions, Result
 from server.rules.data import CARD_COUNT, CELL_INDEX, ING_INDEX, INGREDIENTS, UPGRADES
 from server.rules.state import OVER, Player
 
@@ -104,7 +105,7 @@ def rebuild(view: dict, deck: list[int]) -> Game:
     )
     if result is not None:  # a finished game is public: its seed included
         game.seed = int(result["seed"])  # the view sends it as text (exact past 2^53)
-        game.result = {k: v for k, v in result.items() if k not in ("seed", "deck")}
+        game.result = cast(Result, {k: v for k, v in result.items() if k not in ("seed", "deck")})
     return game
 
 

@@ -198,7 +198,7 @@ def evaluate(game: Game, seat: int) -> float:
     if game.phase == OVER:
         assert game.result is not None
         totals = [s["total"] for s in game.result["scores"]]
-        best_other = max(t for i, t in enumerate(totals) if i != seat)
+        best_other: float = max(t for i, t in enumerate(totals) if i != seat)
         winners = game.result["winners"]
         outcome = WIN / len(winners) if seat in winners else -WIN
         return outcome + totals[seat] - best_other

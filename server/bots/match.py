@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
-from server.rules import apply, is_over, new_game, view
+from server.rules import Result, apply, is_over, new_game, view
 from server.rules.actions import action_key
 
 from .budget import Budget
@@ -21,7 +22,7 @@ def play_game(
     seed: int,
     budget: float,
     starting_player: int | None = 0,
-) -> dict:
+) -> Result:
     """Play a whole game, seat s played by choosers[s]; return the engine's final result.
 
     Each seat has its own RNG derived from the seed and the bots count their work (no
@@ -32,7 +33,7 @@ def play_game(
     rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(choosers))]
     while not is_over(game):
         seat = game.current
-        seen = view(game, seat)
+        seen: dict[str, Any] = dict(view(game, seat))
         action = choosers[seat](seen, rngs[seat], Budget(budget))
         if not any(action_key(a) == action_key(action) for a in seen["legal"]):
             raise IllegalBotAction(f"seat {seat} chose {action!r}, not a legal action")

@@ -31,7 +31,9 @@ from __future__ import annotations
 import json
 import random
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from server.rules import Game, apply, public_view
 from server.rules.actions import action_key
@@ -60,7 +62,7 @@ CACHE_SIZE = 512
 _plans: OrderedDict[str, dict] = OrderedDict()
 
 
-def fingerprint(view: dict) -> str:
+def fingerprint(view: Mapping[str, Any]) -> str:
     """The public part of a view (the seat's own extras left out), as a stable string."""
     public = {k: v for k, v in view.items() if k not in ("seat", "can_undo", "legal")}
     return json.dumps(public, sort_keys=True, separators=(",", ":"))

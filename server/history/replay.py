@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.rooms.diff import Op, diff
-from server.rules import Game, GameOptions, RuleError, apply, new_game_from, view
+from server.rules import Game, GameOptions, GameView, RuleError, apply, new_game_from, view
 
 Action = tuple[int | None, dict[str, Any]]
 
@@ -72,7 +72,7 @@ def replay_game(seed: int, options: Mapping[str, Any], actions: Iterable[Action]
 
 def replay_steps(
     seed: int, options: Mapping[str, Any], actions: Iterable[Action]
-) -> tuple[dict[str, Any], list[Step]]:
+) -> tuple[GameView, list[Step]]:
     """The spectator view of the deal and, for every action, the step it makes (with the
     patch from the previous view, the same diff live play sends)."""
     game = start(seed, options)

@@ -7,7 +7,7 @@ once the operation is durable. Only tokens' sha256 hashes are ever written.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -68,12 +68,12 @@ class RoomJournal:
             raise ValueError(f"room {room.code} has no result to save")
         await self.db.game_finished(self._record(room, room.game.result))
 
-    def _record(self, room: Room, result: dict[str, Any]) -> FinishedGame:
+    def _record(self, room: Room, result: Mapping[str, Any]) -> FinishedGame:
         ended = self.clock()
         return FinishedGame(
             room_code=room.code, seed=room.seed, options=room.options.to_dict(),
             rules_version=RULES_VERSION, players=player_records(room),
-            actions=tuple(room.actions), result=result,
+            actions=tuple(room.actions), result=dict(result),
             started_at=self.started_at.pop(room.code, ended), ended_at=ended,
             talk=tuple(room.talk.items),
         )

@@ -19,7 +19,9 @@ from typing import Any, Protocol
 from server.jsontext import dumps
 from server.rules import (
     Game,
+    PublicView,
     RuleError,
+    SeatExtras,
     apply,
     is_over,
     new_game_from,
@@ -147,8 +149,8 @@ class Room:
         self.set_clock_option(options.clock)
         self._info = self.info()
         self._info_made_from = self._info_inputs()
-        self._public: dict[str, Any] | None = None
-        self._extras: dict[int | None, dict[str, Any]] = {}
+        self._public: PublicView | None = None
+        self._extras: dict[int | None, SeatExtras] = {}
         # (v, text): one snapshot text for a crowd of spectators joining at a version,
         # dropped at the next (~3 KiB a room).
         self._spectator_snapshot: tuple[int, str] | None = None

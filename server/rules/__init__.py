@@ -22,6 +22,17 @@ from .options import GAME_OPTION_NAMES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
 from .scoring import final_result, score
 from .serialize import from_dict, to_dict
 from .setup import new_game, new_game_from
+from .shapes import (
+    Action,
+    CardView,
+    FinalResult,
+    GameView,
+    PlayerView,
+    PublicView,
+    Result,
+    Score,
+    SeatExtras,
+)
 from .state import (
     MOVE,
     OVER,
@@ -40,6 +51,8 @@ from .view import public_view, seat_extras, view
 __all__ = [
     "GAME_OPTION_NAMES", "MAX_PLAYERS", "MIN_PLAYERS", "MOVE", "OVER", "PHASES", "PLACEMENT",
     "POUR", "PROCESS", "RULES_VERSION", "STARTING_CUP", "TURN_PHASES", "UPGRADE",
+    "Action", "CardView", "FinalResult", "GameView", "PlayerView", "PublicView", "Result",
+    "Score", "SeatExtras",
     "CorruptState", "Game", "GameOptions", "GameOver", "IllegalAction", "MalformedAction",
     "NothingToUndo", "NotYourTurn", "RuleError", "apply", "can_undo", "card_public",
     "check_invariants", "final_result", "from_dict", "is_over", "legal_actions", "new_game",

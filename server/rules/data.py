@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from .shapes import CardView
 
 # 2: when one turn both empties the deck and brings a fifth Penalty Card, the game
 # records "penalties", not "deck" (R-END-4); a stored game may now end with another result.
@@ -109,7 +109,7 @@ CARD_COUNT = len(CARD_NAMES)
 STARTER_CARDS: tuple[int, ...] = tuple(i for i in range(CARD_COUNT) if len(CARD_RECIPES[i]) == 2)
 
 
-def _card_view(card: int) -> dict[str, Any]:
+def _card_view(card: int) -> CardView:
     recipe: dict[str, int] = {}
     for ing in CARD_RECIPES[card]:
         name = INGREDIENTS[ing]
@@ -123,10 +123,10 @@ def _card_view(card: int) -> dict[str, Any]:
 
 
 # One shared dict per card: views reuse them, so a diff can skip unchanged cards by identity.
-CARD_VIEWS: tuple[dict[str, Any], ...] = tuple(_card_view(c) for c in range(CARD_COUNT))
+CARD_VIEWS: tuple[CardView, ...] = tuple(_card_view(c) for c in range(CARD_COUNT))
 
 
-def card_public(card: int) -> dict[str, Any]:
+def card_public(card: int) -> CardView:
     """What anyone may know of a card that has been drawn (shared: treat as read-only)."""
     return CARD_VIEWS[card]
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .data import UPGRADES
+from .shapes import Result, Score
 from .state import Game, Player
 
 
-def score(player: Player) -> dict[str, Any]:
+def score(player: Player) -> Score:
     """+1 per completed order held, +2 per active tile, -1 per penalty."""
     orders = len(player.completed)
     upgrades = 2 * sum(player.upgrades)
@@ -29,7 +28,7 @@ def rank_key(player: Player) -> tuple[int, int, int]:
     return (s["total"], s["orders"], player.rush)
 
 
-def final_result(game: Game) -> dict[str, Any]:
+def final_result(game: Game) -> Result:
     """The ranking with shared places, the winners and why the game ended."""
     keys = [rank_key(p) for p in game.players]
     ranking = sorted(range(game.n), key=lambda seat: (tuple(-k for k in keys[seat]), seat))

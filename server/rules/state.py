@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from .options import GameOptions
+from .shapes import Result
 
 # Phases, in the order a game passes through them.
 PLACEMENT = "placement"  # R-SETUP-3
@@ -78,7 +79,7 @@ class Game:
     turn_start: TurnStart | None = None
     # Bookkeeping.
     version: int = 0  # actions applied so far
-    result: dict[str, Any] | None = None
+    result: Result | None = None
     legal_cache: tuple[int, list[dict[str, Any]]] | None = field(
         default=None, compare=False, repr=False)  # (version, legal actions at that version)
     # The parts of the last view, each with the state it was made from (see view.py).

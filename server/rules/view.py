@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from .data import BASE_STEPS, CARD_VIEWS, CELL_NAMES, INGREDIENTS, RULES_VERSION, UPGRADES
 from .engine import can_undo
 from .legal import legal_actions
 from .options import GameOptions
 from .scoring import score
+from .shapes import CardView, GameView, MoveView, PlayerView, PublicView, SeatExtras
 from .state import OVER, Game, Player
 
 
@@ -35,7 +36,7 @@ _PARTS: tuple[tuple[str, Callable[[Any], Any], Callable[[Any], Any]], ...] = (
 _NO_STATE = (None,) * len(_PARTS)
 
 # A player's state as last viewed (a copy of each part, in _PARTS's order) and that view.
-PlayerView = tuple[tuple[Any, ...], dict[str, Any]]
+Viewed = tuple[tuple[Any, ...], PlayerView]
 
 
 def _state(p: Player) -> tuple[Any, ...]:
@@ -43,10 +44,11 @@ def _state(p: Player) -> tuple[Any, ...]:
     return (p.meeples, p.tabs, p.cups, p.completed, p.penalties, p.rush, p.upgrades, p.turns)
 
 
-def _player(seat: int, p: Player, last: PlayerView | None) -> PlayerView:
+def _player(seat: int, p: Player, last: Viewed | None) -> Viewed:
     """The view of a player whose view was `last` (None: the first): each part whose state
     did not change is last's very object (a diff skips it at once), the others are built."""
-    was, old = last if last is not None else (_NO_STATE, None)
+    was, shown = last if last is not None else (_NO_STATE, None)
+    old = cast("dict[str, Any] | None", shown)
     view: dict[str, Any] = {"seat": seat}
     kept = []
     for (name, copy, build), now, then in zip(_PARTS, _state(p), was, strict=True):
@@ -59,24 +61,24 @@ def _player(seat: int, p: Player, last: PlayerView | None) -> PlayerView:
             view[name] = build(now)
     scored = score(p)
     view["score"] = old["score"] if old is not None and scored == old["score"] else scored
-    return tuple(kept), view
+    return tuple(kept), cast(PlayerView, view)
 
 
-def _players(game: Game, cache: dict[object, Any]) -> list[dict[str, Any]]:
+def _players(game: Game, cache: dict[object, Any]) -> list[PlayerView]:
     views = []
     for seat, player in enumerate(game.players):
-        last: PlayerView | None = cache.get(seat)
+        last: Viewed | None = cache.get(seat)
         if last is None or _state(player) != last[0]:
             last = cache[seat] = _player(seat, player, last)
         views.append(last[1])
     return views
 
 
-def _cards(cards: tuple[int, ...]) -> list[dict[str, Any]]:
+def _cards(cards: tuple[int, ...]) -> list[CardView]:
     return [CARD_VIEWS[c] for c in cards]
 
 
-def _move(move: tuple[int | None, int, tuple[int, ...]]) -> dict[str, Any]:
+def _move(move: tuple[int | None, int, tuple[int, ...]]) -> MoveView:
     moving, steps, path = move
     return {
         "meeple": moving,
@@ -98,7 +100,7 @@ def _part(cache: dict[object, tuple[Any, Any]], name: str, state: Any,
     return view
 
 
-def public_view(game: Game) -> dict[str, Any]:
+def public_view(game: Game) -> PublicView:
     """The part of every view that is the same for all viewers.
 
     Read-only: each part whose state did not change since the last call (a player, the
@@ -107,7 +109,7 @@ def public_view(game: Game) -> dict[str, Any]:
     cache = game.view_cache
     if cache is None:
         cache = game.view_cache = {}
-    view = {
+    view: PublicView = {
         "rules_version": RULES_VERSION,
         "players_count": game.n,
         "options": _part(cache, "options", game.options, GameOptions.to_dict),
@@ -140,10 +142,10 @@ def public_view(game: Game) -> dict[str, Any]:
 
 # The extras of a seat that is not acting: one shared dict per seat, so from one version
 # to the next a waiting seat's part of the view is the same object.
-_WAITING: dict[int | None, dict[str, Any]] = {}
+_WAITING: dict[int | None, SeatExtras] = {}
 
 
-def seat_extras(game: Game, seat: int | None) -> dict[str, Any]:
+def seat_extras(game: Game, seat: int | None) -> SeatExtras:
     """The part of a view that depends on who looks: their seat, their legal actions.
     Read-only (a waiting seat's is shared)."""
     if seat is None or seat != game.current or game.phase == OVER:
@@ -154,6 +156,6 @@ def seat_extras(game: Game, seat: int | None) -> dict[str, Any]:
     return {"seat": seat, "can_undo": can_undo(game), "legal": legal_actions(game)}
 
 
-def view(game: Game, seat: int | None = None) -> dict[str, Any]:
+def view(game: Game, seat: int | None = None) -> GameView:
     """The whole view for a seat (or a spectator, None)."""
     return {**public_view(game), **seat_extras(game, seat)}
