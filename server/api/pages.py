@@ -1,4 +1,5 @@
-"""HTML pages: the lobby at / and a table at /r/{code}; the table embeds its first view."""
+"""HTML pages: the lobby at / and a table at /r/{code}; the table embeds its first view.
+A room that is gone leads to its game's replay, if the game was finished and stored."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
+from server.db import store
+from server.db.models import ROOM_CODE
 from server.rooms import RoomManager
 
 from .error_pages import error_page
@@ -37,13 +40,38 @@ async def table(code: str, request: Request) -> Response:
     manager: RoomManager = request.app.state.rooms
     room = manager.find(code)
     if room is None:
-        return error_page(request, "room")
+        game_id = await _stored_game(request, code)
+        if game_id is None:
+            return error_page(request, "room")
+        return RedirectResponse(f"/games/{game_id}", status_code=303)
     context = {
         "code": room.display_code,
         "room": room.info(),
         "initial_view_json": script_json(room.view(None)),
     }
     return request.app.state.templates.TemplateResponse(request, "table.html", context)
+
+
+@router.get("/r/{code}/replay", response_class=HTMLResponse, responses=page_not_found("game"))
+async def replay_of_room(code: str, request: Request) -> Response:
+    """The replay of the game finished in room `code` (the final screen links here)."""
+    game_id = await _stored_game(request, code)
+    if game_id is None:
+        return error_page(request, "game")
+    return RedirectResponse(f"/games/{game_id}", status_code=303)
+
+
+async def _stored_game(request: Request, code: str) -> int | None:
+    """The id of the stored game of room `code`; None if there is none (or no database)."""
+    sessions = getattr(request.app.state, "db_sessions", None)
+    # Not `normalize`: an imported game may carry a code from another server's alphabet.
+    room_code = code.replace("-", "").upper()
+    if sessions is None or not (room_code.isascii() and room_code.isalnum()
+                                and len(room_code) <= ROOM_CODE):
+        return None
+    async with sessions() as session:
+        game_id: int | None = await store.game_id_of_room(session, room_code)
+    return game_id
 
 
 @router.get("/rules", response_class=HTMLResponse)

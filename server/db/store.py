@@ -515,6 +515,11 @@ async def get_game(session: AsyncSession, game_id: int) -> GameDetail | None:
     return await _detail(session, Game.id == game_id)
 
 
+async def game_id_of_room(session: AsyncSession, room_code: str) -> int | None:
+    """The id of the finished game played in room `room_code`, if it is stored."""
+    return await session.scalar(select(Game.id).where(Game.room_code == room_code))
+
+
 async def get_game_by_room(session: AsyncSession, room_code: str) -> GameDetail | None:
     return await _detail(session, Game.room_code == room_code)
 

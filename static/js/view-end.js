@@ -1,5 +1,6 @@
-// The final scoreboard: a table with the breakdown and a small SVG bar chart of totals.
-import { h, svg } from "./dom.js";
+// The final scoreboard: a table with the breakdown, why tied players are placed as they
+// are, a bar chart of totals, and the ways on: the replay, the next game.
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { SEAT_LETTERS } from "./names.js";
 
@@ -51,6 +52,9 @@ export function renderFinal(section, view, nameOf, onAgain) {
   } else if (view.you.seat !== null) {
     actions.append(h("button", { type: "button", class: "btn primary", text: t("end.again"), onclick: onAgain }));
   }
+  if (!document.body.classList.contains("page-replay")) {
+    actions.append(h("a", { class: "btn replay-link", href: `/r/${view.room.code}/replay`, text: t("end.replay") }));
+  }
   const winners = res.winners.map(nameOf);
   const cheer = winners.length === 1 ? t("end.celebrate", { name: winners[0] })
     : t("end.celebrateTie", { names: winners.join(t("end.and")) });
@@ -60,43 +64,78 @@ export function renderFinal(section, view, nameOf, onAgain) {
       ...res.winners.map((seat) => h("span", { class: `badge seat-${seat}`, "aria-hidden": "true" }, SEAT_LETTERS[seat])),
       h("span", { class: "celebrate-text", text: ` ${cheer}` })),
     h("div", { class: "table-wrap" }, table),
+    ...tieNotes(res, nameOf).map((note) => h("p", { class: "tie-note", text: note })),
     chart(res, nameOf),
     actions,
     h("p", { class: "seed", text: t("end.seed", { seed: res.seed }) }),
   );
 }
 
+/**
+ * Why tied players are placed as they are (R-SCORE: points, then completed orders, then
+ * Rush Tokens): one sentence per group of players on the same points.
+ * @param {import("./types.js").FinalResult} res
+ * @param {(seat: number) => string} nameOf
+ * @returns {string[]}
+ */
+export function tieNotes(res, nameOf) {
+  const groups = new Map();
+  for (const seat of res.ranking) {
+    const total = res.scores[seat].total;
+    groups.set(total, [...(groups.get(total) || []), seat]);
+  }
+  const notes = [];
+  for (const [points, seats] of groups) {
+    if (seats.length < 2) continue;
+    const names = seats.map(nameOf).join(t("end.and"));
+    const orders = seats.map((s) => res.scores[s].orders);
+    const rush = seats.map((s) => res.scores[s].rush);
+    if (new Set(orders).size > 1) {
+      const details = seats.map((s) => t("end.ordersOf", { name: nameOf(s), n: res.scores[s].orders }));
+      notes.push(t("end.tieByOrders", { names, n: points, details: details.join(", ") }));
+    } else if (new Set(rush).size > 1) {
+      const details = seats.map((s) => t("end.rushOf", { name: nameOf(s), n: res.scores[s].rush }));
+      notes.push(t("end.tieByRush", { names, n: points, orders: orders[0], details: details.join(", ") }));
+    } else {
+      notes.push(t("end.tieShared", { names, n: points }));
+    }
+  }
+  return notes;
+}
+
+// Widths through the CSSOM: the page's CSP allows no inline style attribute.
+function bar(cls, width, ...children) {
+  const el = h("span", { class: cls }, ...children);
+  el.style.width = width;
+  return el;
+}
+
+/**
+ * Points per player as bars, each under the player's full name (names wrap; never cut).
+ * @param {import("./types.js").FinalResult} res
+ * @param {(seat: number) => string} nameOf
+ */
 function chart(res, nameOf) {
-  const seats = res.ranking;
-  const rowH = 34;
-  const width = 320;
-  const left = 96;
-  const totals = seats.map((s) => res.scores[s]);
-  const max = Math.max(1, ...totals.map((s) => s.orders + s.upgrades));
-  const minNeg = Math.min(0, ...totals.map((s) => s.penalties));
-  const span = max - minNeg;
-  const scale = (width - left - 40) / span;
-  const zero = left + -minNeg * scale;
-  const el = svg("svg", { class: "chart", viewBox: `0 0 ${width} ${seats.length * rowH + 8}`, role: "img", "aria-label": t("end.chart") });
-  const title = svg("title");
-  title.textContent = t("end.chart");
-  el.append(title);
-  seats.forEach((seat, i) => {
+  const totals = res.ranking.map((s) => res.scores[s]);
+  const most = Math.max(1, ...totals.map((s) => s.orders + s.upgrades));
+  const least = Math.min(0, ...totals.map((s) => s.penalties));
+  const span = most - least;
+  const pct = (n) => `${(100 * n) / span}%`;
+  const rows = res.ranking.map((seat) => {
     const s = res.scores[seat];
-    const y = 6 + i * rowH;
-    const label = svg("text", { x: left - 8, y: y + 18, "text-anchor": "end", class: "chart-name" });
-    label.textContent = nameOf(seat).slice(0, 12);
-    el.append(label);
-    el.append(svg("rect", { x: zero, y, width: s.orders * scale, height: 24, class: "bar-orders" }));
-    el.append(svg("rect", { x: zero + s.orders * scale, y, width: s.upgrades * scale, height: 24, class: "bar-upgrades" }));
-    el.append(svg("rect", { x: zero + s.penalties * scale, y, width: -s.penalties * scale, height: 24, class: "bar-penalties" }));
-    const total = svg("text", { x: zero + (s.orders + s.upgrades) * scale + 6, y: y + 18, class: "chart-total" });
-    total.textContent = String(s.total);
-    el.append(total);
+    return h("li", { class: "chart-row" },
+      h("span", { class: "chart-name" },
+        h("span", { class: `badge seat-${seat}`, "aria-hidden": "true" }, SEAT_LETTERS[seat]), " ", nameOf(seat)),
+      h("span", { class: "chart-bars", role: "img", "aria-label": t("end.chartRow", { name: nameOf(seat), total: s.total }) },
+        bar("chart-neg", pct(-least), bar("bar-penalties", `${least ? (100 * s.penalties) / least : 0}%`)),
+        bar("bar-orders", pct(s.orders)),
+        bar("bar-upgrades", pct(s.upgrades)),
+        h("span", { class: "chart-total", text: String(s.total) })));
   });
-  el.append(svg("line", { x1: zero, x2: zero, y1: 0, y2: seats.length * rowH + 8, class: "chart-axis" }));
-  return h("figure", { class: "chart-fig" }, el,
-    h("figcaption", {},
+  return h("figure", { class: "chart-fig" },
+    h("figcaption", { class: "chart-title", text: t("end.chart") }),
+    h("ol", { class: "chart" }, ...rows),
+    h("p", { class: "chart-keys" },
       h("span", { class: "key key-orders", text: t("end.orders") }),
       h("span", { class: "key key-upgrades", text: t("end.upgrades") }),
       h("span", { class: "key key-penalties", text: t("end.penalties") })));

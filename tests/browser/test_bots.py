@@ -49,3 +49,20 @@ def test_a_person_plays_three_bots_to_the_final_scoreboard(new_page) -> None:  #
     expect(page.get_by_role("heading", name="Final scores")).to_be_visible()
     expect(page.get_by_role("table").get_by_role("row")).to_have_count(5)
     screenshot(page, "final-bots-1280-en")
+    # Issue 26: the chart names everyone in full, and the replay is one click away.
+    names = ["Mina (you)", "Bot B (random)", "Bot C (greedy)", "Bot D (strong)"]
+    shown = page.locator(".chart .chart-name").all_inner_texts()
+    for name in names[1:]:
+        assert any(name in s for s in shown), (name, shown)
+    for row in page.locator(".chart .chart-row").all():
+        label = row.locator(".chart-name").bounding_box()
+        bars = row.locator(".chart-bars").bounding_box()
+        assert label and bars and label["y"] + label["height"] <= bars["y"] + 1  # name, then bar
+    # The zero line is at the same place in every row.
+    zero = {round(box["x"] + box["width"]) for box in
+            (n.bounding_box() for n in page.locator(".chart .chart-neg").all()) if box}
+    assert len(zero) == 1, zero
+    screenshot(page, "final-bots-1280-en")
+    page.get_by_role("link", name="Watch the replay").click()
+    page.wait_for_url(re.compile(r"/games/\d+"))
+    expect(page.locator("#rp-forward")).to_be_visible()

@@ -60,3 +60,20 @@ def test_the_replay_page_embeds_the_first_view_and_every_step(
 
 def test_an_unknown_replay_page_is_404(api: TestClient) -> None:
     assert api.get("/games/4242").status_code == 404
+
+
+def test_a_finished_rooms_links_lead_to_its_replay(
+    api: TestClient, ids: list[int], games: list[Played]
+) -> None:
+    """The final screen's "Watch the replay" is /r/{code}/replay; once the room itself is
+    gone from memory, its table link /r/{code} leads to the replay too (not a dead end)."""
+    code = games[0].record.room_code
+    for path in (f"/r/{code}/replay", f"/r/{code[:4]}-{code[4:]}".lower(), f"/r/{code}"):
+        r = api.get(path, follow_redirects=False)
+        assert (r.status_code, r.headers["location"]) == (303, f"/games/{ids[0]}"), path
+
+
+def test_a_room_never_played_is_still_not_found(api: TestClient) -> None:
+    for path in ("/r/ZZZZZZZZ", "/r/ZZZZZZZZ/replay", "/r/not-a-code/replay"):
+        r = api.get(path, headers={"accept": "text/html"})
+        assert r.status_code == 404, path

@@ -225,6 +225,13 @@ export default {
   "end.rematchSeat": "Your seat is ready at {code} — go to the next game",
   "end.rematch": "A new game is waiting at {code} — join it",
   "end.seed": "Seed {seed}",
+  "end.replay": "Watch the replay",
+  "end.chartRow": "{name}: {total}",
+  "end.ordersOf": { one: "{name} completed {n} order", other: "{name} completed {n} orders" },
+  "end.rushOf": { one: "{name} has {n} Rush Token", other: "{name} has {n} Rush Tokens" },
+  "end.tieByOrders": { one: "{names} tied on {n} point; {details}.", other: "{names} tied on {n} points; {details}." },
+  "end.tieByRush": { one: "{names} tied on {n} point and {orders} orders; {details}.", other: "{names} tied on {n} points and {orders} orders; {details}." },
+  "end.tieShared": { one: "{names} tied on {n} point, orders and Rush Tokens: they share the place.", other: "{names} tied on {n} points, orders and Rush Tokens: they share the place." },
   "end.and": " and ",
 
   // Help

@@ -213,6 +213,13 @@ export default {
   "end.rematchSeat": "{code}에 내 자리가 준비되어 있습니다 — 다음 게임으로",
   "end.rematch": "새 게임이 {code}에서 기다립니다 — 참가하기",
   "end.seed": "시드 {seed}",
+  "end.replay": "리플레이 보기",
+  "end.chartRow": "{name}: {total}",
+  "end.ordersOf": { other: "{name} 주문 {n}개 완료" },
+  "end.rushOf": { other: "{name} 러시 토큰 {n}개" },
+  "end.tieByOrders": { other: "{names} {n}점 동점: {details}" },
+  "end.tieByRush": { other: "{names} {n}점, 주문 {orders}개 동점: {details}" },
+  "end.tieShared": { other: "{names} 점수({n}점), 주문, 러시 토큰이 모두 같아 공동 순위입니다" },
   "end.and": ", ",
 
   "help.title": "한 차례 진행 방법",

@@ -213,6 +213,13 @@ export default {
   "end.rematchSeat": "ที่นั่งของคุณรออยู่ที่ {code} — ไปเกมถัดไป",
   "end.rematch": "เกมใหม่รออยู่ที่ {code} — เข้าร่วม",
   "end.seed": "ซีด {seed}",
+  "end.replay": "ดูรีเพลย์",
+  "end.chartRow": "{name}: {total}",
+  "end.ordersOf": { other: "{name} ทำออเดอร์สำเร็จ {n} ใบ" },
+  "end.rushOf": { other: "{name} มี Rush Token {n} อัน" },
+  "end.tieByOrders": { other: "{names} เสมอกันที่ {n} คะแนน: {details}" },
+  "end.tieByRush": { other: "{names} เสมอกันที่ {n} คะแนนและออเดอร์ {orders} ใบ: {details}" },
+  "end.tieShared": { other: "{names} เสมอกันทั้งคะแนน ({n}) ออเดอร์ และ Rush Token จึงได้อันดับร่วมกัน" },
   "end.and": " และ ",
 
   "help.title": "วิธีเล่นในหนึ่งตา",
