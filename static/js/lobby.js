@@ -54,7 +54,7 @@ $("join-form").addEventListener("submit", (e) => {
     $("join-error").textContent = t("lobby.badCode");
     return;
   }
-  location.href = `/r/${code}`;
+  location.href = `/r/${displayCode(code)}`;
 });
 
 function renderRooms(list, rooms, kind) {
@@ -67,7 +67,7 @@ function renderRooms(list, rooms, kind) {
     const shown = displayCode(r.code.replace("-", ""));
     const names = r.seats.filter((s) => s.name).map((s) => s.name).join(", ");
     return h("li", {},
-      h("a", { class: "room-link", href: `/r/${r.code.replace("-", "")}`,
+      h("a", { class: "room-link", href: `/r/${r.code}`,
         "aria-label": t(kind === "open" ? "lobby.openRoom" : "lobby.watchRoom", { code: shown }), text: shown }),
       h("span", { class: "room-meta", text: t("lobby.seated", { n: seated, total: r.seats.length }) }),
       names ? h("span", { class: "room-names", text: names }) : null);

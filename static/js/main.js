@@ -107,7 +107,7 @@ const handlers = {
       const res = await call("POST", `/api/rooms/${code}/rematch`, { token: tokens.seat(code) });
       if (res.host_token) tokens.setHost(res.code, res.host_token);
       if (res.seat_token) tokens.setSeat(res.code, res.seat_token);
-      location.href = `/r/${String(res.code).replace("-", "")}`;
+      location.href = `/r/${res.code}`;
     });
   },
 };

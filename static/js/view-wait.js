@@ -18,7 +18,6 @@ export function createWaiting(section, handlers) {
   const nameInput = h("input", { id: "player-name", type: "text", maxlength: String(rulesData().name_max), autocomplete: "nickname" });
   nameInput.value = localStorage.getItem("cr.name") || "";
   const link = h("input", { id: "share-link", type: "text", readonly: true });
-  link.value = `${location.origin}${location.pathname}`;
   const copyBtn = h("button", { type: "button", class: "btn", onclick: () => handlers.copy(link, copyBtn) });
   const device = h("input", { id: "wait-device-link", type: "text", readonly: true });
   const parts = {
@@ -58,6 +57,8 @@ export function createWaiting(section, handlers) {
 export function updateWaiting(parts, view, ctx) {
   const room = view.room;
   const me = view.you.seat;
+  // One format for every link to a table: the code as shown, with its dash.
+  parts.link.value = `${location.origin}/r/${room.code}`;
   text(parts.title, t("wait.title"));
   text(parts.shareLabel, t("wait.share"));
   text(parts.copyBtn, t("wait.copy"));

@@ -103,7 +103,7 @@ def test_two_player_game_to_the_final_scoreboard(new_page, base_url: str) -> Non
     table = page.get_by_role("table")
     expect(table.get_by_role("row")).to_have_count(3)
     expect(table.get_by_role("rowheader", name=re.compile("Mina"))).to_be_visible()
-    expect(page.get_by_role("img", name="Points per player")).to_be_visible()
+    expect(page.get_by_role("figure", name="Points per player")).to_be_visible()
     expect(button(page, "Play again")).to_be_visible()
     screenshot(page, "final-1440-en")
     page.set_viewport_size({"width": 360, "height": 800})
@@ -120,6 +120,10 @@ def test_two_player_game_to_the_final_scoreboard(new_page, base_url: str) -> Non
     page.get_by_role("button", name="เล่นอีกครั้ง").click()
     page.wait_for_url(lambda url: url != old_url and "/r/" in url)
     expect(page.get_by_role("heading", name="รอผู้เล่น")).to_be_visible()
+    # One link format everywhere (issue 26): the address and the link to share are the
+    # room's code as shown, with its dash, whichever way the table was reached.
+    assert re.search(r"/r/[A-Z0-9]{4}-[A-Z0-9]{4}$", page.url), page.url
+    assert page.locator("#share-link").input_value() == page.url
 
 
 def test_four_player_game_in_thai_to_the_final_scoreboard(new_page, base_url: str) -> None:  # noqa: ANN001
