@@ -65,13 +65,18 @@ export function createChat({ code, send, view }) {
   document.body.append(live);
   const anchor = document.getElementById("help-btn");
   // On a phone, while the game is shown, the Chat button sits in the prompt bar (beside the
-  // status line) instead of floating over the board and cups; elsewhere it is in the header.
+  // status line) instead of floating over the board and cups; in the waiting room it sits
+  // in the waiting card's corner (floating, it covered the start button); elsewhere it is
+  // in the header.
   const phone = window.matchMedia("(max-width: 599px)");
   function place() {
     const bar = document.getElementById("actionbar");
     const game = document.getElementById("game");
+    const waiting = document.getElementById("waiting");
     if (phone.matches && bar && game && !game.hidden) {
       if (toggle.parentElement !== bar) bar.prepend(toggle);
+    } else if (phone.matches && waiting && !waiting.hidden) {
+      if (toggle.parentElement !== waiting) waiting.prepend(toggle);
     } else if (anchor) {
       if (toggle.nextElementSibling !== anchor) anchor.before(toggle);
     } else if (toggle.parentElement === null) document.querySelector(".topbar").append(toggle);

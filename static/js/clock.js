@@ -79,7 +79,7 @@ export function createClock({ nameOf, announce, send, setClock }) {
   bar.prepend(box, away);
 
   // The waiting room: the host picks the clock; everyone sees it.
-  const setting = h("div", { id: "clock-setting", class: "panel clock-setting", hidden: true });
+  const setting = h("div", { id: "clock-setting", class: "clock-setting", hidden: true });
   const settingLabel = h("label", { for: "clock-choice" });
   const choice = h("select", { id: "clock-choice" });
   const custom = h("span", { class: "clock-custom", hidden: true });
@@ -91,7 +91,10 @@ export function createClock({ nameOf, announce, send, setClock }) {
   const shown = h("p", { class: "clock-shown" });
   custom.append(turnLabel, turnIn, bankLabel, bankIn, apply);
   setting.append(settingLabel, choice, custom, shown);
-  document.getElementById("waiting").after(setting);
+  // With the table's other options in the waiting room (view-wait.js), else after it.
+  const home = document.getElementById("wait-options");
+  if (home) home.append(setting);
+  else document.getElementById("waiting").after(setting);
   choice.addEventListener("change", () => {
     if (choice.value === "custom") {
       custom.hidden = false;

@@ -34,13 +34,17 @@ export function createWaiting(section, handlers) {
     deviceHelp: h("p", {}),
     device,
     error: h("p", { class: "form-error", role: "alert" }),
+    // The table's options, and the turn clock with them (clock.js mounts it here).
+    optionsTitle: h("h3", {}),
+    optionsList: h("ul", { class: "wait-option-list" }),
   };
+  parts.options = h("div", { class: "wait-options", id: "wait-options" }, parts.optionsTitle, parts.optionsList);
   parts.deviceBox.append(parts.deviceSummary, parts.deviceHelp, device);
   section.replaceChildren(
     parts.title,
     h("div", { class: "share" }, parts.shareLabel, h("div", { class: "row" }, link, copyBtn)),
     h("div", { class: "name-row" }, parts.nameLabel, nameInput),
-    parts.seats, parts.error, parts.note,
+    parts.seats, parts.options, parts.error, parts.note,
     h("div", { class: "row" }, parts.start, parts.leave),
     parts.deviceBox,
   );
@@ -65,6 +69,19 @@ export function updateWaiting(parts, view, ctx) {
   text(parts.nameLabel, t("wait.name"));
   const free = room.seats.filter((s) => s.name === null && !s.bot);
   parts.nameInput.closest(".name-row").hidden = me !== null || free.length === 0;
+
+  text(parts.optionsTitle, t("wait.options"));
+  const o = room.options;
+  const lines = [
+    `${t("lobby.players")}: ${o.players}`,
+    `${t("lobby.starting")}: ${o.starting_player === null ? t("lobby.starting.random") : t("lobby.starting.seat", { n: o.starting_player + 1 })}`,
+    `${t("lobby.visibility")}: ${t(o.public ? "lobby.public" : "lobby.private")}`,
+  ];
+  if (o.starter_orders) lines.push(t("lobby.variant"));
+  if (parts.optionsList.dataset.sig !== JSON.stringify(lines)) {
+    parts.optionsList.dataset.sig = JSON.stringify(lines);
+    parts.optionsList.replaceChildren(...lines.map((line) => h("li", { text: line })));
+  }
 
   const names = seatNames(room.seats);
   syncList(parts.seats, room.seats, (s) => s.seat, () => h("li", { class: "seat" }), (li, s) => {

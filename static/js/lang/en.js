@@ -48,6 +48,7 @@ export default {
 
   // Waiting room
   "wait.title": "Waiting for players",
+  "wait.options": "Table options",
   "wait.share": "Share this link with your friends:",
   "wait.copy": "Copy link",
   "wait.copied": "Link copied",

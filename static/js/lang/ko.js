@@ -45,6 +45,7 @@ export default {
   "lobby.badCode": "방 코드는 K7QX-PM2A처럼 문자와 숫자 8개입니다.",
 
   "wait.title": "플레이어를 기다리는 중",
+  "wait.options": "테이블 옵션",
   "wait.share": "친구에게 이 링크를 보내세요:",
   "wait.copy": "링크 복사",
   "wait.copied": "링크를 복사했습니다",

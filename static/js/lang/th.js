@@ -45,6 +45,7 @@ export default {
   "lobby.badCode": "รหัสห้องมี 8 ตัวอักษรและตัวเลข เช่น K7QX-PM2A",
 
   "wait.title": "รอผู้เล่น",
+  "wait.options": "ตัวเลือกของโต๊ะ",
   "wait.share": "ส่งลิงก์นี้ให้เพื่อน:",
   "wait.copy": "คัดลอกลิงก์",
   "wait.copied": "คัดลอกลิงก์แล้ว",
