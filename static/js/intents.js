@@ -22,7 +22,17 @@ export function emptySelection() {
  */
 export function isMyTurn(view) {
   const g = view.game;
-  return Boolean(g && view.you.seat !== null && g.current === view.you.seat && (g.legal || []).length);
+  return Boolean(g && view.you.seat !== null && g.current === view.you.seat && (g.legal || []).length
+    && !standingIn(view));
+}
+
+// A bot plays this viewer's seat now (its turn timed out, or the player was away): the
+// player's own clicks would be refused, so none are offered.
+/** @param {import("./types.js").View} view @returns {boolean} */
+export function standingIn(view) {
+  const seat = view.you.seat;
+  return seat !== null && Boolean(view.room && view.room.seats && view.room.seats[seat]
+    && view.room.seats[seat].stand_in);
 }
 
 // Drop a selection that no longer fits the legal actions.

@@ -4,7 +4,7 @@ import { h, text } from "./dom.js";
 import { mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { icon, installSprite } from "./icons.js";
 import { fitBoard } from "./layout.js";
-import { emptySelection, intents, isMyTurn, normalize } from "./intents.js";
+import { emptySelection, intents, isMyTurn, normalize, standingIn } from "./intents.js";
 import { announced, sentence } from "./log.js";
 import { LogList } from "./log-list.js";
 import { refusal } from "./refusals.js";
@@ -233,15 +233,34 @@ function announce(message) {
 }
 
 let toastTimer = null;
-function showToast(message) {
+function showToast(message, ms = 5000) {
   const toast = $("toast");
   clearTimeout(toastTimer);
   toast.textContent = message;
   toast.hidden = !message;
-  if (message) toastTimer = setTimeout(() => { toast.hidden = true; }, 5000);
+  if (message) toastTimer = setTimeout(() => { toast.hidden = true; }, ms);
+}
+
+// What a bot did for this seat while it stood in: told in a few lines once the seat is the
+// player's again.
+let botDid = [];
+function noteStandIn(view, events, previous) {
+  if (!previous || !previous.you || !standingIn(previous)) return;
+  const seat = previous.you.seat;
+  const nameOf = nameOfFactory(view);
+  botDid.push(...events.filter((ev) => ev.seat === seat).map((ev) => sentence(ev, nameOf)).filter(Boolean));
+  if (!standingIn(view) && view.you.seat === seat) {
+    if (botDid.length) {
+      const shown = botDid.slice(-4);
+      const more = botDid.length - shown.length;
+      showToast([t("standIn.summary"), ...shown, more ? t("standIn.more", { n: more }) : ""].join(" ").trim(), 15000);
+    }
+    botDid = [];
+  }
 }
 
 store.subscribe((view, events, previous) => {
+  noteStandIn(view, events, previous);
   // A seat token the server no longer knows: we are a spectator; forget it before the game.
   if (tokens.seat(code) && view.you.seat === null && view.room.status === "waiting" && previous && previous.you && previous.you.seat !== null) {
     tokens.setSeat(code, null);

@@ -120,10 +120,12 @@ export function updatePlayer(panel, view, seat, acts, sel, nameOf, handlers) {
   attr(presence, "aria-label", info.connected || info.bot ? t("pb.online") : t("pb.offline"));
   attr(presence, "role", "img");
   text(panel.querySelector(".acting"), acting ? t("pb.acting") : "");
-  // A bot playing for a player who is away, until they come back.
-  text(panel.querySelector(".standin"), info.stand_in
-    ? t("pb.standIn", { level: t(`bot.${info.stand_in}`), name: nameOf(seat) })
-    : "");
+  // A bot playing for a player who is away (three timeouts in a row, or gone), until they
+  // come back; after a single timeout it only finishes that turn.
+  const away = info.away || !info.connected;
+  text(panel.querySelector(".standin"), !info.stand_in ? ""
+    : away ? t("pb.standIn", { level: t(`bot.${info.stand_in}`), name: nameOf(seat) })
+      : t("pb.finishing", { name: nameOf(seat) }));
   text(panel.querySelector(".pscore"), t("pb.score", { n: p.score.total }));
   toggle(panel, "is-acting", acting);
   toggle(panel, "is-me", mine);

@@ -9,6 +9,7 @@ import { createPlayer, updatePlayer, cardNode } from "./view-player.js";
 import { createWaiting, updateWaiting } from "./view-wait.js";
 import { renderFinal } from "./view-end.js";
 import { nameOfSeats } from "./names.js";
+import { standingIn } from "./intents.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -91,7 +92,10 @@ export function renderTable(parts, view, acts, sel, ctx) {
 
   // Status and prompt
   let status;
+  const timeUp = g.phase !== over && g.current === view.you.seat && standingIn(view);
+  toggle(parts.root, "time-up", timeUp);
   if (g.phase === over) status = t("prompt.over");
+  else if (timeUp) status = t("status.timeUp");
   else if (acts.mine) status = t("status.yourTurn");
   else status = t("status.turnOf", { name: nameOf(g.current), phase: t(`phase.${g.phase}`) });
   text($("status"), status);
@@ -100,6 +104,7 @@ export function renderTable(parts, view, acts, sel, ctx) {
     const [key, params] = acts.prompt;
     prompt = t(key, params.ingKey ? { ...params, ing: ing(params.ingKey) } : params);
   } else if (g.phase === over) prompt = "";
+  else if (timeUp) prompt = t("prompt.timeUp");
   else if (view.you.seat === null) prompt = t("status.spectating");
   else prompt = t("prompt.wait", { name: nameOf(g.current), phase: t(`phase.${g.phase}`) });
   text($("prompt"), prompt);

@@ -88,10 +88,26 @@ def test_two_players_chat_and_a_clock_runs_out(new_page) -> None:
     expect(bob.locator("#turn-clock")).to_contain_text(first)
     expect(slow.locator("#turn-clock")).to_have_class(re.compile(r"\bmine\b"))
     screenshot(alice, "talk-clock-1366")
+    # Issue 26: the moment time runs out the late player is told so, and offered nothing
+    # to click while the bot finishes (a few quick moves: recorded as they are shown).
+    slow.evaluate("""() => {
+      window.shown = [];
+      const status = document.getElementById("status");
+      const root = document.getElementById("table-root");
+      new MutationObserver(() => window.shown.push(
+        [status.textContent, root.classList.contains("my-turn")]))
+        .observe(status, { childList: true, characterData: true, subtree: true });
+    }""")
     expect(alice.locator("#log-list")).to_contain_text(
         f"{first} ran out of time: a bot finishes the turn.", timeout=20_000)
     # The stand-in finished the turn: now the other player's clock runs.
     expect(bob.locator("#turn-clock")).to_contain_text(other, timeout=20_000)
+    # Back in control, the player is told what the bot did for them.
+    expect(slow.locator("#toast")).to_contain_text("While a bot played for you:")
+    shown = slow.evaluate("window.shown")
+    assert ["Time's up — a bot is finishing your turn", False] in shown, shown
+    assert not any(text == "Your turn" for text, _ in shown[shown.index(
+        ["Time's up — a bot is finishing your turn", False]):]), shown
     expect(alice.locator("#turn-clock")).to_contain_text(other)
     expect(slow.locator("#away-note")).to_be_hidden()
 

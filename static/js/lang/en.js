@@ -81,6 +81,11 @@ export default {
   "status.yourTurn": "Your turn",
   "status.turnOf": "{name}'s turn — {phase}",
   "status.spectating": "You are watching this game.",
+  "status.timeUp": "Time's up — a bot is finishing your turn",
+  "prompt.timeUp": "You play again on your next turn.",
+  "pb.finishing": "A bot is finishing {name}'s turn",
+  "standIn.summary": "While a bot played for you:",
+  "standIn.more": { one: "(and {n} more)", other: "(and {n} more)" },
   "title.yourTurn": "● Your turn — Coffee Rush",
   "title.table": "Coffee Rush · {code}",
 

@@ -77,6 +77,11 @@ export default {
   "status.yourTurn": "내 차례",
   "status.turnOf": "{name}의 차례 — {phase}",
   "status.spectating": "이 게임을 관전하고 있습니다.",
+  "status.timeUp": "시간 초과 — 봇이 이번 차례를 마무리합니다",
+  "prompt.timeUp": "다음 차례부터 다시 직접 플레이합니다.",
+  "pb.finishing": "봇이 {name}의 차례를 마무리하는 중",
+  "standIn.summary": "봇이 대신 플레이하는 동안:",
+  "standIn.more": { other: "(외 {n}개)" },
   "title.yourTurn": "● 내 차례 — Coffee Rush",
   "title.table": "Coffee Rush · {code}",
 

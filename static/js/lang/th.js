@@ -77,6 +77,11 @@ export default {
   "status.yourTurn": "ตาของคุณ",
   "status.turnOf": "ตาของ {name} — {phase}",
   "status.spectating": "คุณกำลังชมเกมนี้",
+  "status.timeUp": "หมดเวลา — บอทกำลังเล่นตานี้ของคุณให้จบ",
+  "prompt.timeUp": "คุณจะได้เล่นเองอีกครั้งในตาถัดไป",
+  "pb.finishing": "บอทกำลังเล่นตาของ {name} ให้จบ",
+  "standIn.summary": "ระหว่างที่บอทเล่นแทนคุณ:",
+  "standIn.more": { other: "(และอีก {n} อย่าง)" },
   "title.yourTurn": "● ตาของคุณ — Coffee Rush",
   "title.table": "Coffee Rush · {code}",
 
