@@ -36,6 +36,7 @@ const handlers = {
   cell(cell) {
     const a = current().cells.get(cell);
     if (a) send(a.action);
+    else if (!isMyTurn(store.view)) whoseTurn();
   },
   pick(name) {
     sel = { ...sel, ing: sel.ing === name ? null : name, cup: null };
@@ -230,6 +231,20 @@ function announce(message) {
   live.textContent = "";
   // A fresh text node after clearing makes screen readers read it again.
   setTimeout(() => { live.textContent = message; }, 30);
+}
+
+// A click on the board out of turn: say quietly whose turn it is (a polite status under
+// the board, gone after a moment), never an alert.
+let noteTimer = null;
+function whoseTurn() {
+  const g = store.view && store.view.game;
+  if (!g || g.phase === rulesData().phase_over) return;
+  const note = $("board-note");
+  const key = store.view.you.seat === null ? "hint.turnOf" : "hint.notYourTurn";
+  text(note, t(key, { name: nameOfFactory(store.view)(g.current) }));
+  note.hidden = false;
+  clearTimeout(noteTimer);
+  noteTimer = setTimeout(() => { note.hidden = true; }, 2500);
 }
 
 let toastTimer = null;
