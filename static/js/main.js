@@ -419,14 +419,21 @@ $("conn-retry").addEventListener("click", () => {
   if (inactive === "replaced") socket.greetedAs = undefined;
   socket.retryNow();
 });
+// The side's tabs (players, supply, log); the one chosen stays chosen after a reload.
+const showSide = (panel) => {
+  for (const other of document.querySelectorAll("#side-tabs [role=tab]")) {
+    other.setAttribute("aria-selected", String(other.dataset.panel === panel));
+  }
+  $("side").dataset.show = panel;
+};
 for (const tab of document.querySelectorAll("#side-tabs [role=tab]")) {
   tab.addEventListener("click", () => {
-    for (const other of document.querySelectorAll("#side-tabs [role=tab]")) {
-      other.setAttribute("aria-selected", String(other === tab));
-    }
-    $("side").dataset.show = tab.dataset.panel;
+    showSide(tab.dataset.panel);
+    localStorage.setItem("cr.sideTab", tab.dataset.panel);
   });
 }
+const savedTab = localStorage.getItem("cr.sideTab");
+if (savedTab && document.querySelector(`#side-tabs [data-panel="${CSS.escape(savedTab)}"]`)) showSide(savedTab);
 
 // Table talk: the chat dock and the turn clock (their own modules).
 const talk = {
