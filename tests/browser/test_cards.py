@@ -81,7 +81,14 @@ def check_sizes(page: Page, label: str, need_hand: bool) -> None:
             assert got["hand"], f"{label}: no tokens in hand to measure"
 
 
+OVERFLOWING_CHIPS = """() => [...document.querySelectorAll('.pboard.compact .card')]
+  .filter(c => c.getClientRects().length && c.scrollWidth > c.clientWidth + 1)
+  .map(c => c.getAttribute('aria-label'))"""
+
+
 def check_cards_drawn(page: Page) -> None:
+    clipped = page.evaluate(OVERFLOWING_CHIPS)
+    assert not clipped, f"opponents' order chips cut off: {clipped}"
     cards = page.evaluate(CARD_PARTS)
     assert cards, "no order cards on your board"
     for c in cards:
