@@ -2,7 +2,8 @@
 order's recipe, in a cup and in the hand, is at least 24 CSS px on a desktop and 20 px on a
 phone; an order card is drawn (a cup silhouette holding the recipe, the point it scores);
 Specialty and upgrade state show without reading; with four players at 1366×768 the log is
-a tab beside the opponents, reachable without scrolling the page."""
+a tab beside the opponents, reachable without scrolling the page (with fewer, it shows under
+them)."""
 
 from __future__ import annotations
 
@@ -113,6 +114,15 @@ def check_marks(page: Page) -> None:
     assert got["tile"]["off"][2] >= 16, "upgrade glyphs are too small to tell apart"
 
 
+def log_beside(page: Page) -> None:
+    """With fewer than four players the log shows under the opponents, no tab needed."""
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.wait_for_timeout(50)
+    assert page.locator("#side-tabs").is_hidden()
+    assert page.locator("#log-list li").first.is_visible()
+    assert page.locator("#players .pboard").first.is_visible()
+
+
 def log_reachable(page: Page) -> None:
     """At 1366×768 the Log tab sits beside the opponents, and the log it shows is in the window."""
     page.set_viewport_size({"width": 1366, "height": 768})
@@ -162,6 +172,8 @@ def test_cards_read_at_a_glance(new_page, base_url: str, players: int, locale: s
     check_marks(page)
     if players == 4:
         log_reachable(page)
+    else:
+        log_beside(page)
     for b in bots:
         b.done.set()
     finish(bots)
