@@ -82,8 +82,12 @@ def check_sizes(page: Page, label: str, need_hand: bool) -> None:
             assert got["hand"], f"{label}: no tokens in hand to measure"
 
 
+# Opponents' order chips whose recipe icons do not all lie inside the chip.
 OVERFLOWING_CHIPS = """() => [...document.querySelectorAll('.pboard.compact .card')]
-  .filter(c => c.getClientRects().length && c.scrollWidth > c.clientWidth + 1)
+  .filter(c => c.getClientRects().length)
+  .filter(c => { const b = c.getBoundingClientRect();
+    return [...c.querySelectorAll('.recipe .ico')].some(i => { const r = i.getBoundingClientRect();
+      return r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.bottom > b.bottom + 0.5; }); })
   .map(c => c.getAttribute('aria-label'))"""
 
 
