@@ -36,6 +36,7 @@ const handlers = {
   cell(cell) {
     const a = current().cells.get(cell);
     if (a) send(a.action);
+    else if (!isMyTurn(store.view)) whoseTurn();
   },
   pick(name) {
     sel = { ...sel, ing: sel.ing === name ? null : name, cup: null };
@@ -232,6 +233,20 @@ function announce(message) {
   setTimeout(() => { live.textContent = message; }, 30);
 }
 
+// A click on the board out of turn: say quietly whose turn it is (a polite status under
+// the board, gone after a moment), never an alert.
+let noteTimer = null;
+function whoseTurn() {
+  const g = store.view && store.view.game;
+  if (!g || g.phase === rulesData().phase_over) return;
+  const note = $("board-note");
+  const key = store.view.you.seat === null ? "hint.turnOf" : "hint.notYourTurn";
+  text(note, t(key, { name: nameOfFactory(store.view)(g.current) }));
+  note.hidden = false;
+  clearTimeout(noteTimer);
+  noteTimer = setTimeout(() => { note.hidden = true; }, 2500);
+}
+
 let toastTimer = null;
 function showToast(message, ms = 5000) {
   const toast = $("toast");
@@ -423,14 +438,21 @@ $("conn-retry").addEventListener("click", () => {
   if (inactive === "replaced") socket.greetedAs = undefined;
   socket.retryNow();
 });
+// The side's tabs (players, supply, log); the one chosen stays chosen after a reload.
+const showSide = (panel) => {
+  for (const other of document.querySelectorAll("#side-tabs [role=tab]")) {
+    other.setAttribute("aria-selected", String(other.dataset.panel === panel));
+  }
+  $("side").dataset.show = panel;
+};
 for (const tab of document.querySelectorAll("#side-tabs [role=tab]")) {
   tab.addEventListener("click", () => {
-    for (const other of document.querySelectorAll("#side-tabs [role=tab]")) {
-      other.setAttribute("aria-selected", String(other === tab));
-    }
-    $("side").dataset.show = tab.dataset.panel;
+    showSide(tab.dataset.panel);
+    localStorage.setItem("cr.sideTab", tab.dataset.panel);
   });
 }
+const savedTab = localStorage.getItem("cr.sideTab");
+if (savedTab && document.querySelector(`#side-tabs [data-panel="${CSS.escape(savedTab)}"]`)) showSide(savedTab);
 
 // Table talk: the chat dock and the turn clock (their own modules).
 const talk = {

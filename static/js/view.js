@@ -161,6 +161,9 @@ function renderPlayers(parts, view, acts, sel, nameOf) {
   const focus = view.you.seat !== null ? view.you.seat : g.current;
   const order = [];
   for (let k = 0; k < g.players_count; k++) order.push((focus + k) % g.players_count);
+  // Four players leave no room in a desktop's side column for opponents and the log at
+  // once: they become tabs there (app.css).
+  toggle($("side"), "crowded", g.players_count >= 4);
   const meArea = $("me-area");
   const others = $("players");
   for (const seat of order) {

@@ -2,7 +2,8 @@
 order's recipe, in a cup and in the hand, is at least 24 CSS px on a desktop and 20 px on a
 phone; an order card is drawn (a cup silhouette holding the recipe, the point it scores);
 Specialty and upgrade state show without reading; with four players at 1366×768 the log is
-a tab beside the opponents, reachable without scrolling the page."""
+a tab beside the opponents, reachable without scrolling the page (with fewer, it shows under
+them)."""
 
 from __future__ import annotations
 
@@ -81,7 +82,18 @@ def check_sizes(page: Page, label: str, need_hand: bool) -> None:
             assert got["hand"], f"{label}: no tokens in hand to measure"
 
 
+# Opponents' order chips whose recipe icons do not all lie inside the chip.
+OVERFLOWING_CHIPS = """() => [...document.querySelectorAll('.pboard.compact .card')]
+  .filter(c => c.getClientRects().length)
+  .filter(c => { const b = c.getBoundingClientRect();
+    return [...c.querySelectorAll('.recipe .ico')].some(i => { const r = i.getBoundingClientRect();
+      return r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.bottom > b.bottom + 0.5; }); })
+  .map(c => c.getAttribute('aria-label'))"""
+
+
 def check_cards_drawn(page: Page) -> None:
+    clipped = page.evaluate(OVERFLOWING_CHIPS)
+    assert not clipped, f"opponents' order chips cut off: {clipped}"
     cards = page.evaluate(CARD_PARTS)
     assert cards, "no order cards on your board"
     for c in cards:
@@ -104,6 +116,15 @@ def check_marks(page: Page) -> None:
     assert got["special"] != got["plain"], "a Specialty order looks like any other"
     assert got["tile"]["off"][:2] != got["tile"]["on"], "an active tile looks like an inactive one"
     assert got["tile"]["off"][2] >= 16, "upgrade glyphs are too small to tell apart"
+
+
+def log_beside(page: Page) -> None:
+    """With fewer than four players the log shows under the opponents, no tab needed."""
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.wait_for_timeout(50)
+    assert page.locator("#side-tabs").is_hidden()
+    assert page.locator("#log-list li").first.is_visible()
+    assert page.locator("#players .pboard").first.is_visible()
 
 
 def log_reachable(page: Page) -> None:
@@ -155,6 +176,8 @@ def test_cards_read_at_a_glance(new_page, base_url: str, players: int, locale: s
     check_marks(page)
     if players == 4:
         log_reachable(page)
+    else:
+        log_beside(page)
     for b in bots:
         b.done.set()
     finish(bots)

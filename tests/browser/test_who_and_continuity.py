@@ -76,7 +76,9 @@ def test_every_seat_is_recognisable_and_history_survives_a_reload(
       document.getElementById('hand-label').textContent""", timeout=30_000)
     assert label != "Your hand" and re.fullmatch(r"(Alice \([AD]\)|Bot [BC] \(greedy\))'s hand",
                                                  label), label
-    # Log lines carry the badge of the seat they are about.
+    # Log lines carry the badge of the seat they are about (the log is a tab beside the
+    # opponents, and stays the chosen tab after the reload below).
+    watcher.get_by_role("tab", name="Log").click()
     expect(watcher.locator("#log-list li.ev-moved").first).to_be_visible(timeout=30_000)
     lines = watcher.evaluate("""() => [...document.querySelectorAll('#log-list li')]
       .filter(li => li.dataset.seat !== '')

@@ -104,6 +104,8 @@ export default {
   "prompt.process": "Serve: pick a cup, then a matching order — or end your turn.",
   "prompt.processCup": "Pick a highlighted order for cup {n}.",
   "prompt.processNone": "No cup matches an order right now — end your turn.",
+  "hint.notYourTurn": "Not your turn yet: it is {name}'s.",
+  "hint.turnOf": "It is {name}'s turn.",
   "prompt.wait": "{name} is {phase}.",
   "prompt.over": "The game is over.",
   "prompt.waiting": "Waiting for the game to start.",

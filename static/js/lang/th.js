@@ -99,6 +99,8 @@ export default {
   "prompt.process": "เสิร์ฟ: เลือกถ้วย แล้วเลือกออเดอร์ที่ตรงกัน — หรือจบตา",
   "prompt.processCup": "เลือกออเดอร์ที่ไฮไลต์สำหรับถ้วย {n}",
   "prompt.processNone": "ตอนนี้ไม่มีถ้วยที่ตรงกับออเดอร์ — จบตาได้เลย",
+  "hint.notYourTurn": "ยังไม่ถึงตาคุณ ตอนนี้เป็นตาของ {name}",
+  "hint.turnOf": "ตอนนี้เป็นตาของ {name}",
   "prompt.wait": "{name} {phase}",
   "prompt.over": "เกมจบแล้ว",
   "prompt.waiting": "รอเกมเริ่ม",
