@@ -88,10 +88,11 @@ async def room_info(code: str, request: Request) -> dict[str, Any]:
 
 @router.get("/api/rooms/{code}/events", responses=answers(404))
 async def recent_events(code: str, request: Request, upto: int | None = None) -> dict[str, Any]:
-    """What happened lately: the room's last events (the ones patch frames carried), so a
-    viewer who reloads or arrives mid-game can show them."""
+    """What happened: the whole game's events (the ones patch frames carried, the room's
+    older seat and presence events aside), so a viewer who reloads or arrives mid-game can
+    read the log back to the first turn."""
     room = rooms(request).get(code)
-    return {"v": room.v, "events": room.recent_events(upto)}
+    return {"v": room.v, "events": room.game_log(upto)}
 
 
 @router.post("/api/rooms/{code}/join", response_model=Joined, responses=STATE_CHANGING)

@@ -13,6 +13,7 @@ import asyncio
 import dataclasses
 import logging
 import time
+from array import array
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any, Protocol
 
@@ -131,6 +132,8 @@ class Room:
         self.status = WAITING
         self.game: Game | None = None
         self.actions = ActionLog()  # accepted (seat, action), in order
+        # The version that carried each accepted action (0: before a restart, unknown).
+        self.action_versions = array("I")
         self.notice: str | None = None  # why an INCOMPATIBLE room cannot be played
         self.rematch: str | None = None  # display code of the next game at this table
         # The players' seat tokens for that next game, until each asks for theirs (memory
@@ -218,6 +221,22 @@ class Room:
         """The last events (every viewer sees the same ones), oldest first, each with the
         version that carried it; only up to version `upto` if given."""
         return self.recent.listed(upto)
+
+    def game_log(self, upto: int | None = None) -> list[dict[str, Any]]:
+        """The whole game's events, oldest first, each with the version that carried it:
+        the game's own replayed from its actions (exact: randomness is state), with the
+        room's recent other events (seats, presence) among them; only up to version `upto`
+        if given. For a viewer who reloads or arrives late: rebuilt on demand (a game's
+        replay takes a few milliseconds) rather than kept."""
+        entries: list[dict[str, Any]] = []
+        if self.game is not None:
+            game = self.new_game()
+            for (seat, action), v in zip(self.actions, self.action_versions, strict=True):
+                entries += ({"v": v, "event": event} for event in apply(game, action, seat))
+        played = set(self.action_versions)
+        entries += (e for e in self.recent.listed() if e["v"] not in played)
+        entries.sort(key=lambda e: int(e["v"]))  # stable: a version's events keep their order
+        return [e for e in entries if upto is None or e["v"] <= upto]
 
     def snapshot(self, seat: int | None) -> str:
         if seat is None and self._spectator_snapshot and self._spectator_snapshot[0] == self.v:
@@ -428,7 +447,7 @@ class Room:
     def make_incompatible(self, notice: str) -> None:
         """A restored room that cannot be played here: readable, closed, `notice` says why."""
         self.status, self.notice, self.game = INCOMPATIBLE, notice, None
-        self.actions = ActionLog()
+        self.actions, self.action_versions = ActionLog(), array("I")
 
     def move_away(self) -> None:
         """Handed over to another instance (cluster mode): its viewers reconnect there."""
@@ -461,6 +480,7 @@ class Room:
         if status == FINISHED and not is_over(game):
             raise ValueError(f"the saved game of {self.code} does not replay to its end")
         self.game, self.actions, self.status = game, ActionLog(actions), status
+        self.action_versions = array("I", bytes(4 * len(self.actions)))
         if status == FINISHED:
             self.finished_at = self.clock() - finished_ago
 
@@ -595,6 +615,7 @@ class Room:
                 self.finish()
             self.commit(events, game_changed=True, stages=stages)
             version = self.v
+            self.action_versions.append(version)
             await self.save_clock()
             if finished:
                 await self.tell_journal("finished")

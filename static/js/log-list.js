@@ -1,10 +1,11 @@
 // "What happened": the events of the game with the version that carried them, newest on top.
 // Live patches add to it; after a snapshot (a reload, a late arrival, a long gap) the
-// room's recent events fill in what came before. Re-rendered whole, so a language change
-// retells every line.
+// room's whole game log fills in what came before, back to the first turn. New lines are
+// put on top as they come; a fill or a language change retells every line.
 import { logLine } from "./log.js";
 
-const KEEP = 120;
+// Lines kept: more than a whole four-player game's events.
+const KEEP = 3000;
 
 export class LogList {
   /** @param {HTMLElement} list */
@@ -12,29 +13,42 @@ export class LogList {
     this.list = list;
     /** @type {{v: number, event: import("./types.js").GameEvent}[]} oldest first */
     this.entries = [];
+    this.drawn = 0; // entries already drawn, oldest first (-1: draw them all again)
   }
 
   /** @param {number} v @param {import("./types.js").GameEvent[]} events @returns {void} */
   add(v, events) {
     for (const event of events) this.entries.push({ v, event });
-    this.entries.splice(0, Math.max(0, this.entries.length - KEEP));
-  }
-
-  // Earlier events from GET /api/rooms/{code}/events: versions already shown are skipped.
-  /** @param {{v: number, event: import("./types.js").GameEvent}[]} recent @returns {void} */
-  fill(recent) {
-    const known = new Set(this.entries.map((e) => e.v));
-    const earlier = recent.filter((e) => !known.has(e.v));
-    this.entries = [...earlier, ...this.entries].sort((a, b) => a.v - b.v).slice(-KEEP);
-  }
-
-  /** @param {import("./types.js").NameOf} nameOf @returns {void} */
-  render(nameOf) {
-    const items = [];
-    for (let i = this.entries.length - 1; i >= 0; i--) {
-      const item = logLine(this.entries[i].event, nameOf);
-      if (item) items.push(item);
+    if (this.entries.length > KEEP) {
+      this.entries.splice(0, this.entries.length - KEEP);
+      this.drawn = -1;
     }
-    this.list.replaceChildren(...items);
+  }
+
+  // The game's log from GET /api/rooms/{code}/events: versions already shown are skipped.
+  /** @param {{v: number, event: import("./types.js").GameEvent}[]} earlier @returns {void} */
+  fill(earlier) {
+    const known = new Set(this.entries.map((e) => e.v));
+    const missing = earlier.filter((e) => !known.has(e.v));
+    this.entries = [...missing, ...this.entries].sort((a, b) => a.v - b.v).slice(-KEEP);
+    this.drawn = -1;
+  }
+
+  /** @param {import("./types.js").NameOf} nameOf @param {boolean} [all] retell every line @returns {void} */
+  render(nameOf, all = false) {
+    const lines = (from) => {
+      const items = [];
+      for (let i = this.entries.length - 1; i >= from; i--) {
+        const item = logLine(this.entries[i].event, nameOf);
+        if (item) items.push(item);
+      }
+      return items;
+    };
+    if (all || this.drawn < 0) {
+      this.list.replaceChildren(...lines(0));
+    } else {
+      this.list.prepend(...lines(this.drawn));
+    }
+    this.drawn = this.entries.length;
   }
 }

@@ -395,7 +395,7 @@ document.addEventListener("click", (e) => {
 installSprite();
 translate(document);
 mountSwitch($("lang-switch"));
-onLangChange(() => { draw(); log.render(nameOfFactory(store.view)); });
+onLangChange(() => { draw(); log.render(nameOfFactory(store.view), true); });
 unlockOnGesture();
 const mute = $("mute-btn");
 const syncMute = () => {

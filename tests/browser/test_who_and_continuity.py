@@ -95,9 +95,14 @@ def test_every_seat_is_recognisable_and_history_survives_a_reload(
 
     # Reloading shows what happened before the reload.
     before = watcher.locator("#log-list li .ev-text").nth(2).text_content() or ""
+    game_lines = watcher.locator("#log-list li:not(.ev-presence):not(.ev-spectators)").count()
     watcher.reload()
     expect(watcher.locator("#log-list li .ev-text").filter(has_text=before).first).to_be_visible()
     assert watcher.locator("#log-list li").count() >= 5
+    # The whole game comes back (issue 26), not only the last lines: every game line.
+    assert watcher.locator("#log-list li.ev-placed").count() >= 2  # the first turn's meeples
+    assert watcher.locator("#log-list li:not(.ev-presence):not(.ev-spectators)").count() >= (
+        game_lines - 3)  # (seat and start lines older than the room's last 80 may be gone)
     # So does arriving mid-game on another device.
     late = seat_page(new_page, code, None, width=360, height=740)
     late.get_by_role("tab", name="Log").click()
@@ -179,7 +184,7 @@ def test_play_again_keeps_everyone_seated(new_page, base_url: str) -> None:  # n
     expect(mina_page.get_by_role("button", name="Start the game")).to_be_enabled()
     info = httpx.get(f"{base_url}/api/rooms/{new_code}").json()
     assert [s["name"] for s in info["seats"]] == ["Mina", "Olu"]
-    key = f"cr.seat.{new_code}"
+    key = f"cr.seat.{new_code.replace('-', '')}"  # kept under the bare code
     tokens = [p.evaluate(f"localStorage.getItem('{key}')") for p in (mina_page, olu_page)]
     assert None not in tokens and len(set(tokens + [mina, olu])) == 4
     screenshot(olu_page, "rematch-seated-360-en", full_page=False)
