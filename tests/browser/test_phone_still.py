@@ -57,6 +57,9 @@ RECORDER = """() => {
 }"""
 
 
+BAR_OVERFLOW = """(a => a.scrollHeight - a.clientHeight)(document.getElementById('actionbar'))"""
+
+
 def near(a: list[float], b: list[float]) -> bool:
     return all(abs(x - y) <= TOLERANCE for x, y in zip(a, b, strict=True))
 
@@ -100,6 +103,9 @@ def test_phone_layout_holds_still(new_page, base_url: str, players: int, locale:
         # A click as a finger makes it: no scrolling the control into view first.
         page.evaluate(f"document.querySelector('[data-cand=\"{rng.randrange(count)}\"]').click()")
         settled(page)
+        # The bar keeps one height: what it holds must fit, no button hidden in its scroll.
+        over = page.evaluate(BAR_OVERFLOW)
+        assert over <= 1, f"{phase(page)}: the prompt bar's content overflows by {over}px"
     assert wanted <= seen, f"phases never reached on your turn: {wanted - seen}"
     records = page.evaluate("window.__still")
     phases = {r["phase"] for r in records}
