@@ -133,7 +133,7 @@ class Room:
         self.game: Game | None = None
         self.actions = ActionLog()  # accepted (seat, action), in order
         # The version that carried each accepted action (0: before a restart, unknown).
-        self.action_versions = array("I")
+        self.action_versions = array("Q")
         self.notice: str | None = None  # why an INCOMPATIBLE room cannot be played
         self.rematch: str | None = None  # display code of the next game at this table
         # The players' seat tokens for that next game, until each asks for theirs (memory
@@ -447,7 +447,7 @@ class Room:
     def make_incompatible(self, notice: str) -> None:
         """A restored room that cannot be played here: readable, closed, `notice` says why."""
         self.status, self.notice, self.game = INCOMPATIBLE, notice, None
-        self.actions, self.action_versions = ActionLog(), array("I")
+        self.actions, self.action_versions = ActionLog(), array("Q")
 
     def move_away(self) -> None:
         """Handed over to another instance (cluster mode): its viewers reconnect there."""
@@ -480,7 +480,7 @@ class Room:
         if status == FINISHED and not is_over(game):
             raise ValueError(f"the saved game of {self.code} does not replay to its end")
         self.game, self.actions, self.status = game, ActionLog(actions), status
-        self.action_versions = array("I", bytes(4 * len(self.actions)))
+        self.action_versions = array("Q", bytes(8 * len(self.actions)))
         if status == FINISHED:
             self.finished_at = self.clock() - finished_ago
 
