@@ -65,6 +65,7 @@ def watch_a_move(page: Page, rng: random.Random, turns: int = 40) -> list[str]:
             play_mine(page, rng)
             # My own move's motion ends at a click: what runs next is someone else's.
             page.evaluate("document.dispatchEvent(new PointerEvent('pointerdown'))")
+            page.evaluate("window.scrollTo(0, 0)")  # the board in sight, on a phone too
             continue
         for _ in range(100):  # poll while the others play
             running = page.evaluate(RUNNING)
@@ -173,3 +174,29 @@ def test_a_reload_replays_nothing(new_page, base_url: str) -> None:  # noqa: ANN
     page.wait_for_timeout(500)  # room for a (wrong) replay to start
     assert page.evaluate("window.__motion") == []
     assert page.evaluate(RUNNING) == []
+
+
+def test_a_penalty_lands_marked(new_page, base_url: str) -> None:  # noqa: ANN001
+    """Orders pushed off the last tab fly to the penalty pile with a mark on them (and a served
+    order to the done pile, when one is served on the way)."""
+    page = new_page(width=1440, height=900, reduced_motion="no-preference")
+    seat_in_new_game(page, base_url, 2, "Mina", delay=0.3)
+    page.wait_for_selector("#game:not([hidden])")
+    rng = random.Random(8)
+    shot: dict = {}
+    for _ in range(4000):
+        if page.evaluate(SETTLED) and page.evaluate(MINE):
+            play_mine(page, rng)
+            continue  # my own penalties count too: they fall when my turn ends
+        running = page.evaluate(RUNNING)
+        for what in ("penalty", "serve"):
+            if f"motion-{what}" in running and what not in shot and page.evaluate(FREEZE):
+                shot[what] = page.evaluate(
+                    "() => [...document.querySelectorAll('.motion-layer > .motion-fly')].map(e =>"
+                    " e.className + (e.querySelector('.motion-penalty') ? ' marked' : ''))")
+                page.screenshot(path=str(ARTIFACTS / f"motion-{what}-1440.png"))
+                page.evaluate(THAW)
+        if "penalty" in shot or page.locator("#final").is_visible():
+            break
+        page.wait_for_timeout(20)
+    assert any("marked" in c for c in shot.get("penalty", [])), shot
