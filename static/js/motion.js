@@ -200,7 +200,7 @@ export class Motion {
     if (card && pile) {
       const clone = card.node.cloneNode(true);
       clone.classList.remove("target");
-      this.fly(clone, card.rect, rect(pile), at, per * 2.2, "serve", true);
+      this.fly(clone, card.rect, rect(pile), at, per * 2.2, "serve", true, p.classList.contains("compact"));
       this.pop(pile, at + per * 2.2, per);
     }
     return at + per * 2;
@@ -228,7 +228,7 @@ export class Motion {
       const clone = card.node.cloneNode(true);
       clone.classList.remove("target");
       clone.classList.add("motion-penalty");
-      this.fly(clone, card.rect, rect(pile), at + k * per / 2, per * 2.6, "penalty", true);
+      this.fly(clone, card.rect, rect(pile), at + k * per / 2, per * 2.6, "penalty", true, p.classList.contains("compact"));
       this.pop(pile, at + k * per / 2 + per * 2.6, per);
       k++;
     }
@@ -276,9 +276,9 @@ export class Motion {
 
   // A clone in the overlay, flying from one box to another (FLIP: it sits at the end box and
   // is transformed back to the start box). `fade`: it melts into the end box.
-  fly(el, from, to, delay, duration, id, fade = false) {
+  fly(el, from, to, delay, duration, id, fade = false, compact = false) {
     if (!from || !to) return;
-    const box = h("div", { class: `motion-fly motion-${id}` }, el);
+    const box = h("div", { class: `motion-fly motion-${id}${compact ? " compact" : ""}` }, el);
     box.style.left = `${to.left}px`;
     box.style.top = `${to.top}px`;
     box.style.width = `${to.width}px`;

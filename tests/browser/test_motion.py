@@ -182,13 +182,13 @@ def test_a_penalty_lands_marked(new_page, base_url: str) -> None:  # noqa: ANN00
     page = new_page(width=1440, height=900, reduced_motion="no-preference")
     seat_in_new_game(page, base_url, 2, "Mina", delay=0.3)
     page.wait_for_selector("#game:not([hidden])")
-    rng = random.Random(8)
+    rng = random.Random(9)
     shot: dict = {}
     for _ in range(4000):
-        if page.evaluate(SETTLED) and page.evaluate(MINE):
-            play_mine(page, rng)
-            continue  # my own penalties count too: they fall when my turn ends
         running = page.evaluate(RUNNING)
+        if not running and page.evaluate(SETTLED) and page.evaluate(MINE):
+            play_mine(page, rng)  # once the others' motion is over: theirs fall as mine begins
+            continue
         for what in ("penalty", "serve"):
             if f"motion-{what}" in running and what not in shot and page.evaluate(FREEZE):
                 shot[what] = page.evaluate(
