@@ -200,3 +200,45 @@ def test_a_penalty_lands_marked(new_page, base_url: str) -> None:  # noqa: ANN00
             break
         page.wait_for_timeout(20)
     assert any("marked" in c for c in shot.get("penalty", [])), shot
+
+
+def test_a_watcher_sees_an_order_served_and_the_score_count_up(new_page) -> None:  # noqa: ANN001
+    """Alice plays turns that seek to serve (test_play's planner); a watcher at 360×740 sees her
+    served order slide to the done pile and her score count up."""
+    from server.rules import legal_actions, new_game
+
+    from .test_play import SEED, act, move_turn, open_table
+
+    alice = new_page(width=1440, height=900)
+    url = open_table(alice)
+    bob = new_page(width=1024)
+    bob.goto(url)
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Sit in seat 2", exact=True).click()
+    watcher = new_page(width=360, height=740, reduced_motion="no-preference")
+    watcher.add_init_script(COUNT_ANIMATIONS)
+    watcher.goto(url)
+    watcher.get_by_text("Every seat is taken — you are watching.").wait_for()
+    alice.get_by_role("button", name="Start the game", exact=True).click()
+    game = new_game(SEED, 2, 0, False)
+    pages = {0: alice, 1: bob}
+    while game.phase in ("placement", "starting_cup"):
+        act(pages[game.current], game, legal_actions(game)[0])
+    for _ in range(12):
+        seat = game.current
+        before = len(game.players[0].completed)
+        move_turn(pages[seat], game, seat)
+        settled(pages[seat])
+        v = pages[seat].evaluate("document.body.dataset.v")
+        wait_for(watcher, f"() => document.body.dataset.v === '{v}'")
+        if seat == 0 and len(game.players[0].completed) > before:
+            break
+    else:
+        raise AssertionError("Alice never served an order")
+    seen = watcher.evaluate("window.__motion")
+    assert "motion-serve" in seen and "motion-score" in seen, seen
+    # Once the motion is over, the score shown is the score (Alice's own page shows it still).
+    wait_for(watcher, "() => !document.getAnimations()"
+             ".some(a => String(a.id).startsWith('motion-'))")
+    score = '.pboard[data-seat="0"] .pscore'
+    assert watcher.locator(score).text_content() == alice.locator(score).text_content()
