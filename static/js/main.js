@@ -12,6 +12,7 @@ import { chime, muted, setMuted, unlockOnGesture } from "./sound.js";
 import { Socket } from "./socket.js";
 import { reportUnknown, rulesData } from "./rules-data.js";
 import { Store } from "./store.js";
+import { Motion } from "./motion.js";
 import { createTable, nameOfFactory, renderTable } from "./view.js";
 import { createChat } from "./chat.js";
 import { createClock } from "./clock.js";
@@ -160,6 +161,7 @@ let awaitingV = null;
 let heldButtons = [];
 function send(action) {
   if (body.dataset.busy === "1" || inactive) return;
+  motion.finishAll(); // an action never waits for motion
   body.dataset.busy = "1";
   heldButtons = [...document.querySelectorAll("#actionbar button")].filter((b) => !b.disabled);
   for (const b of heldButtons) b.disabled = true;
@@ -206,6 +208,7 @@ function draw() {
 }
 
 const log = new LogList($("log-list"));
+const motion = new Motion();
 
 function logEvents(v, events) {
   log.add(v, events);
@@ -280,7 +283,10 @@ store.subscribe((view, events, previous) => {
   if (tokens.seat(code) && view.you.seat === null && view.room.status === "waiting" && previous && previous.you && previous.you.seat !== null) {
     tokens.setSeat(code, null);
   }
+  // Motion: where things stand before the table is redrawn, then what moved (motion.js).
+  const plan = motion.before(events, previous);
   draw();
+  motion.after(plan, view);
 });
 
 // Why this tab cannot play right now (null: it can): "replaced" (the seat moved to another
@@ -300,6 +306,7 @@ function banner(state, detail) {
   const el = $("conn-banner");
   const msg = $("conn-msg");
   if (state === "open") {
+    motion.quiet(); // the patches a resume catches up with are not animated
     if (!el.hidden) {
       el.hidden = true;
       announce(t("conn.back"));

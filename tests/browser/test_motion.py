@@ -1,0 +1,244 @@
+"""Motion that shows what happened (issue 26): another player's move is played on the table
+(the meeple walks, tokens fly, orders slide) with the Web Animations API and then ends; with
+prefers-reduced-motion: reduce nothing moves; a click during an animation acts at once (every
+animation jumps to its end); a reload replays nothing. Asserted by the page's animations and
+geometry, never by the clock."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playwright.sync_api import Page
+
+from .test_full_games import CANDIDATES, seat_in_new_game
+from .ui import ARTIFACTS, settled, wait_for
+
+pytestmark = pytest.mark.browser
+
+MINE = "document.getElementById('table-root').classList.contains('my-turn')"
+SETTLED = "() => document.body.dataset.busy === '0' && !document.getElementById('game').hidden"
+# The motion module names its animations "motion-<what>" (the targets' own CSS pulses are not).
+RUNNING = """() => document.getAnimations()
+  .filter(a => String(a.id).startsWith('motion-') && a.playState === 'running')
+  .map(a => a.id)"""
+# Every motion animation started since the page loaded, counted by a wrapper put in first.
+COUNT_ANIMATIONS = """(() => {
+  window.__motion = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, opts) {
+    if (opts && String(opts.id).startsWith('motion-')) window.__motion.push(opts.id);
+    return animate.call(this, frames, opts);
+  };
+})();"""
+BOXES = """() => Object.fromEntries(['board', 'me-area'].map(id => {
+  const r = document.getElementById(id).getBoundingClientRect();
+  return [id, [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)]];
+}))"""
+# Freeze every motion animation at the moment the first of them is halfway.
+FREEZE = """() => {
+  const anims = document.getAnimations().filter(a => String(a.id).startsWith('motion-'));
+  if (!anims.length) return 0;
+  const at = Math.min(...anims.map(a => {
+    const t = a.effect.getComputedTiming();
+    return t.delay + t.activeDuration / 2;
+  }));
+  for (const a of anims) { a.pause(); a.currentTime = at; }
+  return anims.length;
+}"""
+THAW = """() => document.getAnimations()
+  .filter(a => String(a.id).startsWith('motion-')).forEach(a => a.play())"""
+
+
+def play_mine(page: Page, rng: random.Random) -> None:
+    count = page.evaluate(CANDIDATES)
+    assert count > 0, "my turn, yet nothing to click"
+    page.locator(f'[data-cand="{rng.randrange(count)}"]').click()
+    settled(page)
+
+
+def watch_a_move(page: Page, rng: random.Random, turns: int = 40) -> list[str]:
+    """Play on until another player's move is being animated; the running animations."""
+    for _ in range(turns * 10):
+        wait_for(page, SETTLED)
+        if page.evaluate(MINE):
+            play_mine(page, rng)
+            # My own move's motion ends at a click: what runs next is someone else's.
+            page.evaluate("document.dispatchEvent(new PointerEvent('pointerdown'))")
+            page.evaluate("window.scrollTo(0, 0)")  # the board in sight, on a phone too
+            continue
+        for _ in range(100):  # poll while the others play
+            running = page.evaluate(RUNNING)
+            if running:
+                return running
+            if page.evaluate(MINE):
+                break
+            page.wait_for_timeout(30)
+    raise AssertionError("no other player's move was animated")
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (360, 740)])
+def test_another_players_move_is_animated_and_ends(new_page, base_url: str, width: int,
+                                                   height: int) -> None:  # noqa: ANN001
+    page = new_page(width=width, height=height, reduced_motion="no-preference")
+    seat_in_new_game(page, base_url, 3, "Mina", delay=0.5)
+    page.wait_for_selector("#game:not([hidden])")
+    rng = random.Random(3)
+    seen: set[str] = set()
+    for k in range(8):
+        running = watch_a_move(page, rng)
+        seen.update(running)
+        before = page.evaluate(BOXES)
+        if k < 3 and page.evaluate(FREEZE):
+            during = page.evaluate(BOXES)
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"motion-{width}-{k}.png"))
+            page.evaluate(THAW)
+            assert during == before, "an animation moved the layout"
+        # Each of them ends: nothing loops.
+        page.evaluate("window.__watched = document.getAnimations()"
+                      ".filter(a => String(a.id).startsWith('motion-'))")
+        wait_for(page, "() => window.__watched.every(a => a.playState === 'finished')")
+        if k >= 2 and {"motion-walk", "motion-gain"} <= seen:
+            break
+    assert "motion-walk" in seen, f"the meeple never walked: {seen}"
+    assert "motion-gain" in seen, f"no token flew to the hand: {seen}"
+    assert not page.evaluate("document.querySelector('.motion-layer').children.length > 20")
+
+
+def test_reduced_motion_moves_nothing(new_page, base_url: str) -> None:  # noqa: ANN001
+    page = new_page(width=1440, height=900, reduced_motion="reduce")
+    page.add_init_script(COUNT_ANIMATIONS)
+    seat_in_new_game(page, base_url, 2, "Mina", delay=0.3)
+    page.wait_for_selector("#game:not([hidden])")
+    rng = random.Random(4)
+    others = 0
+    highlighted = False
+    for _ in range(200):
+        wait_for(page, SETTLED)
+        if page.evaluate(MINE):
+            play_mine(page, rng)
+            continue
+        v = page.evaluate("document.body.dataset.v")
+        wait_for(page, f"() => document.body.dataset.v !== '{v}'")
+        others += 1
+        assert page.evaluate("document.getAnimations().length") == 0, "something moved"
+        highlighted = highlighted or page.evaluate("!!document.querySelector('.motion-hl')")
+        if others >= 8 and highlighted:
+            break
+    assert page.evaluate("window.__motion.length") == 0, page.evaluate("window.__motion")
+    assert highlighted, "what changed was never shown"
+
+
+def test_a_click_during_an_animation_acts_at_once(new_page, base_url: str) -> None:  # noqa: ANN001
+    page = new_page(width=1440, height=900, reduced_motion="no-preference")
+    seat_in_new_game(page, base_url, 2, "Mina", delay=0.3)
+    page.wait_for_selector("#game:not([hidden])")
+    rng = random.Random(6)
+    for _ in range(40):
+        wait_for(page, f"() => document.body.dataset.busy === '0' && {MINE}", timeout=60_000)
+        count = page.evaluate(CANDIDATES)
+        # The others' last move is still being played when the turn comes back: click now.
+        got = page.evaluate("""(i) => {
+          const before = document.getAnimations()
+            .filter(a => String(a.id).startsWith('motion-') && a.playState === 'running').length;
+          const v = document.body.dataset.v;
+          document.querySelector(`[data-cand="${i}"]`).click();
+          const after = document.getAnimations()
+            .filter(a => String(a.id).startsWith('motion-') && a.playState === 'running').length;
+          return {before, after, v, sent: document.body.dataset.busy === '1'};
+        }""", rng.randrange(count))
+        assert got["after"] == 0, f"animations still running after a click: {got}"
+        settled(page)
+        if got["before"] and got["sent"]:
+            assert page.evaluate("document.body.dataset.v") != got["v"], "the action was lost"
+            return
+    raise AssertionError("never clicked during an animation")
+
+
+def test_a_reload_replays_nothing(new_page, base_url: str) -> None:  # noqa: ANN001
+    page = new_page(width=1440, height=900, reduced_motion="no-preference")
+    page.add_init_script(COUNT_ANIMATIONS)
+    seat_in_new_game(page, base_url, 2, "Mina", delay=0.2)
+    page.wait_for_selector("#game:not([hidden])")
+    rng = random.Random(7)
+    for _ in range(3):  # a few turns, so that there is something to replay
+        wait_for(page, f"() => document.body.dataset.busy === '0' && {MINE}", timeout=60_000)
+        play_mine(page, rng)
+    wait_for(page, f"() => document.body.dataset.busy === '0' && {MINE}", timeout=60_000)
+    assert page.evaluate("window.__motion.length") > 0, "the others' moves were not animated"
+    # My turn: the others wait for me, so no live patch comes while the page reloads.
+    page.reload()
+    page.wait_for_selector("#game:not([hidden])")
+    wait_for(page, f"() => document.body.dataset.busy === '0' && {MINE}")
+    page.wait_for_timeout(500)  # room for a (wrong) replay to start
+    assert page.evaluate("window.__motion") == []
+    assert page.evaluate(RUNNING) == []
+
+
+def test_a_penalty_lands_marked(new_page, base_url: str) -> None:  # noqa: ANN001
+    """Orders pushed off the last tab fly to the penalty pile with a mark on them (and a served
+    order to the done pile, when one is served on the way)."""
+    page = new_page(width=1440, height=900, reduced_motion="no-preference")
+    seat_in_new_game(page, base_url, 2, "Mina", delay=0.3)
+    page.wait_for_selector("#game:not([hidden])")
+    rng = random.Random(9)
+    shot: dict = {}
+    for _ in range(4000):
+        running = page.evaluate(RUNNING)
+        if not running and page.evaluate(SETTLED) and page.evaluate(MINE):
+            play_mine(page, rng)  # once the others' motion is over: theirs fall as mine begins
+            continue
+        for what in ("penalty", "serve"):
+            if f"motion-{what}" in running and what not in shot and page.evaluate(FREEZE):
+                shot[what] = page.evaluate(
+                    "() => [...document.querySelectorAll('.motion-layer > .motion-fly')].map(e =>"
+                    " e.className + (e.querySelector('.motion-penalty') ? ' marked' : ''))")
+                page.screenshot(path=str(ARTIFACTS / f"motion-{what}-1440.png"))
+                page.evaluate(THAW)
+        if "penalty" in shot or page.locator("#final").is_visible():
+            break
+        page.wait_for_timeout(20)
+    assert any("marked" in c for c in shot.get("penalty", [])), shot
+
+
+def test_a_watcher_sees_an_order_served_and_the_score_count_up(new_page) -> None:  # noqa: ANN001
+    """Alice plays turns that seek to serve (test_play's planner); a watcher at 360×740 sees her
+    served order slide to the done pile and her score count up."""
+    from server.rules import legal_actions, new_game
+
+    from .test_play import SEED, act, move_turn, open_table
+
+    alice = new_page(width=1440, height=900)
+    url = open_table(alice)
+    bob = new_page(width=1024)
+    bob.goto(url)
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Sit in seat 2", exact=True).click()
+    watcher = new_page(width=360, height=740, reduced_motion="no-preference")
+    watcher.add_init_script(COUNT_ANIMATIONS)
+    watcher.goto(url)
+    watcher.get_by_text("Every seat is taken — you are watching.").wait_for()
+    alice.get_by_role("button", name="Start the game", exact=True).click()
+    game = new_game(SEED, 2, 0, False)
+    pages = {0: alice, 1: bob}
+    while game.phase in ("placement", "starting_cup"):
+        act(pages[game.current], game, legal_actions(game)[0])
+    for _ in range(12):
+        seat = game.current
+        before = len(game.players[0].completed)
+        move_turn(pages[seat], game, seat)
+        settled(pages[seat])
+        v = pages[seat].evaluate("document.body.dataset.v")
+        wait_for(watcher, f"() => document.body.dataset.v === '{v}'")
+        if seat == 0 and len(game.players[0].completed) > before:
+            break
+    else:
+        raise AssertionError("Alice never served an order")
+    seen = watcher.evaluate("window.__motion")
+    assert "motion-serve" in seen and "motion-score" in seen, seen
+    # Once the motion is over, the score shown is the score (Alice's own page shows it still).
+    wait_for(watcher, "() => !document.getAnimations()"
+             ".some(a => String(a.id).startsWith('motion-'))")
+    score = '.pboard[data-seat="0"] .pscore'
+    assert watcher.locator(score).text_content() == alice.locator(score).text_content()
