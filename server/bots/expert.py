@@ -51,7 +51,7 @@ from server.rules.actions import action_key
 from server.rules.data import UPGRADE_INDEX
 from server.rules.state import MOVE, OVER, UPGRADE, Player
 
-from . import greedy, rollout
+from . import greedy, rollout, value
 from . import multiset as ms
 from .budget import Budget, log_cut
 from .determinize import determinize, unseen_cards
@@ -59,7 +59,9 @@ from .orders import RECIPES, SAVE
 from .strong import fingerprint
 
 LEVEL = "expert"
-FULL_WORK = 200  # simulated turns per search at budget 1.0: 0.3 s of one core here, 0.9 s at most
+FULL_WORK = 7000  # work units (work_units) per search at budget 1.0: ~0.35 s of one core here
+TURN_UNITS = 11.0  # a simulated turn's own cost (actions, pour), in allocations
+ENDINGS_PER_UNIT = 100.0  # move endings scored per allocation's worth of CPU
 MISS_SHARE = 0.1  # of the work, for a search that starts mid-turn (a plan not found)
 MIN_ROUNDS = 2  # rounds every plan gets before any is dropped
 MARGIN = 1.0  # standard errors by which a plan must beat greedy's to replace it
@@ -71,6 +73,8 @@ RISK = 0.6  # weight of the expected penalties from the orders on the tabs
 CUP_SHARE = 0.15  # a cup part-way to an order: this share of a point per token
 RUSH_VALUE = 0.2
 WIN = 3.0  # a finished game won (lost) outweighs a few points either way
+POINTS = 1.0  # weight of the margin in points
+VALUE_MODEL = True  # unfinished games: value.py's chance of winning (else the margin only)
 CACHE_SIZE = 512
 # Greedy-vs-greedy, 100 games (2 players): this order won 56% [46, 65] against greedy's.
 UPGRADE_PREFERENCE = (
@@ -193,18 +197,21 @@ def standing(player: Player) -> float:
 
 
 def evaluate(game: Game, seat: int) -> float:
-    """The position for `seat`: its standing less its best opponent's, and a finished
-    game's result."""
+    """The position for `seat`: WIN times its expected result (+1 a win, -1 a loss: a
+    finished game's, or value.py's chance of winning from here) plus POINTS times its
+    margin over its best opponent (final scores, or standings)."""
     if game.phase == OVER:
         assert game.result is not None
         totals = [s["total"] for s in game.result["scores"]]
         best_other = max(t for i, t in enumerate(totals) if i != seat)
         winners = game.result["winners"]
-        outcome = WIN / len(winners) if seat in winners else -WIN
-        return outcome + totals[seat] - best_other
+        share = 1.0 / len(winners) if seat in winners else 0.0
+        return WIN * (2 * share - 1) + POINTS * (totals[seat] - best_other)
     mine = standing(game.players[seat])
     best_other = max(standing(p) for i, p in enumerate(game.players) if i != seat)
-    return mine - best_other
+    chance = value.win_chance(game, seat) if VALUE_MODEL else None
+    expected = 0.0 if chance is None else 2 * chance - 1
+    return WIN * expected + POINTS * (mine - best_other)
 
 
 def sample_value(
@@ -230,6 +237,12 @@ def sample_value(
     return value, turns
 
 
+def work_units(turns: int, memo: greedy.AllocationMemo) -> float:
+    """Work counted in allocations' worth of CPU: simulated turns, the allocations
+    computed and the move endings scored (what a search spends its time on)."""
+    return TURN_UNITS * turns + memo.allocations + memo.endings / ENDINGS_PER_UNIT
+
+
 def search(
     game: Game, view: dict, rng: random.Random, budget: Budget, share: float
 ) -> tuple[Plan, int]:
@@ -245,13 +258,13 @@ def search(
     unseen = unseen_cards(view)
     deck_count = view["deck"]
     planned = max(1, int(FULL_WORK * budget.work * share))
-    work = 0
-    memo: greedy.AllocationMemo = {}
+    turns_done = 0
+    memo = greedy.AllocationMemo()
     alive = list(range(len(plans)))
     # Halve after this many rounds of the alive plans: split the work evenly by stage.
     stages = max(1, (len(plans) - 1).bit_length())
     per_stage = planned / stages
-    stage_work = 0
+    stage_start = 0.0
     rounds_in_stage = 0
     while True:
         rng.shuffle(unseen)
@@ -259,18 +272,19 @@ def search(
         for i in alive:
             value, turns = sample_value(game, plans[i], deck, memo)
             plans[i].values.append(value)
-            work += turns
-            stage_work += turns
+            turns_done += turns
+        work = work_units(turns_done, memo)
+        stage_work = work - stage_start
         rounds_in_stage += 1
         if work >= planned:
             break
         if budget.expired():
-            log_cut(LEVEL, work, planned)
+            log_cut(LEVEL, int(work), planned)
             break
         if stage_work >= per_stage and rounds_in_stage >= MIN_ROUNDS and len(alive) > 2:
             rest = sorted(alive[1:], key=lambda i: (-plans[i].mean, i))
             alive = [0, *sorted(rest[: max(1, len(rest) // 2)])]
-            stage_work = rounds_in_stage = 0
+            stage_start, rounds_in_stage = work, 0
     return plans[_pick(plans, alive)], len(plans)
 
 
