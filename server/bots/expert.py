@@ -52,10 +52,8 @@ from server.rules.data import UPGRADE_INDEX
 from server.rules.state import MOVE, OVER, UPGRADE, Player
 
 from . import greedy, rollout, value
-from . import multiset as ms
 from .budget import Budget, log_cut
 from .determinize import determinize, unseen_cards
-from .orders import RECIPES, SAVE
 from .strong import fingerprint
 
 LEVEL = "expert"
@@ -175,25 +173,10 @@ def candidate_plans(game: Game) -> list[Plan]:
     return plans
 
 
-def _cup_progress(player: Player) -> float:
-    """Tokens in cups that fit an order not about to fall off (tabs 1-3)."""
-    total = 0
-    for cup in player.cups:
-        if not cup:
-            continue
-        m = ms.of_items(cup)
-        for tab in range(3):
-            if any(ms.fits(m, RECIPES[c]) for c in player.tabs[tab]):
-                total += len(cup)
-                break
-    return total
-
-
 def standing(player: Player) -> float:
     """A player's score as it stands plus what is coming."""
-    score = len(player.completed) + 2 * sum(player.upgrades) - len(player.penalties)
-    risk = sum(SAVE[tab] * len(cards) for tab, cards in enumerate(player.tabs))
-    return score - RISK * risk + CUP_SHARE * _cup_progress(player) + RUSH_VALUE * player.rush
+    return (value.points(player) - RISK * value.risk(player)
+            + CUP_SHARE * value.cup_progress(player) + RUSH_VALUE * player.rush)
 
 
 def evaluate(game: Game, seat: int) -> float:
