@@ -9,7 +9,8 @@ intervals, mean scores and penalties, end reasons, CPU seconds per decision) and
 the expert met its targets (2 players: wins >= 75%; 4 players: >= 65%). Budgets are
 counted work, so a seed gives the same games on any machine; only the CPU figures and the
 run time depend on the machine. Run it under `nice -n 19` on a shared machine: 400 games
-at the full budget take hours of CPU.
+at the full budget take hours of CPU. `--log games.jsonl` keeps each game as it ends;
+`--log games.jsonl --from-log` reports what a run still going (or cut short) has so far.
 """
 
 from __future__ import annotations
@@ -29,11 +30,45 @@ TARGETS = {2: 0.75, 4: 0.65}  # expert's share of the games' wins against greedy
 
 
 def tournament(bots: list[str], players: int, games: int, seed: int, budget: float,
-               workers: int) -> dict:
+               workers: int, log: Path | None = None) -> dict:
     args = argparse.Namespace(players=players, seed=seed, budget=budget)
     began = time.perf_counter()
-    outcomes = run(schedule(bots, games, players, seed, budget), workers)
+    tasks = schedule(bots, games, players, seed, budget)
+    if log is None:
+        outcomes = run(tasks, workers)
+    else:
+        with log.open("a") as out:
+            def keep(o: dict) -> None:
+                out.write(json.dumps({"players": players, "budget": budget, "seed": seed,
+                                      **o}) + "\n")
+                out.flush()
+            outcomes = run(tasks, workers, keep)
     return report(args, bots, outcomes, time.perf_counter() - began)
+
+
+def from_log(bots: list[str], log: Path) -> dict[int, dict]:
+    """The reports of the games a log kept so far (a run still going, or cut short)."""
+    by_size: dict[int, list[dict]] = {}
+    for line in log.read_text().splitlines():
+        if line.strip():
+            o = json.loads(line)
+            by_size.setdefault(o["players"], []).append(o)
+    reps = {}
+    for players, outcomes in sorted(by_size.items()):
+        first = outcomes[0]
+        args = argparse.Namespace(players=players, seed=first["seed"], budget=first["budget"])
+        reps[players] = report(args, bots, sorted(outcomes, key=lambda o: o["index"]), 0.0)
+    return reps
+
+
+def _with_target(rep: dict, players: int) -> dict:
+    row = rep["pairings"][0]["rows"][0]
+    target = TARGETS.get(players)
+    rep["target"] = None if target is None else {
+        "bot": row["bot"], "win_rate": target, "met": row["win_rate"] >= target,
+        "met_at_95": row["ci95"][0] >= target,
+    }
+    return rep
 
 
 def main() -> int:
@@ -45,18 +80,23 @@ def main() -> int:
     parser.add_argument("--bots", default="expert,greedy")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", type=Path, help="write the JSON here (default: stdout)")
+    parser.add_argument("--log", type=Path,
+                        help="append every game's outcome here as it ends (JSON lines)")
+    parser.add_argument("--from-log", action="store_true",
+                        help="play nothing: report the games --log holds so far")
     args = parser.parse_args()
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     result: dict = {"bots": bots, "budget": args.budget, "seed": args.seed, "tables": {}}
-    for players in args.players:
-        rep = tournament(bots, players, args.games, args.seed, args.budget, args.workers)
-        row = rep["pairings"][0]["rows"][0]
-        target = TARGETS.get(players)
-        rep["target"] = None if target is None else {
-            "bot": row["bot"], "win_rate": target, "met": row["win_rate"] >= target,
-            "met_at_95": row["ci95"][0] >= target,
-        }
-        result["tables"][str(players)] = rep
+    if args.from_log:
+        if args.log is None:
+            parser.error("--from-log needs --log")
+        for players, rep in from_log(bots, args.log).items():
+            result["tables"][str(players)] = _with_target(rep, players)
+    else:
+        for players in args.players:
+            rep = tournament(bots, players, args.games, args.seed, args.budget, args.workers,
+                             args.log)
+            result["tables"][str(players)] = _with_target(rep, players)
     text = json.dumps(result, indent=2)
     if args.out:
         args.out.write_text(text + "\n")

@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from server.rules import Game, legal_actions
@@ -63,7 +64,16 @@ class Choice(NamedTuple):
     ending: Ending
 
 
-AllocationMemo = dict[tuple, tuple[Allocator, dict[int, tuple[float, float, int]]]]
+@dataclass(slots=True)
+class AllocationMemo:
+    """Allocations remembered by (cups, tabs) for a search that meets the same player
+    again many times, and a count of the work done through it: the two costs that
+    dominate a simulated turn, so a search can bound its CPU by counting (budget.py)."""
+
+    tables: dict[tuple, tuple[Allocator, dict[int, tuple[float, float, int]]]] = field(
+        default_factory=dict)
+    allocations: int = 0  # Allocator.allocate calls (cache misses)
+    endings: int = 0  # ways to finish a move scored
 
 
 def best_endings(
@@ -84,20 +94,26 @@ def best_endings(
         cache: dict[int, tuple[float, float, int]] = {}
     else:
         sig = (tuple(map(tuple, player.cups)), tuple(map(tuple, player.tabs)))
-        found = memo.get(sig)
+        found = memo.tables.get(sig)
         if found is None:
-            found = memo[sig] = (Allocator(player.cups, player_orders(player)), {})
+            found = memo.tables[sig] = (Allocator(player.cups, player_orders(player)), {})
+            memo.allocations += 1  # building one costs about as much as an allocation
         allocator, cache = found
     scored: list[Choice] = []
+    misses = 0
     for m in meeples:
         for e in endings(game, m, max_rush):
             key = allocator.usable(hand + e.gains)
             got = cache.get(key)
             if got is None:
+                misses += 1
                 alloc = allocator.allocate(key)
                 got = cache[key] = (alloc.value, alloc.done, alloc.served)
             cost = RUSH_COST * e.rush
             scored.append(Choice(got[0] - cost, got[1] - cost, got[2], m, e))
+    if memo is not None:
+        memo.allocations += misses
+        memo.endings += len(scored)
     free_served = max((c.served for c in scored if c.ending.rush == 0), default=0)
     kept = [c for c in scored if c.ending.rush == 0 or c.served > free_served]
     kept.sort(key=lambda c: (-c.value, c.ending.rush, len(c.ending.path), c.meeple, c.ending.path))

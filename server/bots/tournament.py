@@ -22,7 +22,7 @@ import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -140,12 +140,25 @@ def cpu_figures(times: list[float]) -> dict[str, float]:
             "p95": round(p95, 4), "max": round(ordered[-1], 4)}
 
 
-def run(tasks: list[Task], workers: int) -> list[dict]:
+def run(tasks: list[Task], workers: int,
+        each: Callable[[dict], None] | None = None) -> list[dict]:
+    """Play the tasks; `each` (optional) is called with every outcome as it comes, in
+    schedule order (a long run can keep its games as it goes)."""
+    outcomes: list[dict] = []
     if workers <= 1 or len(tasks) <= 1:
-        return [play(t) for t in tasks]
+        played: Iterable[dict] = map(play, tasks)
+        for o in played:
+            outcomes.append(o)
+            if each is not None:
+                each(o)
+        return outcomes
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        return list(pool.map(play, tasks, chunksize=1))
+        for o in pool.map(play, tasks, chunksize=1):
+            outcomes.append(o)
+            if each is not None:
+                each(o)
+    return outcomes
 
 
 def report(args: argparse.Namespace, bots: list[str], outcomes: list[dict], secs: float) -> dict:

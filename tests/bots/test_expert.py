@@ -48,3 +48,16 @@ def test_candidate_plans_start_with_greedys_and_are_whole_turns():
     # Greedy's own move is among them (the first move plan after the upgrade choice).
     meeple_moves = [p for p in plans if p.actions and p.actions[0]["type"] == "choose_meeple"]
     assert meeple_moves[0].actions[0]["meeple"] == first.meeple
+
+
+def test_search_work_is_counted_in_allocations_and_endings_not_seconds():
+    game = _midgame(4, 3)
+    memo = greedy.AllocationMemo()
+    first = greedy.best_endings(game, 1, 0, memo)
+    computed, scored = memo.allocations, memo.endings
+    assert computed > 0 and scored >= computed - 1  # the allocator's build counts as one
+    assert greedy.best_endings(game, 1, 0, memo) == first  # same answer from the memo
+    assert memo.allocations == computed  # nothing new computed
+    assert memo.endings == 2 * scored  # but every ending scored again
+    assert expert.work_units(2, memo) == (2 * expert.TURN_UNITS + computed
+                                          + 2 * scored / expert.ENDINGS_PER_UNIT)
