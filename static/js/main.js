@@ -243,7 +243,8 @@ function whoseTurn() {
   const g = store.view && store.view.game;
   if (!g || g.phase === rulesData().phase_over) return;
   const note = $("board-note");
-  const key = store.view.you.seat === null ? "hint.turnOf" : "hint.notYourTurn";
+  const key = store.view.you.seat === null ? "hint.turnOf"
+    : g.current === store.view.you.seat && standingIn(store.view) ? "status.timeUp" : "hint.notYourTurn";
   text(note, t(key, { name: nameOfFactory(store.view)(g.current) }));
   note.hidden = false;
   clearTimeout(noteTimer);

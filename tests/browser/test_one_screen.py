@@ -5,9 +5,10 @@ and 4 players; the replay viewer too. On a phone the header is one row."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from .geometry import (
     DESKTOPS,
@@ -81,6 +82,20 @@ def test_phone_header_is_one_row(new_page, base_url: str, locale: str) -> None: 
     if locale.startswith("th"):
         thai_face_loaded(page)
     screenshot(page, f"phone-table-360-{locale[:2]}", full_page=False)
+    # Its menu keeps "How to play" and "Finished games" (issue 26), on screen.
+    menu = page.locator("#nav-menu summary")
+    expect(menu).to_be_visible()
+    assert menu.get_attribute("aria-label")
+    menu.click()
+    rules = page.locator("#nav-menu a[href='/rules']")
+    games = page.locator("#nav-menu a[href='/games']")
+    for link in (rules, games):
+        expect(link).to_be_visible()
+        box = link.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, f"link off screen: {box}"
+    screenshot(page, f"phone-menu-360-{locale[:2]}", full_page=False)
+    rules.click()
+    page.wait_for_url(re.compile(r"/rules$"))
     for b in bots:
         b.done.set()
     finish(bots)

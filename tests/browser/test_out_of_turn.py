@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page
 
 from .test_full_games import CANDIDATES, finish, seat_in_new_game
-from .ui import ARTIFACTS, board_signature, settled, wait_for
+from .ui import ARTIFACTS, BOARD_SIGNATURE, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -47,12 +47,15 @@ def test_a_click_out_of_turn_says_whose_turn_it_is(new_page, base_url: str, widt
             page.locator(f'[data-cand="{rng.randrange(count)}"]').click()
             settled(page)
             continue
-        before, v = board_signature(page), page.evaluate("document.body.dataset.v")
+        # In one evaluation: a patch arriving between two would pair an old table with
+        # the new version.
+        before, v = page.evaluate(f"() => [({BOARD_SIGNATURE})(), document.body.dataset.v]")
         page.evaluate("document.querySelector('#board .cell[data-cell=\"r2c2\"]').click()")
         got = note(page)
         page.wait_for_timeout(300)  # a refusal or a sent action would show by now
-        if got["shown"] and page.evaluate("document.body.dataset.v") == v:
-            assert board_signature(page) == before, "a click out of turn changed the table"
+        after, now = page.evaluate(f"() => [({BOARD_SIGNATURE})(), document.body.dataset.v]")
+        if got["shown"] and now == v:  # nobody else moved meanwhile
+            assert after == before, "a click out of turn changed the table"
             assert page.locator("#toast").is_hidden(), "a click out of turn raised an alert"
             break
     assert got.get("shown"), "no word on a click out of turn"
