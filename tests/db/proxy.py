@@ -34,26 +34,35 @@ class TcpProxy:
         self._server.close()
         await self._server.wait_closed()
         self._server = None
-        for writer in list(self._writers):
-            writer.transport.abort()
+        for _ in range(2):  # again after a turn: a connection accepted just before the close
+            for writer in list(self._writers):
+                writer.transport.abort()
+            await asyncio.sleep(0)
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await self._flowing.wait()
+        # Tracked from the moment it is accepted: a connection still waiting (frozen, or
+        # connecting upstream) when the proxy shuts is broken too, not left to the garbage
+        # collector (an unclosed transport warns in whichever test runs next).
+        self._writers.add(writer)
         try:
-            up_reader, up_writer = await asyncio.open_connection(*self.target)
-        except OSError:
-            writer.transport.abort()
-            return
-        self._writers |= {writer, up_writer}
-        pipes = [asyncio.create_task(self._pipe(reader, up_writer)),
-                 asyncio.create_task(self._pipe(up_reader, writer))]
-        self._tasks.update(pipes)
-        await asyncio.gather(*pipes, return_exceptions=True)
-        self._tasks.difference_update(pipes)
-        self._writers -= {writer, up_writer}
+            await self._flowing.wait()
+            try:
+                up_reader, up_writer = await asyncio.open_connection(*self.target)
+            except OSError:
+                writer.transport.abort()
+                return
+            self._writers.add(up_writer)
+            pipes = [asyncio.create_task(self._pipe(reader, up_writer)),
+                     asyncio.create_task(self._pipe(up_reader, writer))]
+            self._tasks.update(pipes)
+            await asyncio.gather(*pipes, return_exceptions=True)
+            self._tasks.difference_update(pipes)
+            self._writers.discard(up_writer)
+        finally:
+            self._writers.discard(writer)
 
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
