@@ -217,11 +217,6 @@ class Room:
         you = {"seat": seat, "role": "spectator" if seat is None else "player"}
         return {"room": self._info, "you": you, "game": game}
 
-    def recent_events(self, upto: int | None = None) -> list[dict[str, Any]]:
-        """The last events (every viewer sees the same ones), oldest first, each with the
-        version that carried it; only up to version `upto` if given."""
-        return self.recent.listed(upto)
-
     def game_log(self, upto: int | None = None) -> list[dict[str, Any]]:
         """The whole game's events, oldest first, each with the version that carried it:
         the game's own replayed from its actions (exact: randomness is state), with the
