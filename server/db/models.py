@@ -18,17 +18,22 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.sql.expression import false
 from sqlalchemy.types import TypeDecorator
 
 ROOM_CODE = 8
 NAME = 64  # the room layer must cap names at this length
 TOKEN_HASH = 64  # sha256 hex
 BOT_LEVEL = 32
+NAME_KEY = 255  # an account name's confusable-insensitive key (server.accounts.names)
+CREDENTIAL_ID = 1400  # a WebAuthn credential id (at most 1023 bytes), base64url
+USER_AGENT = 120  # what a session remembers of the browser that opened it
 
 # Room statuses. WAITING and PLAYING rooms are rebuilt at start-up.
 WAITING = "waiting"
@@ -141,6 +146,10 @@ class RoomSeat(Base):
     name: Mapped[str] = mapped_column(String(NAME))
     bot: Mapped[str | None] = mapped_column(String(BOT_LEVEL))  # level name; None: a human
     token_hash: Mapped[str | None] = mapped_column(String(TOKEN_HASH))
+    # The signed-in player's account (None: a guest or a bot).
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), index=True
+    )
 
     room: Mapped[Room] = relationship(back_populates="seats", lazy="raise")
 
@@ -225,5 +234,96 @@ class GamePlayer(Base):
     penalties: Mapped[int]
     rush: Mapped[int]
     tiles: Mapped[list[Any]]
+    # The account of a player who was signed in (None: a guest, a bot, a hard-deleted one).
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), index=True
+    )
 
     game: Mapped[Game] = relationship(back_populates="players", lazy="raise")
+
+
+# --- optional accounts (server/accounts/) ------------------------------------------------
+
+
+class Account(Base):
+    """A player who signs in. A deleted account keeps its row (`deleted_at`, name freed,
+    secrets gone) so the games it played still know it was one player."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME))
+    name_key: Mapped[str] = mapped_column(String(NAME_KEY), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    deleted_at: Mapped[datetime | None]
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+
+
+class AccountName(Base):
+    """A name an account had before a rename, and until when."""
+
+    __tablename__ = "account_names"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(NAME))
+    until: Mapped[datetime]
+
+
+class Passkey(Base):
+    __tablename__ = "passkeys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    credential_id: Mapped[str] = mapped_column(String(CREDENTIAL_ID), unique=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    transports: Mapped[list[Any]] = mapped_column(default=list)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_used_at: Mapped[datetime | None]
+
+
+class AccountSession(Base):
+    """A signed-in browser: `id` is the sha256 hex of its cookie's secret."""
+
+    __tablename__ = "account_sessions"
+
+    id: Mapped[str] = mapped_column(String(TOKEN_HASH), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_seen_at: Mapped[datetime]
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+    user_agent: Mapped[str | None] = mapped_column(String(USER_AGENT))
+
+
+class AuthChallenge(Base):
+    """A WebAuthn challenge between begin and finish: kept in the database (any instance
+    of a cluster may get the finish), consumed once, dead after a few minutes."""
+
+    __tablename__ = "auth_challenges"
+
+    id: Mapped[str] = mapped_column(String(TOKEN_HASH), primary_key=True)  # sha256 hex
+    purpose: Mapped[str] = mapped_column(String(16))  # sign_up, add_passkey, sign_in
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE")
+    )
+    data: Mapped[dict[str, Any]]  # what the finish needs (the name asked for, the user id)
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+
+
+class SignInAttempt(Base):
+    """A failed password sign-in, counted per account and per address (rate limit)."""
+
+    __tablename__ = "sign_in_attempts"
+    __table_args__ = (Index(None, "key", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(160))  # "account:<id>" or "address:<ip>"
+    at: Mapped[datetime]

@@ -36,10 +36,16 @@ def decode(line: str) -> Op:
 
 
 def _seats(seats: Sequence[SeatRecord]) -> list[list[Any]]:
-    """[seat, name, bot, token_hash], and a fifth item, stand_in, only when there is one
-    (so files written before stand-ins were kept read the same)."""
-    return [[s.seat, s.name, s.bot, s.token_hash, *([s.stand_in] if s.stand_in else [])]
-            for s in seats]
+    """[seat, name, bot, token_hash], a fifth item, stand_in, only when there is one or an
+    account follows, and a sixth, account_id, only when there is one (so files written
+    before stand-ins or accounts were kept read the same)."""
+    return [[s.seat, s.name, s.bot, s.token_hash, *_tail(s)] for s in seats]
+
+
+def _tail(s: SeatRecord) -> list[Any]:
+    if s.account_id is not None:
+        return [s.stand_in, s.account_id]
+    return [s.stand_in] if s.stand_in else []
 
 
 def _normal(op: Op) -> Op:

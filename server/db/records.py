@@ -32,6 +32,7 @@ class SeatRecord:
     bot: str | None = None  # bot level name; None for a human
     token_hash: str | None = None
     stand_in: str | None = None  # a finished game's: the bot level playing for this player
+    account_id: int | None = None  # the signed-in player's account (None: a guest, a bot)
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ def room_values(room: NewRoom, owner_epoch: int = 0) -> dict[str, Any]:
 
 def seat_values(room_id: int, seats: Iterable[SeatRecord]) -> list[dict[str, Any]]:
     return [{"room_id": room_id, "seat": s.seat, "name": s.name, "bot": s.bot,
-             "token_hash": s.token_hash} for s in seats]
+             "token_hash": s.token_hash, "account_id": s.account_id} for s in seats]
 
 
 def talk_values(room_id: int, item: dict[str, Any], at: datetime) -> dict[str, Any]:
@@ -74,7 +74,7 @@ def player_values(game_id: int, game: FinishedGame) -> list[dict[str, Any]]:
          "winner": p.seat in winners, "total": scores[p.seat]["total"],
          "orders": scores[p.seat]["orders"], "upgrades": scores[p.seat]["upgrades"],
          "penalties": scores[p.seat]["penalties"], "rush": scores[p.seat]["rush"],
-         "tiles": list(scores[p.seat]["tiles"])}
+         "tiles": list(scores[p.seat]["tiles"]), "account_id": p.account_id}
         for p in game.players
     ]
 

@@ -151,7 +151,8 @@ def _seat_upsert(dialect: str) -> Any:
         stmt = _SEAT_UPSERTS[dialect] = insert.on_conflict_do_update(
             index_elements=["room_id", "seat"],
             set_={"name": insert.excluded.name, "bot": insert.excluded.bot,
-                  "token_hash": insert.excluded.token_hash},
+                  "token_hash": insert.excluded.token_hash,
+                  "account_id": insert.excluded.account_id},
         )
     return stmt
 
@@ -311,7 +312,8 @@ async def _load_unfinished(session: AsyncSession, where: Any) -> list[Unfinished
     for s in await session.scalars(
         select(RoomSeat).where(RoomSeat.room_id.in_(ids)).order_by(RoomSeat.seat)
     ):
-        seats[s.room_id].append(SeatRecord(s.seat, s.name, s.bot, s.token_hash))
+        seats[s.room_id].append(
+            SeatRecord(s.seat, s.name, s.bot, s.token_hash, account_id=s.account_id))
     actions: dict[int, list[tuple[int, int | None, str]]] = {i: [] for i in ids}
     rows = await session.execute(
         select(JournalEntry.room_id, JournalEntry.seq, JournalEntry.seat,
@@ -377,7 +379,8 @@ async def load_finished_rooms(
             code=r.code, status=FINISHED, options=r.options, seed=r.seed,
             rules_version=r.rules_version, host_token_hash=r.host_token_hash,
             created_at=r.created_at, started_at=r.started_at,
-            seats=tuple(SeatRecord(s.seat, s.name, s.bot, s.token_hash) for s in r.seats),
+            seats=tuple(SeatRecord(s.seat, s.name, s.bot, s.token_hash, account_id=s.account_id)
+                        for s in r.seats),
             actions=tuple((seq, seat, action)
                           for seq, (seat, action) in enumerate(actions, start=1)),
             host_seat=r.host_seat, finished_at=r.finished_at,
