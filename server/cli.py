@@ -1,4 +1,5 @@
-"""The `coffee-rush` command: `simulate` random games, or run a bot `tournament`."""
+"""The `coffee-rush` command: `simulate` random games, run a bot `tournament`, or
+`ratings recompute`."""
 
 from __future__ import annotations
 
@@ -68,6 +69,13 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--workers", type=_positive_int, default=os.cpu_count() or 1)
     tour.add_argument("--json", action="store_true", help="print one JSON object")
     tour.set_defaults(run=_tournament)
+
+    rate = commands.add_parser("ratings", help="the signed-in players' ratings")
+    rate_commands = rate.add_subparsers(dest="ratings_command", required=True, metavar="WHAT")
+    again = rate_commands.add_parser(
+        "recompute", help="rate every stored game again, in the order they ended "
+        "(after an upgrade, or a change of the bots' ratings)")
+    again.set_defaults(run=_recompute_ratings)
     return parser
 
 
@@ -91,6 +99,29 @@ def _tournament(args: argparse.Namespace) -> int:
         )
         return 2
     return int(tournament.main(args) or 0)
+
+
+def _recompute_ratings(args: argparse.Namespace) -> int:
+    """On the database at DATABASE_URL (the server's settings), migrated first."""
+    import asyncio
+
+    from server.config import Settings
+    from server.db import ratings
+    from server.db.migrate import upgrade
+    from server.db.session import make_engine, session_factory
+
+    async def run(url: str) -> int:
+        engine = make_engine(url)
+        try:
+            async with session_factory(engine).begin() as session:
+                return await ratings.recompute(session)
+        finally:
+            await engine.dispose()
+
+    url = Settings().DATABASE_URL
+    upgrade(url)
+    print(f"rated games: {asyncio.run(run(url))}, rated again in the order they ended")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

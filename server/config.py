@@ -42,6 +42,8 @@ class Settings(BaseSettings):
     HTTP_BODY_BUDGET: int = Field(32_000_000, ge=1024)
     ROOM_IDLE_TTL: float = 24 * 3600  # seconds a waiting room may sit untouched
     FINISHED_ROOM_TTL: float = 3600  # seconds a finished room stays viewable
+    # Rated games a signed-in player needs before the leaderboard (/players) shows them.
+    RATED_GAMES_TO_RANK: int = Field(3, ge=1)
     SWEEP_INTERVAL: float = 60  # seconds between expiry sweeps
     WS_MAX_FRAME: int = 16384  # bytes; a larger client frame closes the socket with 1009
     WS_FLOOD_MESSAGES: int = 100  # client frames allowed per window...

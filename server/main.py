@@ -17,6 +17,7 @@ from server.api.error_pages import install as install_error_pages
 from server.api.games import IMPORT_PATH
 from server.api.games import router as games_router
 from server.api.pages import script_json
+from server.api.players import router as players_router
 from server.api.rules_data import router as rules_data_router
 from server.api.rules_data import rules_data
 from server.api.security import Guard
@@ -131,6 +132,7 @@ def create_app(
     app.include_router(rooms_router)
     app.include_router(pages_router)
     app.include_router(games_router)
+    app.include_router(players_router)
     app.include_router(rules_data_router)
     app.mount("/static", StaticFiles(directory=settings.STATIC_DIR, check_dir=False), "static")
     return app

@@ -20,8 +20,8 @@ from starlette.exceptions import HTTPException
 
 from .errors import error_response
 
-# What is missing: a room code, a finished game, or any page at all.
-Missing = Literal["room", "game", "page"]
+# What is missing: a room code, a finished game, a player's profile, or any page at all.
+Missing = Literal["room", "game", "player", "page"]
 NOT_PAGES = ("/api/", "/ws/", "/static/", "/healthz", "/docs")
 
 # As Starlette declares exception handlers: plain or async functions.
@@ -40,12 +40,15 @@ def missing_kind(path: str) -> Missing:
         return "room"
     if path.startswith("/games/"):
         return "game"
+    if path.startswith("/u/"):
+        return "player"
     return "page"
 
 
 NOT_HERE = {
     "room": "there is no room with this code",
     "game": "this game is not in the history",
+    "player": "there is no player of this name",
     "page": "there is nothing at this path",
 }
 

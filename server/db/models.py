@@ -327,3 +327,39 @@ class SignInAttempt(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     key: Mapped[str] = mapped_column(String(160))  # "account:<id>" or "address:<ip>"
     at: Mapped[datetime]
+
+
+# --- ratings (server.db.ratings) ---------------------------------------------------------
+
+
+class PlayerRating(Base):
+    """An account's current rating: the `after` of its last rated game (server.db.ratings)."""
+
+    __tablename__ = "player_ratings"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    mu: Mapped[float]
+    sigma: Mapped[float]
+    games: Mapped[int]  # rated games played
+    updated_at: Mapped[datetime]
+
+
+class GameRating(Base):
+    """An account's rating before and after one rated game, so ratings can be recomputed
+    from history and drawn over time."""
+
+    __tablename__ = "game_ratings"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    mu_before: Mapped[float]
+    sigma_before: Mapped[float]
+    mu_after: Mapped[float]
+    sigma_after: Mapped[float]

@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy import Table
 from sqlalchemy.engine import Dialect
 
-from . import ops
+from . import ops, ratings
 from .models import UNFINISHED, WAITING, Base, Game, GamePlayer, Room, RoomSeat, RoomTalk
 from .rawinsert import JOURNAL, Binder
 from .records import SeatRecord
@@ -208,8 +208,11 @@ class SqliteShortWay:
     def game_finished(self, db: sqlite3.Connection, op: ops.Op,
                       open_rooms: dict[str, int]) -> bool:
         """store.save_finished_game: the game and its players, the room closed, its journal
-        and talk rows dropped. (A game saved already: the ORM path leaves it as it is.)"""
+        and talk rows dropped. (A game saved already: the ORM path leaves it as it is; a
+        rated game goes that way too, rated in the same transaction.)"""
         game = ops.finished_game(op)
+        if ratings.is_rated(game):
+            return False
         values = game_values(game)
         sql = self._statement(("game", tuple(values)), lambda: _insert_one(
             GAMES, tuple(values), "ON CONFLICT (room_code) DO NOTHING RETURNING id"))

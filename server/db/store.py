@@ -29,7 +29,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only, selectinload
 
-from . import rawinsert
+from . import ratings, rawinsert
 from .models import (
     ABANDONED,
     FINISHED,
@@ -461,6 +461,7 @@ async def save_finished_game(session: AsyncSession, game: FinishedGame) -> int:
         return (await session.execute(
             select(Game.id).where(Game.room_code == game.room_code))).scalar_one()
     session.add_all(GamePlayer(**values) for values in player_values(game_id, game))
+    await ratings.rate_game(session, game_id, game)
     room_id = select(Room.id).where(Room.code == game.room_code).scalar_subquery()
     await session.execute(
         update(Room).where(Room.code == game.room_code, Room.status.in_(UNFINISHED))
@@ -495,14 +496,20 @@ def _summary(g: Game) -> GameSummary:
 
 
 async def list_games(
-    session: AsyncSession, page: int = 1, per_page: int = 20, player: str | None = None
+    session: AsyncSession, page: int = 1, per_page: int = 20, player: str | None = None,
+    account_id: int | None = None,
 ) -> GamePage:
-    """Finished games, newest first; `player` keeps games with a player of that name."""
+    """Finished games, newest first; `player` keeps games with a player of that name,
+    `account_id` those that account played."""
     page, per_page = max(1, page), min(max(1, per_page), MAX_PER_PAGE)
     query = select(Game)
     if player is not None and player.strip():
         query = query.where(exists().where(
             GamePlayer.game_id == Game.id, GamePlayer.name_key == name_key(player)
+        ))
+    if account_id is not None:
+        query = query.where(exists().where(
+            GamePlayer.game_id == Game.id, GamePlayer.account_id == account_id
         ))
     total = await session.scalar(select(func.count()).select_from(query.subquery()))
     games = await session.scalars(

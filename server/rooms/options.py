@@ -19,6 +19,9 @@ class RoomOptions(GameOptions):
         "description": "listed in the lobby; else reachable by link only"})
     clock: ClockOption | None = field(default=None, metadata={
         "description": "a turn clock; null or absent: none"})
+    rated: bool = field(default=True, metadata={
+        "description": "the game moves the players' ratings if every human seat is held "
+                       "by a signed-in account at the end; absent: true"})
 
     def __post_init__(self) -> None:  # a stored room gives its clock in dict form
         object.__setattr__(self, "clock", ClockOption.from_value(self.clock))
@@ -28,6 +31,8 @@ class RoomOptions(GameOptions):
         options["public"] = self.public
         if self.clock is not None:  # absent without a clock (as before clocks existed)
             options["clock"] = self.clock.to_dict()
+        if not self.rated:  # absent when rated (as before ratings existed)
+            options["rated"] = False
         return options
 
     @classmethod

@@ -38,6 +38,7 @@ form.addEventListener("submit", async (e) => {
       starting_player: sp === "" || sp === null ? null : Number(sp),
       public: data.get("public") === "1",
       clock: parseClock(data.get("clock")),
+      rated: data.get("rated") === "on",
     });
     tokens.setHost(res.code, res.host_token);
     location.href = `/r/${res.code}`;

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from server.db.models import Account, utcnow
 from server.db.records import FinishedGame, NewRoom, SeatRecord
 from server.db.store import hash_token
 from server.rules import RULES_VERSION, apply, legal_actions, new_game
@@ -62,3 +67,29 @@ def finished(room: NewRoom, started: datetime, ended: datetime,
         rules_version=room.rules_version, players=roster, actions=tuple(actions),
         result=result, started_at=started, ended_at=ended,
     )
+
+
+Sessions = async_sessionmaker[AsyncSession]
+
+
+async def accounts(sessions: Sessions, *names: str) -> list[int]:
+    async with sessions.begin() as s:
+        rows = [Account(name=n, name_key=n.casefold(), created_at=utcnow()) for n in names]
+        s.add_all(rows)
+        await s.flush()
+        return [a.id for a in rows]
+
+
+def rated_game(code: str, clock: Callable[[], datetime],
+               roster: list[tuple[int | None, str | None]],
+               places: list[int], **options: Any) -> FinishedGame:
+    """A real finished game of len(roster) players; roster: (account id, bot level) per
+    seat; `places` replaces the engine's standings (1 = first; equal places tie)."""
+    room = new_room(code, clock(), players=len(roster), seed=len(code) + sum(places))
+    played = finished(room, clock(), clock())
+    seats = tuple(SeatRecord(i, f"P{i}", bot, None, None, account)
+                  for i, (account, bot) in enumerate(roster))
+    result = {**played.result, "places": places,
+              "winners": [i for i, p in enumerate(places) if p == 1]}
+    return replace(played, players=seats, result=result,
+                   options={**played.options, **options})

@@ -1,0 +1,134 @@
+"""Signed-in players in public: the leaderboard (/players) and profiles (/u/{name}), as
+pages and under /api/players. Ratings come from server.db.ratings."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import HTMLResponse, Response
+
+from server.db import profiles, store
+from server.db.models import NAME
+from server.db.profiles import Profile, RatingPoint
+from server.db.ratings import BOT_RATINGS, shown, shown_spread
+from server.history.present import page_json
+from server.rooms import RoomError
+
+from .error_pages import error_page
+from .errors import EVERY_ROUTE, answers, page_not_found
+from .games import DB
+
+router = APIRouter(responses={**EVERY_ROUTE, **answers(503)})
+
+Name = Annotated[str, Path(min_length=1, max_length=NAME, description="a player's name")]
+RECENT = 10  # games listed on a profile
+
+
+def _rating(mu: float, sigma: float) -> dict[str, Any]:
+    return {"value": shown(mu), "spread": shown_spread(sigma), "mu": mu, "sigma": sigma}
+
+
+def leaders_json(leaders: tuple[profiles.Leader, ...], min_games: int) -> dict[str, Any]:
+    return {
+        "min_games": min_games,
+        "players": [{"place": p.place, "name": p.name, "games": p.games,
+                     **_rating(p.mu, p.sigma)} for p in leaders],
+        "bots": [{"level": level, **_rating(mu, sigma)}
+                 for level, (mu, sigma) in BOT_RATINGS.items()],
+    }
+
+
+def profile_json(p: Profile, recent: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": p.name,
+        "joined": p.joined.isoformat(),
+        "rating": None if p.rating is None else _rating(*p.rating),
+        "rated_games": p.rated_games,
+        "history": [{"game": h.game_id, "at": h.at.isoformat(), **_rating(h.mu, h.sigma)}
+                    for h in p.history],
+        "by_count": [{"players": c.players, "games": c.games, "wins": c.wins}
+                     for c in p.by_count],
+        "recent": recent,
+    }
+
+
+def rating_chart(history: tuple[RatingPoint, ...], width: int = 480,
+                 height: int = 160) -> dict[str, Any] | None:
+    """The profile's chart as SVG coordinates: the rating after each rated game (a line)
+    inside its ± two standard deviations (a band). None with fewer than two points."""
+    if len(history) < 2:
+        return None
+    values = [shown(h.mu) for h in history]
+    lows = [shown(h.mu - 2 * h.sigma) for h in history]
+    highs = [shown(h.mu + 2 * h.sigma) for h in history]
+    top, bottom = max(highs), min(lows)
+    pad = 8
+
+    def x(i: int) -> float:
+        return round(pad + i * (width - 2 * pad) / (len(history) - 1), 1)
+
+    def y(v: int) -> float:
+        return round(pad + (top - v) * (height - 2 * pad) / max(top - bottom, 1), 1)
+
+    line = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))
+    band = " ".join([f"{x(i)},{y(v)}" for i, v in enumerate(highs)]
+                    + [f"{x(i)},{y(v)}" for i, v in reversed(list(enumerate(lows)))])
+    return {"width": width, "height": height, "line": line, "band": band,
+            "top": top, "bottom": bottom, "last": (x(len(values) - 1), y(values[-1]))}
+
+
+async def _profile(db: Any, name: str) -> tuple[Profile, dict[str, Any]] | None:
+    async with db() as session:
+        account = await profiles.account_named(session, name)
+        if account is None:
+            return None
+        found = await profiles.profile(session, account)
+        recent = await store.list_games(session, 1, RECENT, account_id=account.id)
+    return found, page_json(recent)
+
+
+def _min_games(request: Request) -> int:
+    return int(request.app.state.settings.RATED_GAMES_TO_RANK)
+
+
+# --- the API -------------------------------------------------------------------------------
+
+
+@router.get("/api/players")
+async def leaderboard(request: Request, db: DB) -> dict[str, Any]:
+    """Signed-in players with at least RATED_GAMES_TO_RANK rated games, best first (ranked
+    by rating minus two standard deviations)."""
+    async with db() as session:
+        leaders = await profiles.leaderboard(session, _min_games(request))
+    return leaders_json(leaders, _min_games(request))
+
+
+@router.get("/api/players/{name}", responses=answers(404))
+async def player(name: Name, db: DB) -> dict[str, Any]:
+    """A signed-in player's rating over time, record per player count and recent games."""
+    found = await _profile(db, name)
+    if found is None:
+        raise RoomError("not_found", f"there is no player {name!r}", 404)
+    return profile_json(*found)
+
+
+# --- the pages -----------------------------------------------------------------------------
+
+
+@router.get("/players", response_class=HTMLResponse)
+async def players_page(request: Request, db: DB) -> Response:
+    async with db() as session:
+        leaders = await profiles.leaderboard(session, _min_games(request))
+    return request.app.state.templates.TemplateResponse(
+        request, "players.html", {"board": leaders_json(leaders, _min_games(request))})
+
+
+@router.get("/u/{name}", response_class=HTMLResponse, responses=page_not_found("player"))
+async def profile_page(name: Name, request: Request, db: DB) -> Response:
+    found = await _profile(db, name)
+    if found is None:
+        return error_page(request, "player")
+    profile, recent = found
+    context = {"p": profile_json(profile, recent), "chart": rating_chart(profile.history)}
+    return request.app.state.templates.TemplateResponse(request, "profile.html", context)

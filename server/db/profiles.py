@@ -1,0 +1,105 @@
+"""What the profile pages and the leaderboard read: an account's games and ratings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Integer, cast, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .models import ABANDONED, Account, Game, GamePlayer, GameRating, PlayerRating
+from .ratings import conservative
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    game_id: int
+    at: datetime
+    mu: float
+    sigma: float
+
+
+@dataclass(frozen=True, slots=True)
+class CountRecord:
+    """An account's finished games of one player count, and how many it won."""
+
+    players: int
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    account_id: int
+    name: str
+    joined: datetime
+    rating: tuple[float, float] | None  # (mu, sigma); None before the first rated game
+    rated_games: int
+    history: tuple[RatingPoint, ...]  # oldest first
+    by_count: tuple[CountRecord, ...]  # by player count, 2 to 4
+
+
+@dataclass(frozen=True, slots=True)
+class Leader:
+    place: int
+    name: str
+    mu: float
+    sigma: float
+    games: int
+
+
+async def account_named(session: AsyncSession, name: str) -> Account | None:
+    """The live (not deleted, not disabled) account called `name`."""
+    return await session.scalar(select(Account).where(
+        Account.name == name, Account.deleted_at.is_(None), Account.disabled.is_(False)))
+
+
+async def profile(session: AsyncSession, account: Account) -> Profile:
+    current = await session.get(PlayerRating, account.id)
+    history = (await session.execute(
+        select(GameRating.game_id, Game.ended_at, GameRating.mu_after, GameRating.sigma_after)
+        .join(Game, Game.id == GameRating.game_id)
+        .where(GameRating.account_id == account.id)
+        .order_by(Game.ended_at, Game.id)
+    )).all()
+    return Profile(
+        account_id=account.id, name=account.name, joined=account.created_at,
+        rating=None if current is None else (current.mu, current.sigma),
+        rated_games=0 if current is None else current.games,
+        history=tuple(RatingPoint(*row) for row in history),
+        by_count=await _by_count(session, account.id),
+    )
+
+
+async def _by_count(session: AsyncSession, account_id: int) -> tuple[CountRecord, ...]:
+    """Games played and won per player count (abandoned games left out)."""
+    seats = (select(GamePlayer.game_id, func.count().label("n"))
+             .group_by(GamePlayer.game_id).subquery())
+    rows = (await session.execute(
+        select(seats.c.n, func.count(), func.sum(cast(GamePlayer.winner, Integer)))
+        .select_from(GamePlayer)
+        .join(seats, seats.c.game_id == GamePlayer.game_id)
+        .join(Game, Game.id == GamePlayer.game_id)
+        .where(GamePlayer.account_id == account_id,
+               func.coalesce(Game.end_reason, "") != ABANDONED)
+        .group_by(seats.c.n).order_by(seats.c.n)
+    )).all()
+    return tuple(CountRecord(int(n), int(games), int(wins or 0)) for n, games, wins in rows)
+
+
+async def leaderboard(
+    session: AsyncSession, min_games: int, limit: int = 100
+) -> tuple[Leader, ...]:
+    """Live accounts with at least `min_games` rated games, surest-best first (mu - 2 sigma:
+    a few lucky games do not put a newcomer on top)."""
+    rows = (await session.execute(
+        select(Account.name, PlayerRating.mu, PlayerRating.sigma, PlayerRating.games)
+        .join(Account, Account.id == PlayerRating.account_id)
+        .where(PlayerRating.games >= min_games, Account.deleted_at.is_(None),
+               Account.disabled.is_(False))
+        .order_by(conservative(PlayerRating.mu, PlayerRating.sigma).desc(), Account.name)
+        .limit(limit)
+    )).all()
+    return tuple(Leader(place, r.name, r.mu, r.sigma, r.games)
+                 for place, r in enumerate(rows, start=1))

@@ -1,0 +1,29 @@
+// Korean strings of the leaderboard and profile pages; merged by ./players.js.
+export default {
+  "nav.players": "순위표",
+  "lobby.rated": "레이팅 반영 (모든 플레이어가 로그인했을 때)",
+
+  "players.title": "순위표",
+  "players.explain": { other: "레이팅 게임을 {n}판 이상 한 로그인 플레이어" },
+  "players.place": "#",
+  "players.name": "플레이어",
+  "players.rating": "레이팅",
+  "players.games": "레이팅 게임",
+  "players.none": "아직 순위에 오른 사람이 없습니다. 로그인하고 레이팅 게임을 해 보세요.",
+  "players.bots": "봇의 레이팅은 고정입니다:",
+
+  "profile.joined": "{date}부터 플레이",
+  "profile.ratedGames": { other: "레이팅 게임 {n}판 기준" },
+  "profile.unrated": "아직 레이팅 게임이 없습니다.",
+  "profile.chart": "레이팅 게임마다의 레이팅과 불확실성 범위",
+  "profile.record": "인원수별 게임",
+  "profile.players": "인원",
+  "profile.played": "플레이",
+  "profile.won": "승리",
+  "profile.noGames": "아직 끝난 게임이 없습니다.",
+  "profile.recent": "최근 게임",
+  "profile.allGames": "이 플레이어의 모든 게임",
+
+  "error.player.title": "이 이름의 플레이어가 없습니다",
+  "error.player.text": "이 서버에 이 이름의 계정이 없습니다. 링크로만 플레이하는 사람은 프로필이 없습니다.",
+};
