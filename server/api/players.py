@@ -60,9 +60,11 @@ def rating_chart(history: tuple[RatingPoint, ...], width: int = 480,
     if len(history) < 2:
         return None
     values = [shown(h.mu) for h in history]
-    lows = [shown(h.mu - 2 * h.sigma) for h in history]
-    highs = [shown(h.mu + 2 * h.sigma) for h in history]
-    top, bottom = max(highs), min(lows)
+    # The line decides the scale; the band (± two standard deviations, wide at first) is
+    # cut at the chart's edges, or it would flatten the line.
+    top, bottom = max(values) + 150, min(values) - 150
+    highs = [min(shown(h.mu + 2 * h.sigma), top) for h in history]
+    lows = [max(shown(h.mu - 2 * h.sigma), bottom) for h in history]
     pad = 8
 
     def x(i: int) -> float:

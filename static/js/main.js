@@ -421,15 +421,6 @@ const placeMute = () => {
 };
 phoneHeader.addEventListener("change", placeMute);
 placeMute();
-// The menu closes on a click elsewhere or Escape, as menus do.
-document.addEventListener("click", (e) => {
-  const menu = $("nav-menu");
-  if (menu.open && !menu.contains(/** @type {Node} */ (e.target))) menu.open = false;
-});
-document.addEventListener("keydown", (e) => {
-  const menu = $("nav-menu");
-  if (e.key === "Escape" && menu.open) { menu.open = false; menu.querySelector("summary").focus(); }
-});
 onLangChange(syncMute);
 syncMute();
 $("help-btn").addEventListener("click", () => {

@@ -12,7 +12,8 @@ from .ui import no_sideways_scroll, screenshot
 
 pytestmark = pytest.mark.browser
 
-PAGES = {"lobby": "/", "rules": "/rules", "games": "/games", "error": "/r/ZZZZ-ZZZZ"}
+PAGES = {"lobby": "/", "rules": "/rules", "games": "/games", "players": "/players",
+         "error": "/r/ZZZZ-ZZZZ"}
 LANG_BUTTON = {"en-US": "EN", "th-TH": "TH", "ko-KR": "KO"}
 
 
@@ -25,8 +26,12 @@ def test_phone_pages_keep_a_one_row_header(new_page, locale: str, name: str) -> 
     header_one_row(page)
     no_sideways_scroll(page)
     expect(page.get_by_role("link", name="Coffee Rush")).to_have_count(1)  # hidden text, named
-    if name in ("rules", "games"):
-        expect(page.locator(".topbar [aria-current=page]")).to_have_count(1)
+    if name in ("rules", "games", "players"):  # in the menu, the page it is on is marked
+        page.locator("#nav-menu summary").click()
+        expect(page.locator("#nav-menu [aria-current=page]")).to_be_visible()
+        expect(page.locator("#nav-menu a")).to_have_count(3)
+        page.keyboard.press("Escape")
+        expect(page.locator("#nav-menu a").first).to_be_hidden()
     if locale == "ko-KR":  # Korean lines break between words, not inside one ("있/습니다")
         assert page.evaluate("getComputedStyle(document.body).wordBreak") == "keep-all"
     screenshot(page, f"phone-{name}-360-{locale[:2]}", full_page=False)

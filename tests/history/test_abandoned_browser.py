@@ -95,7 +95,9 @@ def test_history_and_replay_mark_an_abandoned_game_and_its_stand_in(
         expect(page.locator('.pboard[data-seat="0"] .standin')).to_have_text("")
         page.locator("#rp-last").click()
         expect(page.locator("#rp-ended")).to_contain_text(stand_in)
-        expect(page.locator(".topbar .nav-history")).to_be_visible()  # the way back
+        page.locator("#nav-menu summary").click()  # the way back, on a phone in the menu
+        expect(page.locator("#nav-menu a[href='/games']")).to_be_visible()
+        page.keyboard.press("Escape")
         for width, height in ((360, 740), (1440, 900)):
             at(width, height)
             page.screenshot(path=str(ARTIFACTS / f"replay-abandoned-{width}-{lang}.png"))
