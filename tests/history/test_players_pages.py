@@ -75,7 +75,7 @@ def test_a_profile_shows_rating_over_time_record_and_recent_games(
     assert ana["recent"]["total"] == 3
     page = api.get("/u/Ana").text
     assert "<polyline" in page and "<polygon" in page  # the chart and its band
-    assert page.count('class="room-link"') == 3
+    assert page.count('class="game-link"') == 3
     assert api.get("/api/players/Zed").status_code == 404  # deleted
     gone = api.get("/u/Nobody", headers={"accept": "text/html"})
     assert gone.status_code == 404 and 'data-kind="player"' in gone.text
