@@ -22,6 +22,7 @@ from .games import DB
 router = APIRouter(responses={**EVERY_ROUTE, **answers(503)})
 
 Name = Annotated[str, Path(min_length=1, max_length=NAME, description="a player's name")]
+RoomCode = Annotated[str, Path(min_length=8, max_length=9, description="a room code")]
 RECENT = 10  # games listed on a profile
 
 
@@ -113,6 +114,21 @@ async def player(name: Name, db: DB) -> dict[str, Any]:
     if found is None:
         raise RoomError("not_found", f"there is no player {name!r}", 404)
     return profile_json(*found)
+
+
+@router.get("/api/rooms/{code}/ratings", responses=answers(404))
+async def room_ratings(code: RoomCode, db: DB) -> dict[str, Any]:
+    """How the game played in room `code` moved its players' ratings (the final screen
+    asks): 404 until the game is stored, an empty list if it was not rated."""
+    async with db() as session:
+        game_id = await store.game_id_of_room(session, code.replace("-", "").upper())
+        if game_id is None:
+            raise RoomError("not_found", f"no finished game of room {code} is stored", 404)
+        changes = await profiles.rating_changes(session, game_id)
+    return {"game": game_id, "players": [
+        {"seat": c.seat, "name": c.name, "before": shown(c.before[0]),
+         "after": shown(c.after[0]), "change": shown(c.after[0]) - shown(c.before[0])}
+        for c in changes]}
 
 
 # --- the pages -----------------------------------------------------------------------------

@@ -103,3 +103,21 @@ async def leaderboard(
     )).all()
     return tuple(Leader(place, r.name, r.mu, r.sigma, r.games)
                  for place, r in enumerate(rows, start=1))
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    seat: int
+    name: str  # the account's name now
+    before: tuple[float, float]
+    after: tuple[float, float]
+
+
+async def rating_changes(session: AsyncSession, game_id: int) -> tuple[RatingChange, ...]:
+    """How one game moved its accounts' ratings, by seat (none: it was not rated)."""
+    rows = (await session.execute(
+        select(GameRating, Account.name).join(Account, Account.id == GameRating.account_id)
+        .where(GameRating.game_id == game_id).order_by(GameRating.seat)
+    )).all()
+    return tuple(RatingChange(r.seat, name, (r.mu_before, r.sigma_before),
+                              (r.mu_after, r.sigma_after)) for r, name in rows)

@@ -1,5 +1,6 @@
 // The final scoreboard: a table with the breakdown, why tied players are placed as they
 // are, a bar chart of totals, and the ways on: the replay, the next game.
+import { call } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { SEAT_LETTERS } from "./names.js";
@@ -66,9 +67,48 @@ export function renderFinal(section, view, nameOf, onAgain) {
     h("div", { class: "table-wrap" }, table),
     ...tieNotes(res, nameOf).map((note) => h("p", { class: "tie-note", text: note })),
     chart(res, nameOf),
+    ratingChanges(view, nameOf),
     actions,
     h("p", { class: "seed", text: t("end.seed", { seed: res.seed }) }),
   );
+}
+
+// How the game moved the signed-in players' ratings, asked of the server once per room
+// (the game is stored a moment after its end: a few tries).
+/** @type {Map<string, Promise<{players: {seat: number, before: number, after: number, change: number}[]}>>} */
+const moved = new Map();
+
+/**
+ * @param {import("./types.js").View} view
+ * @param {import("./types.js").NameOf} nameOf
+ * @returns {HTMLElement}
+ */
+function ratingChanges(view, nameOf) {
+  const line = h("p", { class: "rating-changes", hidden: true });
+  const rated = view.room.options.rated !== false && view.room.seats.some((s) => s.verified);
+  if (!rated || document.body.classList.contains("page-replay")) return line;
+  const code = view.room.code;
+  if (!moved.has(code)) moved.set(code, askRatings(code));
+  moved.get(code).then((found) => {
+    if (!found.players.length) return;
+    line.replaceChildren(h("span", { class: "rating-title", text: t("end.ratings") }), " ",
+      ...found.players.flatMap((p, i) => [i ? " · " : "", h("span", { class: "rating-change" },
+        `${nameOf(p.seat)} ${p.before} → ${p.after} `,
+        h("strong", { class: p.change >= 0 ? "up" : "down", text: p.change >= 0 ? `+${p.change}` : `−${-p.change}` }))]));
+    line.hidden = false;
+  }, () => {});
+  return line;
+}
+
+async function askRatings(code, tries = 5) {
+  for (let i = 0; ; i++) {
+    try {
+      return await call("GET", `/api/rooms/${code}/ratings`);
+    } catch (err) {
+      if (err.status !== 404 || i + 1 >= tries) throw err;
+      await new Promise((done) => setTimeout(done, 1000));
+    }
+  }
 }
 
 /**

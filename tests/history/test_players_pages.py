@@ -86,3 +86,15 @@ def test_without_a_database_the_pages_say_so(
 ) -> None:
     api = make_client(None)
     assert api.get("/api/players").status_code == 503
+
+
+def test_the_final_screen_learns_how_a_game_moved_the_ratings(
+    make_client: Callable[[str | None], TestClient], empty_db_url: str
+) -> None:
+    asyncio.run(_fill(empty_db_url))
+    api = make_client(empty_db_url)
+    moved = api.get("/api/rooms/PAGE-0009/ratings").json()  # Ben beat the expert
+    [ben] = moved["players"]
+    assert (ben["seat"], ben["name"]) == (0, "Ben") and ben["change"] > 0
+    assert ben["after"] - ben["before"] == ben["change"]
+    assert api.get("/api/rooms/NOPE0000/ratings").status_code == 404

@@ -4,6 +4,8 @@ export default {
   "nav.players": "Leaderboard",
   "lobby.rated": "Rated (when every player is signed in)",
 
+  "end.ratings": "Ratings:",
+
   "players.title": "Leaderboard",
   "players.explain": { one: "Signed-in players with at least {n} rated game.", other: "Signed-in players with at least {n} rated games." },
   "players.place": "#",

@@ -3,6 +3,8 @@ export default {
   "nav.players": "순위표",
   "lobby.rated": "레이팅 반영 (모든 플레이어가 로그인했을 때)",
 
+  "end.ratings": "레이팅:",
+
   "players.title": "순위표",
   "players.explain": { other: "레이팅 게임을 {n}판 이상 한 로그인 플레이어" },
   "players.place": "#",
