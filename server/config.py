@@ -99,6 +99,11 @@ class Settings(BaseSettings):
     # TAKEOVER_LEVEL plays for them until they come back.
     SEAT_GRACE: float = Field(60, ge=0)
     TAKEOVER_LEVEL: Literal["random", "greedy", "strong", "expert"] = "greedy"
+    # Accounts (optional; they need the database): days a sign-in lasts, and the site's
+    # public origin (https://coffee.example) that passkeys are bound to. Empty: each
+    # request's own scheme and Host (behind a proxy, set FORWARDED_ALLOW_IPS or this).
+    SESSION_DAYS: float = Field(30, gt=0, le=400)
+    PUBLIC_ORIGIN: str = ""
     # Cluster mode (several instances behind HAProxy) is on when REDIS_URL is set; it needs a
     # PostgreSQL DATABASE_URL. INSTANCE_ID names this instance (default: host name and
     # port); LEASE_TTL is how long a silent instance keeps its rooms before others claim them.

@@ -70,7 +70,9 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("forbidden", 403,
               "a token that may not do that: an unknown seat token, a spectator acting, "
               "a host-only request without the host's token"),
-    ErrorCode("rate_limited", 429, "more than `ROOM_CREATE_RATE` rooms a minute from a client"),
+    ErrorCode("rate_limited", 429,
+              "more than `ROOM_CREATE_RATE` rooms a minute from a client; 5 failed password "
+              "sign-ins in 15 minutes for one account or from one client address"),
     ErrorCode("name_invalid", 422, "a name that is not 1-24 printable characters after trimming"),
     ErrorCode("room_full", 409, "no free seat, or the asked seat is taken"),
     ErrorCode("not_waiting", 409, "a change allowed only before the start"),
@@ -103,6 +105,29 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("malformed_action", 422, "the engine refused the action: not an action at all"),
     ErrorCode("game_over", 409, "the game is over (acting, joining or kicking)"),
     ErrorCode("nothing_to_undo", 409, "undo with nothing to undo in this turn"),
+    # Accounts (server/accounts/, server/api/accounts.py, server/api/me.py).
+    ErrorCode("accounts_need_database", 503,
+              "an account request on a server that keeps no database (accounts live there)"),
+    ErrorCode("name_taken", 409,
+              "an account's name whose key (case, spaces and look-alike letters aside: "
+              "\"Alice\" = \"Аlice\") another account holds; at a table, a guest's name "
+              "that is an account's (sign in to sit under it)"),
+    ErrorCode("name_reserved", 422,
+              "an account's name that would pass for a bot (the word \"bot\", a bot level's "
+              "name) or has no letter or digit"),
+    ErrorCode("password_invalid", 422, "a password that is not 8-256 characters"),
+    ErrorCode("bad_credentials", 401,
+              "a name and password that do not match an account that may sign in (the same "
+              "answer for an unknown name, a wrong password and a disabled account)"),
+    ErrorCode("not_signed_in", 401,
+              "a request that needs a signed-in account without a live session cookie"),
+    ErrorCode("passkey_rejected", 400,
+              "a passkey's answer that does not verify: an unknown, used or expired "
+              "challenge (a replay), another site's origin or RP id, a bad signature, a "
+              "credential that is not this account's"),
+    ErrorCode("foreign_origin", 403,
+              "a state-changing request carrying the session cookie from another site (even "
+              "with `ALLOWED_ORIGINS=*`, only this site may use its accounts' sessions)"),
     # Game history import (server/history/document.py).
     ErrorCode("unsupported_format", 422, "an imported document of another `format`"),
     ErrorCode("rules_version_mismatch", 409,

@@ -13,9 +13,11 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from server.api import install_error_handlers, pages_router, rooms_router
+from server.api.accounts import router as accounts_router
 from server.api.error_pages import install as install_error_pages
 from server.api.games import IMPORT_PATH
 from server.api.games import router as games_router
+from server.api.me import router as me_router
 from server.api.pages import script_json
 from server.api.players import router as players_router
 from server.api.rules_data import router as rules_data_router
@@ -133,6 +135,8 @@ def create_app(
     app.include_router(pages_router)
     app.include_router(games_router)
     app.include_router(players_router)
+    app.include_router(accounts_router)
+    app.include_router(me_router)
     app.include_router(rules_data_router)
     app.mount("/static", StaticFiles(directory=settings.STATIC_DIR, check_dir=False), "static")
     return app

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
+from server.accounts.errors import AccountError
 from server.error_codes import codes_with_status
 from server.rooms import RoomError
 
@@ -34,7 +35,7 @@ def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 # The codes each status comes with, from the registry (server/error_codes.py).
 ERROR_STATUSES = {status: ", ".join(codes_with_status(status))
-                  for status in (400, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503)}
+                  for status in (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503)}
 def page_not_found(what: str) -> dict[int | str, dict[str, Any]]:
     """OpenAPI `responses` of a page whose 404 is a page too (server/api/error_pages.py)."""
     return {404: {"description": f"no such {what}: a page saying so",
@@ -52,6 +53,11 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
 
 async def _room_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RoomError)
+    return error_response(exc.status, exc.code, exc.message)
+
+
+async def _account_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AccountError)
     return error_response(exc.status, exc.code, exc.message)
 
 
@@ -103,5 +109,6 @@ async def _internal_error(request: Request, exc: Exception) -> JSONResponse:
 def install(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _internal_error)
     app.add_exception_handler(RoomError, _room_error)
+    app.add_exception_handler(AccountError, _account_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)

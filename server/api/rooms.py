@@ -11,6 +11,8 @@ from server.rooms import RoomManager, RoomOptions, seating
 from server.rooms.outgoing import RoomInfo
 from server.rules import RULES_VERSION
 
+from .account_models import Empty, Rejoined
+from .account_session import Me, refuse_account_name, signed_in
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
 from .models import (
     CreatedRoom,
@@ -97,8 +99,26 @@ async def recent_events(code: str, request: Request, upto: int | None = None) ->
 
 @router.post("/api/rooms/{code}/join", response_model=Joined, responses=STATE_CHANGING)
 async def join_room(code: str, body: JoinRoom, request: Request) -> dict[str, Any]:
-    seat, token = await seating.join(rooms(request).get(code), body.name, body.seat)
+    """A signed-in player sits under their account's name (the typed one is not used) and
+    is shown verified; a guest may not take a name an account holds (name_taken)."""
+    room = rooms(request).get(code)
+    account = await signed_in(request)
+    if account is None:
+        await refuse_account_name(request, body.name)
+        seat, token = await seating.join(room, body.name, body.seat)
+    else:
+        seat, token = await seating.join(room, account.name, body.seat, account.id)
     return {"seat": seat, "seat_token": token}
+
+
+@router.post("/api/rooms/{code}/rejoin", response_model=Rejoined,
+             responses={**STATE_CHANGING, **answers(401, 503)})
+async def rejoin_room(code: str, body: Empty, request: Request, me: Me) -> dict[str, Any]:
+    """A signed-in player's seat at this table, with a new seat token (from any device);
+    the seat's old token stops working."""
+    room = rooms(request).get(code)
+    seat, token = await seating.rejoin(room, me.id)
+    return {"seat": seat, "seat_token": token, "url": f"/r/{room.display_code}"}
 
 
 @router.post("/api/rooms/{code}/leave", responses=STATE_CHANGING)

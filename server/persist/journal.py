@@ -24,7 +24,8 @@ from server.rules import RULES_VERSION
 def seat_records(room: Room) -> tuple[SeatRecord, ...]:
     """The filled seats as stored: a bot seat is named after its level."""
     return tuple(
-        SeatRecord(s.index, s.name or bot_name(s.bot or "?"), s.bot, s.token_hash)
+        SeatRecord(s.index, s.name or bot_name(s.bot or "?"), s.bot, s.token_hash,
+                   account_id=s.account_id)
         for s in room.seats if s.filled
     )
 

@@ -54,7 +54,8 @@ def rebuild(manager: RoomManager, stored: UnfinishedRoom, base: int) -> Room:
     options = RoomOptions.from_dict(stored.options)
     room = manager.build(stored.code, options, stored.seed, stored.host_token_hash)
     for record in stored.seats:
-        room.restore_seat(record.seat, record.name, record.bot, record.token_hash)
+        room.restore_seat(record.seat, record.name, record.bot, record.token_hash,
+                          record.account_id)
     room.restore_host(stored.host_seat)
     room.number_versions_from(base)
     if stored.rules_version != RULES_VERSION:
@@ -83,7 +84,8 @@ def quarantined(manager: RoomManager, stored: UnfinishedRoom, base: int) -> Room
     room = manager.build(stored.code, RoomOptions(players), 0, stored.host_token_hash)
     for record in stored.seats:
         if 0 <= record.seat < players:
-            room.restore_seat(record.seat, record.name, record.bot, record.token_hash)
+            room.restore_seat(record.seat, record.name, record.bot, record.token_hash,
+                              record.account_id)
     if stored.host_seat is not None and 0 <= stored.host_seat < players:
         room.restore_host(stored.host_seat)
     room.number_versions_from(base)

@@ -34,6 +34,9 @@ class SeatInfo(BaseModel):
     away: bool | None = Field(
         None, description="only true, after 3 turn-clock timeouts in a row: until `back`"
     )
+    verified: bool | None = Field(
+        None, description="only true: a signed-in player, seated under their account's name"
+    )
 
 
 class ClockState(BaseModel):

@@ -199,8 +199,8 @@ class Room:
         if self.turn_clock is not None and self.status == "playing":
             return None
         return (self.status, self.options, self.host_seat, len(self.spectators), self.notice,
-                self.rematch, [(s.name, s.conn is None, s.bot, s.stand_in, s.timeouts)
-                               for s in self.seats])
+                self.rematch, [(s.name, s.conn is None, s.bot, s.stand_in, s.timeouts,
+                                s.account_id) for s in self.seats])
 
     def check_open(self) -> None:
         """Refuse anything but reading the info of a room that cannot be played here."""
@@ -454,11 +454,11 @@ class Room:
         self.v = base
 
     def restore_seat(self, index: int, name: str | None, bot: str | None,
-                     token_hash: str | None) -> None:
+                     token_hash: str | None, account_id: int | None = None) -> None:
         """A seat as stored (a bot seat keeps no name)."""
         seat = self.seats[index]
         seat.name = None if bot is not None else name
-        seat.bot, seat.token_hash = bot, token_hash
+        seat.bot, seat.token_hash, seat.account_id = bot, token_hash, account_id
 
     def restore_host(self, seat: int | None) -> None:
         if seat is not None and not 0 <= seat < len(self.seats):
@@ -487,6 +487,7 @@ class Room:
             if seat.token_hash is not None:
                 target, tokens[seat.index] = self.seats[seat.index], new_token()
                 target.name, target.token_hash = seat.name, hash_token(tokens[seat.index])
+                target.account_id = seat.account_id
         humans = [s.index for s in old.seats if s.token_hash is not None]
         self.host_seat = old.host_seat if old.host_seat is not None else (
             humans[0] if humans else None)
@@ -508,19 +509,28 @@ class Room:
 
     def seating(self) -> Seating:
         """The seats and host as they are, for `restore_seating` if a change cannot be saved."""
-        return [(s.name, s.token_hash, s.bot, s.stand_in) for s in self.seats], self.host_seat
+        return ([(s.name, s.token_hash, s.bot, s.stand_in, s.account_id) for s in self.seats],
+                self.host_seat)
 
     def restore_seating(self, before: Seating) -> None:
         seats, self.host_seat = before
-        for seat, (name, token_hash, bot, stand_in) in zip(self.seats, seats, strict=True):
+        for seat, (name, token_hash, bot, stand_in, account_id) in zip(self.seats, seats,
+                                                                       strict=True):
             seat.name, seat.token_hash, seat.bot, seat.stand_in = name, token_hash, bot, stand_in
+            seat.account_id = account_id
 
-    def sit(self, index: int, name: str, token_hash: str) -> None:
-        """A player takes a free seat; the first player to sit is the host."""
+    def sit(self, index: int, name: str, token_hash: str, account_id: int | None = None) -> None:
+        """A player takes a free seat (signed in: with their account); the first player to
+        sit is the host."""
         seat = self.seats[index]
-        seat.name, seat.token_hash = name, token_hash
+        seat.name, seat.token_hash, seat.account_id = name, token_hash, account_id
         if self.host_seat is None:
             self.host_seat = index
+
+    def reseat(self, index: int, token_hash: str) -> None:
+        """The seat's player takes it with a new token (a signed-in player back from another
+        device); the old token no longer opens it."""
+        self.seats[index].token_hash = token_hash
 
     def seat_bot(self, index: int, level: str | None) -> None:
         self.seats[index].bot = level

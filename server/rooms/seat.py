@@ -24,6 +24,7 @@ class Seat:
     away_since: float | None = None
     stand_in: str | None = None  # a bot level playing for the absent player, until they return
     timeouts: int = 0  # turns timed out in a row (server.rooms.timeouts)
+    account_id: int | None = None  # a signed-in player's account (the seat is "verified")
 
     @property
     def filled(self) -> bool:
@@ -35,7 +36,7 @@ class Seat:
         return self.bot or self.stand_in
 
     def vacate(self) -> None:
-        self.name = self.token_hash = self.bot = self.stand_in = None
+        self.name = self.token_hash = self.bot = self.stand_in = self.account_id = None
         self.timeouts = 0
 
     def info(self) -> dict[str, Any]:
@@ -45,6 +46,8 @@ class Seat:
             "connected": self.conn is not None or self.bot is not None,
             "bot": self.bot,
         }
+        if self.account_id is not None:
+            info["verified"] = True
         if self.stand_in is not None:
             info["stand_in"] = self.stand_in
         if self.timeouts >= AWAY_AFTER:
@@ -52,9 +55,10 @@ class Seat:
         return info
 
 
-# Who sits where, as Room.seating gives it: (name, token hash, bot, stand-in) per seat, and
-# the host seat.
-Seating = tuple[list[tuple[str | None, str | None, str | None, str | None]], int | None]
+# Who sits where, as Room.seating gives it: (name, token hash, bot, stand-in, account) per
+# seat, and the host seat.
+Seating = tuple[
+    list[tuple[str | None, str | None, str | None, str | None, int | None]], int | None]
 
 
 def new_token() -> str:

@@ -63,15 +63,37 @@ def _free_seat(room: Room, seat: int | None) -> int:
     return seat
 
 
-async def join(room: Room, name: str, seat: int | None) -> tuple[int, str]:
-    """Sit a player; returns (seat, seat_token). Mid-game only a vacated seat can be taken."""
+async def join(room: Room, name: str, seat: int | None,
+               account_id: int | None = None) -> tuple[int, str]:
+    """Sit a player (a signed-in one with their account: one seat per account and room);
+    returns (seat, seat_token). Mid-game only a vacated seat can be taken."""
     name = clean_name(name)
     async with room.lock:
+        if account_id is not None and seat_of_account(room, account_id) is not None:
+            raise RoomError("room_full", "you already have a seat at this table: rejoin it")
         index = _free_seat(room, seat)
         before, token = room.seating(), new_token()
-        room.sit(index, name, hash_token(token))
+        room.sit(index, name, hash_token(token), account_id)
         await _save_seats(room, before)
         room.commit([{"type": "seat_joined", "seat": index, "name": name}])
+        return index, token
+
+
+def seat_of_account(room: Room, account_id: int) -> int | None:
+    return next((s.index for s in room.seats if s.account_id == account_id), None)
+
+
+async def rejoin(room: Room, account_id: int) -> tuple[int, str]:
+    """A signed-in player takes their seat again (another device): a new seat token for it,
+    made durable before it is handed out; the old one no longer opens the seat."""
+    async with room.lock:
+        room.check_open()
+        index = seat_of_account(room, account_id)
+        if index is None:
+            raise forbidden("you have no seat at this table")
+        before, token = room.seating(), new_token()
+        room.reseat(index, hash_token(token))
+        await _save_seats(room, before)
         return index, token
 
 

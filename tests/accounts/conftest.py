@@ -1,12 +1,25 @@
 """Account tests run on SQLite and on PostgreSQL (TEST_DATABASE_URL) where a database is
-involved; the app is driven in-process (httpx over ASGI), never a server of its own."""
+involved. The app runs in-process (its lifespan entered here, requests through httpx's
+ASGI transport, each client with the address it pretends to come from), never a server."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
+import pytest_asyncio
 from db.conftest import PG_URL, reset_postgres
+from fastapi import FastAPI
+
+from server.config import Settings
+from server.main import create_app
+
+from .authenticator import Authenticator
+
+ORIGIN = "http://testserver"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -15,3 +28,54 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite+aiosqlite:///{tmp_path}/db/coffee-rush.db"
     reset_postgres(PG_URL)
     return PG_URL
+
+
+@pytest_asyncio.fixture(params=["sqlite", "postgresql"])
+async def app(request: pytest.FixtureRequest,
+              make_settings: Callable[..., Settings]) -> AsyncIterator[FastAPI]:
+    overrides: dict[str, Any] = {"BOT_WORKERS": 0}
+    if request.param == "postgresql":
+        reset_postgres(PG_URL)
+        overrides["DATABASE_URL"] = PG_URL
+    built = create_app(make_settings(**overrides))
+    async with built.router.lifespan_context(built):
+        yield built
+
+
+@pytest_asyncio.fixture
+async def sqlite_app(make_settings: Callable[..., Settings]) -> AsyncIterator[FastAPI]:
+    """The app on SQLite only (for tests whose subject is not the database)."""
+    built = create_app(make_settings(BOT_WORKERS=0))
+    async with built.router.lifespan_context(built):
+        yield built
+
+
+def client(app: FastAPI, address: str = "10.0.0.1", origin: str | None = ORIGIN,
+           **kwargs: Any) -> httpx.AsyncClient:
+    """A browser at `address` on `origin` (None: a script that sends no Origin)."""
+    headers = {} if origin is None else {"origin": origin}
+    return httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app, client=(address, 40000)),
+        base_url="http://testserver", headers=headers, **kwargs)
+
+
+async def sign_up(browser: httpx.AsyncClient, name: str, password: str = "correct horse"
+                  ) -> dict[str, Any]:
+    r = await browser.post("/api/accounts", json={"name": name, "password": password})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+async def sign_up_with_passkey(browser: httpx.AsyncClient, name: str,
+                               device: Authenticator) -> dict[str, Any]:
+    r = await browser.post("/api/accounts/passkey/begin", json={"name": name})
+    assert r.status_code == 200, r.text
+    r = await browser.post("/api/accounts/passkey/finish",
+                           json={"credential": device.create(r.json()["options"])})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def refused(response: httpx.Response, status: int, code: str) -> None:
+    assert response.status_code == status, response.text
+    assert response.json()["error"]["code"] == code, response.text

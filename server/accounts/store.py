@@ -1,0 +1,292 @@
+"""The accounts' queries. Each takes an AsyncSession; the caller owns the transaction.
+Plain values come out (AccountInfo, PasskeyInfo, ...), never ORM objects."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.db.models import (
+    UNFINISHED,
+    Account,
+    AccountName,
+    AccountSession,
+    AuthChallenge,
+    Game,
+    GamePlayer,
+    Passkey,
+    Room,
+    RoomSeat,
+    SignInAttempt,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AccountInfo:
+    id: int
+    name: str
+    created_at: datetime
+    disabled: bool
+    deleted: bool
+    password_hash: str | None
+
+    @property
+    def usable(self) -> bool:
+        """May sign in and act (neither disabled by the host nor deleted)."""
+        return not (self.disabled or self.deleted)
+
+
+@dataclass(frozen=True, slots=True)
+class PasskeyInfo:
+    id: int
+    credential_id: str
+    account_id: int
+    public_key: bytes
+    sign_count: int
+    transports: tuple[str, ...]
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class OpenSeat:
+    room_code: str
+    status: str
+    seat: int
+    name: str
+
+
+def _account(a: Account) -> AccountInfo:
+    return AccountInfo(a.id, a.name, a.created_at, a.disabled, a.deleted_at is not None,
+                       a.password_hash)
+
+
+def _passkey(p: Passkey) -> PasskeyInfo:
+    return PasskeyInfo(p.id, p.credential_id, p.account_id, p.public_key, p.sign_count,
+                       tuple(p.transports or ()), p.created_at, p.last_used_at)
+
+
+# --- accounts ----------------------------------------------------------------------------
+
+
+async def key_taken(session: AsyncSession, key: str) -> bool:
+    return await session.scalar(select(Account.id).where(Account.name_key == key)) is not None
+
+
+async def create_account(session: AsyncSession, name: str, key: str,
+                         password_hash: str | None, now: datetime) -> int:
+    """A new account (IntegrityError if its key is taken: the caller checked it before,
+    this is the race)."""
+    account = Account(name=name, name_key=key, password_hash=password_hash, created_at=now,
+                      disabled=False)
+    session.add(account)
+    await session.flush()
+    return account.id
+
+
+async def get_account(session: AsyncSession, account_id: int) -> AccountInfo | None:
+    account = await session.get(Account, account_id)
+    return None if account is None else _account(account)
+
+
+async def account_by_key(session: AsyncSession, key: str) -> AccountInfo | None:
+    account = await session.scalar(select(Account).where(Account.name_key == key))
+    return None if account is None else _account(account)
+
+
+async def accounts(session: AsyncSession) -> list[AccountInfo]:
+    return [_account(a) for a in await session.scalars(select(Account).order_by(Account.id))]
+
+
+async def rename(session: AsyncSession, account_id: int, name: str, key: str,
+                 now: datetime) -> None:
+    """The account takes `name`; its old name is kept in account_names (history)."""
+    old = await session.scalar(select(Account.name).where(Account.id == account_id))
+    if old is None:
+        return
+    session.add(AccountName(account_id=account_id, name=old, until=now))
+    await session.execute(update(Account).where(Account.id == account_id)
+                          .values(name=name, name_key=key))
+
+
+async def old_names(session: AsyncSession, account_id: int) -> list[tuple[str, datetime]]:
+    rows = await session.execute(select(AccountName.name, AccountName.until)
+                                 .where(AccountName.account_id == account_id)
+                                 .order_by(AccountName.until, AccountName.id))
+    return [(r.name, r.until) for r in rows]
+
+
+async def set_password(session: AsyncSession, account_id: int, password_hash: str) -> None:
+    await session.execute(update(Account).where(Account.id == account_id)
+                          .values(password_hash=password_hash))
+
+
+async def set_disabled(session: AsyncSession, account_id: int, disabled: bool) -> None:
+    """A disabled account cannot sign in; its open sessions end now."""
+    await session.execute(update(Account).where(Account.id == account_id)
+                          .values(disabled=disabled))
+    if disabled:
+        await end_sessions(session, account_id)
+
+
+async def delete_account(session: AsyncSession, account_id: int, now: datetime) -> None:
+    """The account is gone for its owner: name freed (a key no name can have: keys hold no
+    spaces), password, passkeys, sessions, old names and pending challenges dropped. The
+    row stays, marked deleted, so the games it played still count as one player's."""
+    await session.execute(update(Account).where(Account.id == account_id).values(
+        name="", name_key=f"deleted {account_id}", password_hash=None, deleted_at=now))
+    for model in (Passkey, AccountSession, AccountName, AuthChallenge):
+        await session.execute(delete(model).where(model.account_id == account_id))
+
+
+# --- passkeys ----------------------------------------------------------------------------
+
+
+async def add_passkey(session: AsyncSession, account_id: int, credential_id: str,
+                      public_key: bytes, sign_count: int, transports: Sequence[str],
+                      now: datetime) -> None:
+    session.add(Passkey(account_id=account_id, credential_id=credential_id,
+                        public_key=public_key, sign_count=sign_count,
+                        transports=list(transports), created_at=now))
+    await session.flush()
+
+
+async def passkey(session: AsyncSession, credential_id: str) -> PasskeyInfo | None:
+    found = await session.scalar(select(Passkey).where(Passkey.credential_id == credential_id))
+    return None if found is None else _passkey(found)
+
+
+async def passkeys_of(session: AsyncSession, account_id: int) -> list[PasskeyInfo]:
+    return [_passkey(p) for p in await session.scalars(
+        select(Passkey).where(Passkey.account_id == account_id).order_by(Passkey.id))]
+
+
+async def passkey_used(session: AsyncSession, passkey_id: int, sign_count: int,
+                       now: datetime) -> None:
+    await session.execute(update(Passkey).where(Passkey.id == passkey_id)
+                          .values(sign_count=sign_count, last_used_at=now))
+
+
+# --- WebAuthn challenges -----------------------------------------------------------------
+
+
+async def put_challenge(session: AsyncSession, challenge_id: str, purpose: str,
+                        account_id: int | None, data: dict[str, Any], expires_at: datetime,
+                        now: datetime) -> None:
+    await session.execute(delete(AuthChallenge).where(AuthChallenge.expires_at < now))
+    session.add(AuthChallenge(id=challenge_id, purpose=purpose, account_id=account_id,
+                              data=data, expires_at=expires_at))
+    await session.flush()
+
+
+async def take_challenge(session: AsyncSession, challenge_id: str, purpose: str,
+                         now: datetime) -> tuple[int | None, dict[str, Any]] | None:
+    """Consume a challenge: (account_id, data), or None if it is unknown, used, of another
+    purpose or expired. Deleted either way, so it can never be answered twice."""
+    row = await session.get(AuthChallenge, challenge_id)
+    if row is None:
+        return None
+    taken = await session.execute(delete(AuthChallenge).where(AuthChallenge.id == challenge_id))
+    if getattr(taken, "rowcount", 1) != 1 or row.purpose != purpose or row.expires_at < now:
+        return None
+    return row.account_id, dict(row.data)
+
+
+# --- sessions ----------------------------------------------------------------------------
+
+
+async def add_session(session: AsyncSession, session_id: str, account_id: int, now: datetime,
+                      expires_at: datetime, user_agent: str | None) -> None:
+    session.add(AccountSession(id=session_id, account_id=account_id, created_at=now,
+                               last_seen_at=now, expires_at=expires_at, user_agent=user_agent))
+    await session.flush()
+
+
+async def session_row(session: AsyncSession,
+                      session_id: str) -> tuple[int, datetime, datetime] | None:
+    """(account_id, last_seen_at, expires_at) of a session."""
+    row = (await session.execute(
+        select(AccountSession.account_id, AccountSession.last_seen_at,
+               AccountSession.expires_at).where(AccountSession.id == session_id))).first()
+    return None if row is None else (row.account_id, row.last_seen_at, row.expires_at)
+
+
+async def touch_session(session: AsyncSession, session_id: str, now: datetime) -> None:
+    await session.execute(update(AccountSession).where(AccountSession.id == session_id)
+                          .values(last_seen_at=now))
+
+
+async def end_session(session: AsyncSession, session_id: str) -> None:
+    await session.execute(delete(AccountSession).where(AccountSession.id == session_id))
+
+
+async def end_sessions(session: AsyncSession, account_id: int, keep: str | None = None) -> None:
+    """End an account's sessions (all but `keep`)."""
+    stmt = delete(AccountSession).where(AccountSession.account_id == account_id)
+    if keep is not None:
+        stmt = stmt.where(AccountSession.id != keep)
+    await session.execute(stmt)
+
+
+async def drop_expired_sessions(session: AsyncSession, now: datetime) -> None:
+    await session.execute(delete(AccountSession).where(AccountSession.expires_at < now))
+
+
+async def sessions_of(session: AsyncSession,
+                      account_id: int) -> list[tuple[datetime, datetime, str | None]]:
+    rows = await session.execute(
+        select(AccountSession.created_at, AccountSession.last_seen_at, AccountSession.user_agent)
+        .where(AccountSession.account_id == account_id).order_by(AccountSession.created_at))
+    return [(r.created_at, r.last_seen_at, r.user_agent) for r in rows]
+
+
+# --- failed sign-ins (rate limit) --------------------------------------------------------
+
+
+async def failures(session: AsyncSession, key: str, since: datetime) -> int:
+    return await session.scalar(select(func.count()).select_from(SignInAttempt)
+                                .where(SignInAttempt.key == key, SignInAttempt.at >= since)) or 0
+
+
+async def add_failures(session: AsyncSession, keys: Iterable[str], now: datetime,
+                       before: datetime) -> None:
+    """One failed sign-in under each key; rows older than `before` go."""
+    await session.execute(delete(SignInAttempt).where(SignInAttempt.at < before))
+    session.add_all(SignInAttempt(key=key, at=now) for key in keys)
+    await session.flush()
+
+
+async def clear_failures(session: AsyncSession, key: str) -> None:
+    await session.execute(delete(SignInAttempt).where(SignInAttempt.key == key))
+
+
+# --- tables and games --------------------------------------------------------------------
+
+
+async def open_seats(session: AsyncSession, account_id: int) -> list[OpenSeat]:
+    """The seats the account holds in unfinished rooms, oldest room first."""
+    rows = await session.execute(
+        select(Room.code, Room.status, RoomSeat.seat, RoomSeat.name)
+        .join(RoomSeat, RoomSeat.room_id == Room.id)
+        .where(RoomSeat.account_id == account_id, Room.status.in_(UNFINISHED))
+        .order_by(Room.id))
+    return [OpenSeat(r.code, r.status, r.seat, r.name) for r in rows]
+
+
+async def games_of(session: AsyncSession, account_id: int) -> list[dict[str, Any]]:
+    """The account's own line of each game it played: never another player's."""
+    rows = await session.execute(
+        select(Game.id, Game.room_code, Game.started_at, Game.ended_at, Game.end_reason,
+               GamePlayer.seat, GamePlayer.name, GamePlayer.place, GamePlayer.winner,
+               GamePlayer.total)
+        .join(GamePlayer, GamePlayer.game_id == Game.id)
+        .where(GamePlayer.account_id == account_id).order_by(Game.ended_at, Game.id))
+    return [{"game": r.id, "room": r.room_code, "started_at": r.started_at.isoformat(),
+             "ended_at": r.ended_at.isoformat(), "end_reason": r.end_reason, "seat": r.seat,
+             "name": r.name, "place": r.place, "winner": r.winner, "total": r.total}
+            for r in rows]

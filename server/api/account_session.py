@@ -1,0 +1,125 @@
+"""Who is signed in, for any route: the session cookie read against the database, the
+cookie set and cleared, the relying party passkeys are bound to, and the same-site check
+every state-changing request that uses the cookie passes.
+
+The Guard (security.py) already refuses a state change from a foreign Origin, unless
+ALLOWED_ORIGINS lets it in (`*`, or a listed site, for bots and embedding pages): those
+may play by token, but never act with a player's session. So a request that carries the
+session cookie must come from this very site (or a listed origin, never `*`), or with no
+Origin at all and no browser saying it is cross-site.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import urlsplit
+
+from fastapi import Depends, Request, Response
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from server.accounts import sessions
+from server.accounts.errors import AccountError, not_signed_in
+from server.accounts.names import name_key
+from server.accounts.passkeys import RelyingParty
+from server.accounts.store import AccountInfo, key_taken
+from server.db.models import utcnow
+
+from .security import host_name
+
+Sessions = async_sessionmaker[AsyncSession]
+
+
+def database(request: Request) -> Sessions:
+    factory = getattr(request.app.state, "db_sessions", None)
+    if factory is None:
+        raise AccountError("accounts_need_database",
+                           "this server keeps no database, so it has no accounts", 503)
+    return factory
+
+
+DB = Annotated[Sessions, Depends(database)]
+
+
+def secure(request: Request) -> bool:
+    return request.url.scheme == "https"
+
+
+def check_same_site(request: Request) -> None:
+    """Refuse (foreign_origin) a state change carrying the session cookie from another
+    site; a no-op for reads."""
+    if request.method in ("GET", "HEAD") or sessions.COOKIE not in request.cookies:
+        return
+    origin = request.headers.get("origin")
+    if origin is None:
+        if request.headers.get("sec-fetch-site", "same-origin") in ("cross-site", "same-site"):
+            raise _foreign()
+        return
+    origin = origin.rstrip("/")
+    listed = [o for o in request.app.state.settings.ALLOWED_ORIGINS if o != "*"]
+    if origin in listed or urlsplit(origin).netloc.lower() == request.headers.get(
+            "host", "").lower():
+        return
+    raise _foreign()
+
+
+def _foreign() -> AccountError:
+    return AccountError("foreign_origin",
+                        "another site may not act with this site's sign-in", 403)
+
+
+async def signed_in(request: Request) -> AccountInfo | None:
+    """The signed-in account, or None (no database, no cookie, a dead session). A state
+    change with the cookie from another site is refused."""
+    factory = getattr(request.app.state, "db_sessions", None)
+    secret = request.cookies.get(sessions.COOKIE)
+    if factory is None or not secret:
+        return None
+    check_same_site(request)
+    async with factory() as session, session.begin():
+        return await sessions.account_of(session, secret, utcnow())
+
+
+async def account(request: Request, db: DB) -> AccountInfo:
+    """The signed-in account, or 401 not_signed_in."""
+    found = await signed_in(request)
+    if found is None:
+        raise not_signed_in()
+    return found
+
+
+Me = Annotated[AccountInfo, Depends(account)]
+
+
+async def sign_in(request: Request, response: Response, session: AsyncSession,
+                  account_id: int) -> None:
+    """Open a session for the account (in the caller's transaction) and set its cookie."""
+    settings = request.app.state.settings
+    secret = await sessions.open_session(session, account_id, utcnow(), settings.SESSION_DAYS,
+                                         request.headers.get("user-agent"))
+    response.set_cookie(**sessions.cookie(secret, secure=secure(request),
+                                          days=settings.SESSION_DAYS))
+
+
+def sign_out(request: Request, response: Response) -> None:
+    response.delete_cookie(**sessions.cleared(secure=secure(request)))
+
+
+def relying_party(request: Request) -> RelyingParty:
+    """PUBLIC_ORIGIN's, else this request's own scheme and Host (the Guard allowed it)."""
+    public = request.app.state.settings.PUBLIC_ORIGIN.rstrip("/")
+    if public:
+        return RelyingParty(urlsplit(public).hostname or "", public)
+    host = request.headers.get("host", "")
+    return RelyingParty(host_name(host), f"{request.url.scheme}://{host}")
+
+
+async def refuse_account_name(request: Request, name: str) -> None:
+    """A guest may not sit under an account's name (name_taken); no database, no accounts."""
+    factory = getattr(request.app.state, "db_sessions", None)
+    if factory is None:
+        return
+    async with factory() as session:
+        taken = await key_taken(session, name_key(name))
+    if taken:
+        raise AccountError("name_taken",
+                           "that name belongs to an account: sign in to sit under it", 409)

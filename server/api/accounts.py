@@ -1,0 +1,187 @@
+"""Accounts over HTTP: sign up (a password or a passkey), sign in (a passkey or a
+password), sign out. What a signed-in player can do is in me.py.
+
+Every route needs the database (else 503 accounts_need_database). Password hashing runs
+in a thread, off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.accounts import passkeys, ratelimit, sessions, store
+from server.accounts.errors import AccountError, bad_credentials
+from server.accounts.names import check_name, name_key
+from server.accounts.passwords import hash_password, verify_password
+from server.bots.levels import LEVELS
+from server.db.models import utcnow
+from server.rooms.seating import clean_name
+
+from .account_models import AccountName, Empty, PasskeyAnswer, PasswordSignIn, SignUp
+from .account_session import DB, check_same_site, relying_party, sign_in, sign_out
+from .errors import STATE_CHANGING, answers
+
+router = APIRouter(responses={**STATE_CHANGING, **answers(401, 429, 503)})
+OK = {"ok": True}
+
+
+def account_name(raw: str) -> tuple[str, str]:
+    """(name, key) of a name an account may take: a valid seat name (name_invalid,
+    invisible_text) that would not pass for a bot (name_reserved)."""
+    name = check_name(clean_name(raw), LEVELS)
+    return name, name_key(name)
+
+
+def name_taken() -> AccountError:
+    return AccountError("name_taken", "another account has that name (or one that looks "
+                        "the same)", 409)
+
+
+async def _create(session: AsyncSession, name: str, key: str,
+                  password_hash: str | None) -> int:
+    if await store.key_taken(session, key):
+        raise name_taken()
+    try:
+        return await store.create_account(session, name, key, password_hash, utcnow())
+    except IntegrityError:  # the same key, created in between
+        raise name_taken() from None
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+@router.post("/api/accounts", status_code=201)
+async def create_account(body: SignUp, request: Request, db: DB) -> JSONResponse:
+    """A new account with a password; signed in at once."""
+    check_same_site(request)
+    name, key = account_name(body.name)
+    hashed = await asyncio.to_thread(hash_password, body.password)
+    response = JSONResponse({}, status_code=201)
+    async with db() as session, session.begin():
+        account_id = await _create(session, name, key, hashed)
+        await sign_in(request, response, session, account_id)
+    return _with_body(response, {"id": account_id, "name": name})
+
+
+@router.post("/api/accounts/passkey/begin")
+async def sign_up_with_passkey(body: AccountName, request: Request, db: DB) -> dict[str, Any]:
+    """The options to create a passkey for a new account named `name` (not taken yet)."""
+    check_same_site(request)
+    name, key = account_name(body.name)
+    async with db() as session, session.begin():
+        if await store.key_taken(session, key):
+            raise name_taken()
+        options = await passkeys.begin_registration(
+            session, relying_party(request), passkeys.SIGN_UP, None,
+            secrets.token_bytes(16), name, [], {"name": name}, utcnow())
+    return {"options": options}
+
+
+@router.post("/api/accounts/passkey/finish", status_code=201)
+async def sign_up_with_passkey_finish(body: PasskeyAnswer, request: Request,
+                                      db: DB) -> JSONResponse:
+    """The browser's new passkey: the account is created with it, and signed in."""
+    check_same_site(request)
+    async with db() as session, session.begin():  # consumed even if what follows fails
+        challenge, _, data = await passkeys.take(session, body.credential, passkeys.SIGN_UP,
+                                                 utcnow())
+    new = passkeys.verify_registration(relying_party(request), body.credential, challenge)
+    name, key = account_name(str(data.get("name", "")))
+    response = JSONResponse({}, status_code=201)
+    async with db() as session, session.begin():
+        account_id = await _create(session, name, key, None)
+        await _add_passkey(session, account_id, new)
+        await sign_in(request, response, session, account_id)
+    return _with_body(response, {"id": account_id, "name": name})
+
+
+async def _add_passkey(session: AsyncSession, account_id: int,
+                       new: passkeys.NewPasskey) -> None:
+    if await store.passkey(session, new.credential_id) is not None:
+        raise passkeys.rejected("this passkey is registered already")
+    await store.add_passkey(session, account_id, new.credential_id, new.public_key,
+                            new.sign_count, new.transports, utcnow())
+
+
+def _with_body(response: JSONResponse, content: dict[str, Any]) -> JSONResponse:
+    response.body = response.render(content)
+    response.headers["content-length"] = str(len(response.body))
+    return response
+
+
+@router.post("/api/sign-in/passkey/begin")
+async def sign_in_with_passkey(body: Empty, request: Request, db: DB) -> dict[str, Any]:
+    """The options to sign in with a passkey saved on this device (no name asked)."""
+    check_same_site(request)
+    async with db() as session, session.begin():
+        options = await passkeys.begin_authentication(session, relying_party(request),
+                                                      utcnow())
+    return {"options": options}
+
+
+@router.post("/api/sign-in/passkey/finish")
+async def sign_in_with_passkey_finish(body: PasskeyAnswer, request: Request,
+                                      db: DB) -> JSONResponse:
+    check_same_site(request)
+    now = utcnow()
+    async with db() as session, session.begin():  # consumed even if what follows fails
+        challenge, _, _ = await passkeys.take(session, body.credential, passkeys.SIGN_IN, now)
+    async with db() as session:
+        key = await store.passkey(session, passkeys.credential_id(body.credential))
+        account = None if key is None else await store.get_account(session, key.account_id)
+    if key is None or account is None:
+        raise passkeys.rejected("this passkey belongs to no account here")
+    count = passkeys.verify_assertion(relying_party(request), body.credential, challenge, key)
+    if not account.usable:
+        raise passkeys.rejected("this account may not sign in")
+    response = JSONResponse({})
+    async with db() as session, session.begin():
+        await store.passkey_used(session, key.id, count, now)
+        await sign_in(request, response, session, account.id)
+    return _with_body(response, {"id": account.id, "name": account.name})
+
+
+@router.post("/api/sign-in/password")
+async def sign_in_with_password(body: PasswordSignIn, request: Request,
+                                db: DB) -> JSONResponse:
+    """Limited to 5 failures in 15 minutes per account and per client address."""
+    check_same_site(request)
+    now = utcnow()
+    keys = [ratelimit.address_key(client_address(request))]
+    async with db() as session, session.begin():
+        await ratelimit.check(session, keys, now)
+        account = await store.account_by_key(session, name_key(body.name))
+        if account is not None:
+            keys.append(ratelimit.account_key(account.id))
+            await ratelimit.check(session, keys[1:], now)
+    stored = account.password_hash if account is not None and account.usable else None
+    ok = await asyncio.to_thread(verify_password, body.password, stored)
+    response = JSONResponse({})
+    async with db() as session, session.begin():
+        if not ok or account is None:
+            await ratelimit.failed(session, keys, now)
+        else:
+            await ratelimit.succeeded(session, account.id)
+            await sign_in(request, response, session, account.id)
+    if not ok or account is None:
+        raise bad_credentials()
+    return _with_body(response, {"id": account.id, "name": account.name})
+
+
+@router.post("/api/sign-out")
+async def sign_out_route(body: Empty, request: Request, db: DB) -> JSONResponse:
+    """Ends this browser's session (its row is deleted) and clears the cookie."""
+    check_same_site(request)
+    async with db() as session, session.begin():
+        await sessions.close_session(session, request.cookies.get(sessions.COOKIE))
+    response = JSONResponse(OK)
+    sign_out(request, response)
+    return response
