@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse, Response
 
+from server.accounts.names import name_key
 from server.db import profiles, store
 from server.db.models import NAME
 from server.db.profiles import Profile, RatingPoint
@@ -83,7 +84,7 @@ def rating_chart(history: tuple[RatingPoint, ...], width: int = 480,
 
 async def _profile(db: Any, name: str) -> tuple[Profile, dict[str, Any]] | None:
     async with db() as session:
-        account = await profiles.account_named(session, name)
+        account = await profiles.account_named(session, name_key(name))
         if account is None:
             return None
         found = await profiles.profile(session, account)

@@ -49,10 +49,11 @@ class Leader:
     games: int
 
 
-async def account_named(session: AsyncSession, name: str) -> Account | None:
-    """The live (not deleted, not disabled) account called `name`."""
+async def account_named(session: AsyncSession, key: str) -> Account | None:
+    """The live (not deleted, not disabled) account whose name key (server.accounts.names)
+    is `key`."""
     return await session.scalar(select(Account).where(
-        Account.name == name, Account.deleted_at.is_(None), Account.disabled.is_(False)))
+        Account.name_key == key, Account.deleted_at.is_(None), Account.disabled.is_(False)))
 
 
 async def profile(session: AsyncSession, account: Account) -> Profile:

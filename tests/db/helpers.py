@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server.accounts.names import name_key
 from server.db.models import Account, utcnow
 from server.db.records import FinishedGame, NewRoom, SeatRecord
 from server.db.store import hash_token
@@ -74,7 +75,7 @@ Sessions = async_sessionmaker[AsyncSession]
 
 async def accounts(sessions: Sessions, *names: str) -> list[int]:
     async with sessions.begin() as s:
-        rows = [Account(name=n, name_key=n.casefold(), created_at=utcnow()) for n in names]
+        rows = [Account(name=n, name_key=name_key(n), created_at=utcnow()) for n in names]
         s.add_all(rows)
         await s.flush()
         return [a.id for a in rows]

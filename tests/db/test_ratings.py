@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from server.accounts.names import name_key
 from server.cli import main
 from server.db import profiles, ratings, store
 from server.db.journal import Journal
@@ -154,8 +155,8 @@ async def test_leaderboard_and_profile(engine: AsyncEngine, clock: Clock) -> Non
         board = await profiles.leaderboard(s, min_games=3)
         assert [(p.place, p.name, p.games) for p in board] == [(1, "Ana", 3), (2, "Ben", 3)]
         assert await profiles.leaderboard(s, min_games=4) == ()
-        assert await profiles.account_named(s, "Gone") is None  # deleted: no profile
-        found = await profiles.account_named(s, "Ana")
+        assert await profiles.account_named(s, name_key("Gone")) is None  # deleted
+        found = await profiles.account_named(s, name_key("ANA"))
         assert found is not None
         p = await profiles.profile(s, found)
         assert p.rated_games == 3 and len(p.history) == 3
