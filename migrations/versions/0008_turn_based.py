@@ -92,7 +92,7 @@ def upgrade() -> None:
         if STASH in options:
             options.update(options.pop(STASH))
             bind.execute(rooms.update().where(rooms.c.id == room_id).values(options=options))
-    for room_id, n, value in bind.execute(sa.select(room_talk).where(room_talk.c.n == 0)).all():
+    for room_id, _n, value in bind.execute(sa.select(room_talk).where(room_talk.c.n == 0)).all():
         data = _json(value)
         if "_option" in data:
             data["option"] = data.pop("_option")

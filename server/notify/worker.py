@@ -62,11 +62,11 @@ class MailWorker:
 
     async def run(self) -> None:
         while True:
+            self._wake.clear()  # before the pass: a wake-up during it makes another pass
             try:
                 await self.step()
             except Exception:
                 log.exception("mail worker pass failed")
-            self._wake.clear()
             wait = POLL
             if self.sessions is not None:
                 try:
