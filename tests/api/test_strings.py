@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LANG = ROOT / "static" / "js" / "lang"
 PROMPTED = ("move", "pour", "process")  # phases whose prompts intents.js picks itself
 LANGUAGES = ("en", "th", "ko")
-GROUPS = ("", "history.", "talk.")  # en.js, history.en.js, talk.en.js, ...
+GROUPS = ("", "history.", "talk.", "turns.")  # en.js, history.en.js, talk.en.js, ...
 
 DUMP = """
 const out = {};
