@@ -20,10 +20,10 @@ from server.rooms import PLAYING, Room, RoomError, RoomManager
 from server.rooms.errors import forbidden
 from server.rules import is_over
 
-from .errors import STATE_CHANGING, answers
+from .errors import EVERY_ROUTE, STATE_CHANGING, answers
 from .models import Body, Token
 
-router = APIRouter()
+router = APIRouter(responses=EVERY_ROUTE)
 MAX_TURN_SEATS = 50
 
 
@@ -115,7 +115,7 @@ async def unsubscribe(token: str, request: Request) -> dict[str, Any]:
     return {"ok": True, "message": "this address gets no more e-mail from this server"}
 
 
-@router.post("/api/turns")
+@router.post("/api/turns", responses=answers(403, 415))
 async def my_turns(body: TurnsQuery, request: Request) -> dict[str, Any]:
     """For each (room, seat token) this browser holds: the room's state, whether it is that
     seat's turn and the time it has left. Only what the seat's own view shows."""

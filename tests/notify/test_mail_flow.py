@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client import generate_latest
 
 from server.main import create_app
 
@@ -199,6 +200,8 @@ def test_smtp_down_delays_mail_but_never_a_move(app_client: TestClient, smtp: Sm
         assert time.monotonic() < deadline, client.get("/healthz").json()
         time.sleep(0.05)
     assert smtp.received() and len(turn_mails(smtp)) == 0
+    scraped = generate_latest(client.app.state.metrics.registry).decode()  # type: ignore[attr-defined]
+    assert "coffee_rush_mail_outbox 1.0" in scraped
     smtp.start()  # back up: the retry comes after its backoff (on the injected clock)
     fake_clock.advance(60)
     client.app.state.mail.wake()  # type: ignore[attr-defined]
