@@ -107,6 +107,17 @@ class Settings(BaseSettings):
     # Cluster mode (several instances behind HAProxy) is on when REDIS_URL is set; it needs a
     # PostgreSQL DATABASE_URL. INSTANCE_ID names this instance (default: host name and
     # port); LEASE_TTL is how long a silent instance keeps its rooms before others claim them.
+    # E-mail ("it's your turn" in turn-based rooms, confirmation codes): the host's SMTP
+    # server (empty SMTP_HOST: no mail), how to reach it, the sender, and the public address
+    # of this site for the links in the mail (empty: http://HOST:PORT).
+    SMTP_HOST: str = ""
+    SMTP_PORT: int = Field(587, ge=1, le=65535)
+    SMTP_SECURITY: Literal["none", "starttls", "tls"] = "starttls"
+    SMTP_USER: str = ""
+    SMTP_PASSWORD: str = ""
+    SMTP_TIMEOUT: float = Field(20, gt=0)  # seconds one message may take to hand over
+    MAIL_FROM: str = "Coffee Rush <coffee-rush@localhost>"
+    PUBLIC_URL: str = ""
     REDIS_URL: str | None = None
     INSTANCE_ID: str = ""
     LEASE_TTL: float = Field(3.0, ge=0.5)

@@ -97,6 +97,21 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "reconnect"),
     ErrorCode("busy", 503, "cluster mode: the table is changing hands; retry in a moment "
               "(any request: the bodies being read passed `HTTP_BODY_BUDGET`)"),
+    # E-mail for turn-based rooms (server/notify/).
+    ErrorCode("mail_off", 409,
+              "e-mail is not available: the server has no `SMTP_HOST` or no database, or the "
+              "room is not turn-based"),
+    ErrorCode("address_invalid", 422, "an e-mail address that is not one (name@example.org)"),
+    ErrorCode("code_wrong", 422,
+              "a confirmation code that is not the one sent (5 tries per code)"),
+    ErrorCode("code_expired", 409,
+              "no confirmation code is waiting: none was sent, it ran out (15 minutes, 5 "
+              "tries), or it was used already; ask for a new one"),
+    ErrorCode("resend_slow", 429,
+              "a confirmation code asked for again within 60 s of the last, or more than 5 "
+              "in a day for one seat"),
+    ErrorCode("unsubscribe_invalid", 403,
+              "an unsubscribe link that was not made for that address"),
     # The engine (server.rules.errors): the message names the rule, e.g. `R-MOVE`.
     ErrorCode("not_your_turn", 409, "the engine refused the action: another seat is to act"),
     ErrorCode("illegal_action", 422,

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 from fastapi import FastAPI
@@ -18,6 +19,7 @@ from server.api.error_pages import install as install_error_pages
 from server.api.games import IMPORT_PATH
 from server.api.games import router as games_router
 from server.api.me import router as me_router
+from server.api.notify import router as notify_router
 from server.api.pages import script_json
 from server.api.players import router as players_router
 from server.api.rules_data import router as rules_data_router
@@ -29,8 +31,10 @@ from server.cluster.manager import ClusterRoomManager, redis_client
 from server.cluster.routing import OwnerRouting
 from server.cluster.settings import check_cluster_settings
 from server.config import Settings
+from server.db.models import utcnow
 from server.memory import Collector, PauseWatch
 from server.metrics import Metrics, TimedChooser, serve_metrics
+from server.notify import AddressBook, MailWorker, mail_settings_ok
 from server.persist import Database, RoomJournal, restore_rooms
 from server.rooms import Journal, RoomManager
 from server.rooms.timeouts import ClockKeeper
@@ -62,6 +66,10 @@ def create_app(
         manager = RoomManager(settings, journal, **clocked)
         database = Database(settings) if journal is None else None
     metrics = Metrics(manager, None if database is None else database.fallback_path)
+    wall = wall_clock(clock)
+    # E-mail (turn-based rooms): an SMTP server and a database to keep the outbox in.
+    mail = (MailWorker(settings, manager, wall)
+            if database is not None and mail_settings_ok(settings) else None)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -73,6 +81,8 @@ def create_app(
             bots = BotDriver(pool, settings, manager)
             manager.listeners.append(bots)
         app.state.bots = bots
+        if mail is not None:  # before any room is restored: rooms copy the listeners
+            manager.listeners.append(mail)
         if database is not None:
             try:
                 stored = await database.open()
@@ -90,6 +100,12 @@ def create_app(
                 if scraped is not None:
                     await scraped.shutdown()
                 raise
+        mailing = None
+        if mail is not None and database is not None:
+            mail.sessions = database.sessions
+            app.state.addresses = AddressBook(database.sessions, wall, mail.wake)
+            metrics.live.mail_backlog = lambda: mail.backlog
+            mailing = asyncio.create_task(mail.run())
         sweeper = asyncio.create_task(manager.run_sweeper())
         pauses = PauseWatch(metrics.collected)
         pauses.install()
@@ -101,6 +117,8 @@ def create_app(
             yield
         finally:
             sweeper.cancel()
+            if mailing is not None:
+                mailing.cancel()
             if collector is not None:
                 collector.cancel()
             pauses.remove()
@@ -127,6 +145,8 @@ def create_app(
     app.state.rooms = manager
     app.state.database = database  # None when a journal was injected
     app.state.metrics = metrics
+    app.state.mail = mail
+    app.state.addresses = None  # an AddressBook once the database is open (mail on)
     app.state.templates = Jinja2Templates(directory=str(settings.TEMPLATES_DIR))
     app.state.templates.env.globals["rules_data_json"] = script_json(rules_data())
     install_error_handlers(app)
@@ -138,5 +158,15 @@ def create_app(
     app.include_router(accounts_router)
     app.include_router(me_router)
     app.include_router(rules_data_router)
+    app.include_router(notify_router)
     app.mount("/static", StaticFiles(directory=settings.STATIC_DIR, check_dir=False), "static")
     return app
+
+
+def wall_clock(clock: Callable[[], float] | None) -> Callable[[], datetime]:
+    """UTC time for what is stored (the outbox, codes): the real one, or with an injected
+    room clock (tests), now plus the seconds that clock has run since the app was made."""
+    if clock is None:
+        return utcnow
+    start, at = utcnow(), clock()
+    return lambda: start + timedelta(seconds=clock() - at)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter as Tally
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,8 @@ class _Live(Collector):
     def __init__(self, rooms: RoomManager, fallback: Path | None) -> None:
         self.rooms = rooms
         self.fallback = fallback
+        # The e-mail outbox's backlog (server/notify), when mail is on.
+        self.mail_backlog: Callable[[], int] | None = None
 
     def collect(self) -> Iterator[Metric]:
         statuses = Tally(room.status for room in self.rooms.rooms.values())
@@ -67,6 +69,12 @@ class _Live(Collector):
             "Journal writes waiting in the fallback file for the database to come back",
             value=self.fallback_depth(),
         )
+        if self.mail_backlog is not None:
+            yield GaugeMetricFamily(
+                "coffee_rush_mail_outbox",
+                "E-mails waiting in the outbox (due, or backing off after a failed send)",
+                value=self.mail_backlog(),
+            )
 
     def fallback_depth(self) -> int:
         if self.fallback is None:
@@ -82,7 +90,8 @@ class Metrics:
     def __init__(self, rooms: RoomManager, fallback: Path | None) -> None:
         self.registry = CollectorRegistry()
         ProcessCollector(registry=self.registry)  # process_resident_memory_bytes and more
-        self.registry.register(_Live(rooms, fallback))
+        self.live = _Live(rooms, fallback)
+        self.registry.register(self.live)
         self.actions = Counter(
             "coffee_rush_actions", "Actions sent over websockets, by outcome and error code",
             ["outcome", "code"], registry=self.registry,

@@ -57,6 +57,9 @@ async def healthz(request: Request) -> dict[str, Any]:
         "rules_version": RULES_VERSION,
         **manager.health(),
     }
+    mail = request.app.state.mail
+    if mail is not None:  # the e-mail outbox: what waits, and whether the SMTP server takes it
+        health["mail"] = {"backlog": mail.backlog, "smtp": "failing" if mail.failing else "ok"}
     if "unreachable" in health.values():
         health["status"] = "degraded"
     return health

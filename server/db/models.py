@@ -21,6 +21,7 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     String,
+    UniqueConstraint,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -363,3 +364,59 @@ class GameRating(Base):
     sigma_before: Mapped[float]
     mu_after: Mapped[float]
     sigma_after: Mapped[float]
+# --- e-mail (server.notify) -----------------------------------------------------------------
+
+ADDRESS = 254  # the longest usable e-mail address (RFC 5321 path limit)
+
+
+class SeatAddress(Base):
+    """The e-mail address a player of a turn-based room gave for their seat, its
+    confirmation state and its unsubscribe key. Never shown to anyone but that seat's
+    player; deleted with the room's game record when the room is forgotten."""
+
+    __tablename__ = "seat_addresses"
+    __table_args__ = (UniqueConstraint("room_code", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_code: Mapped[str] = mapped_column(String(ROOM_CODE))
+    seat: Mapped[int]
+    address: Mapped[str] = mapped_column(String(ADDRESS), index=True)
+    lang: Mapped[str] = mapped_column(String(8))
+    # The seat token the player gave (their own link back to the seat), kept only while an
+    # address is subscribed: the one place a seat token is stored (see server/notify).
+    seat_link: Mapped[str | None] = mapped_column(String(128))
+    confirmed_at: Mapped[datetime | None]
+    code_hash: Mapped[str | None] = mapped_column(String(TOKEN_HASH))  # sha256, never the code
+    code_expires_at: Mapped[datetime | None]
+    code_tries: Mapped[int] = mapped_column(Integer, default=0)
+    codes_sent: Mapped[int] = mapped_column(Integer, default=0)  # since window_at
+    window_at: Mapped[datetime | None]
+    last_code_at: Mapped[datetime | None]
+    unsub_key: Mapped[str] = mapped_column(String(TOKEN_HASH))  # signs the unsubscribe link
+    unsubscribed_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class MailOutbox(Base):
+    """A message to send: written once per `key` (a turn mail's key is its room, the journal
+    seq that made it the seat's turn and the seat), claimed by one sender at a time."""
+
+    __tablename__ = "mail_outbox"
+    __table_args__ = (Index(None, "status", "next_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(96), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "turn" | "code"
+    room_code: Mapped[str] = mapped_column(String(ROOM_CODE))
+    seat: Mapped[int]
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    address_id: Mapped[int] = mapped_column(
+        ForeignKey("seat_addresses.id", ondelete="CASCADE"), index=True)
+    payload: Mapped[dict[str, Any] | None]
+    status: Mapped[str] = mapped_column(String(16))  # pending | sent | dropped
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_at: Mapped[datetime]
+    claimed_by: Mapped[str | None] = mapped_column(String(96))
+    claimed_until: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    sent_at: Mapped[datetime | None]

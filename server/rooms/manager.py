@@ -162,7 +162,8 @@ class RoomManager:
 
     async def sweep(self) -> list[str]:
         """Drop expired rooms: idle waiting rooms, old finished rooms, and playing (or
-        incompatible) rooms nobody has been connected to for ROOM_IDLE_TTL. Waiting and
+        incompatible) rooms nobody has been connected to for ROOM_IDLE_TTL (a turn-based
+        game being played never expires). Waiting and
         playing rooms are journaled as abandoned. Returns the dropped codes."""
         now, idle, done = self.clock(), self.settings.ROOM_IDLE_TTL, self.settings.FINISHED_ROOM_TTL
         dropped = []
@@ -171,6 +172,8 @@ class RoomManager:
                 expired = room.finished_at is not None and now - room.finished_at >= done
             elif room.status == WAITING:
                 expired = now - room.touched_at >= idle
+            elif room.options.turn_based and room.status == PLAYING:
+                expired = False  # a game over days: kept until it ends (or is ended)
             else:
                 expired = now - room.touched_at >= idle and not any(room.connections())
             if expired:

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 from server.rules import GAME_OPTION_NAMES, GameOptions
 
 from .options import RoomOptions
-from .turnclock import ClockOption
+from .turnclock import REALTIME, ClockOption
 
 
 def whole_numbers(model: type[BaseModel], data: Any) -> Any:
@@ -83,6 +83,8 @@ class _SeatExists(Strict):
     def _check_game_options(self) -> _SeatExists:
         values = self.model_dump()
         GameOptions(**{k: values[k] for k in GAME_OPTION_NAMES}).check()
+        if values.get("clock") is not None:  # the clock's bounds depend on the mode
+            ClockOption(**values["clock"]).check(values.get("mode", REALTIME))
         return self
 
 
@@ -92,7 +94,8 @@ def options_models(
     """(clock model, room options model) on `base`, with these names."""
     clock = model_of(ClockOption, names[0], base, {},
                      "A turn clock: seconds per turn, plus a bank per seat spent once a "
-                     "turn's time is up (e.g. 60 + 300, 30 + 120, 120 + 600).")
+                     "turn's time is up (e.g. 60 + 300, 30 + 120, 120 + 600; turn-based: "
+                     "86400 + 259200, a day per move plus three days).")
     options = model_of(RoomOptions, names[1], options_base or base,
                        {ClockOption: clock})
     return clock, options

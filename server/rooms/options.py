@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Literal
 
 from server.rules import GameOptions
 
-from .turnclock import ClockOption
+from .turnclock import MODES, REALTIME, ClockOption, ClockOptionError
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,13 +22,27 @@ class RoomOptions(GameOptions):
     rated: bool = field(default=True, metadata={
         "description": "the game moves the players' ratings if every human seat is held "
                        "by a signed-in account at the end; absent: true"})
+    mode: Literal["realtime", "turn_based"] = field(default="realtime", metadata={
+        "description": "realtime: a sitting; turn_based: a game over days, a move whenever "
+                       "a player has a minute (a clock in hours and days, an e-mail when it "
+                       "is their turn, the room kept while the game is on)"})
 
     def __post_init__(self) -> None:  # a stored room gives its clock in dict form
         object.__setattr__(self, "clock", ClockOption.from_value(self.clock))
+        if self.mode not in MODES:
+            raise ClockOptionError(f"mode is one of {', '.join(MODES)}")
+        if self.clock is not None:
+            self.clock.check(self.mode)
+
+    @property
+    def turn_based(self) -> bool:
+        return self.mode != REALTIME
 
     def to_dict(self) -> dict[str, Any]:
         options = GameOptions.to_dict(self)
         options["public"] = self.public
+        if self.mode != REALTIME:  # absent in real time (as before modes existed)
+            options["mode"] = self.mode
         if self.clock is not None:  # absent without a clock (as before clocks existed)
             options["clock"] = self.clock.to_dict()
         if not self.rated:  # absent when rated (as before ratings existed)

@@ -318,10 +318,12 @@ class Room:
     # --- presence ------------------------------------------------------------------------
 
     def _mark_absences(self) -> None:
-        """Note when each player's seat lost (or never had) its connection."""
+        """Note when each player's seat lost (or never had) its connection. A turn-based
+        player is not at the table between moves: nobody counts them absent (no bot takes
+        over after SEAT_GRACE; only their turn clock runs)."""
         now = None
         for seat in self.seats:
-            if seat.conn is not None or seat.token_hash is None:
+            if seat.conn is not None or seat.token_hash is None or self.options.turn_based:
                 seat.away_since = None
             elif seat.away_since is None:
                 now = self.clock() if now is None else now

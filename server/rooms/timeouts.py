@@ -93,7 +93,10 @@ def tick(room: ClockedRoom) -> bool:
         _end_timed_out_turn(room, before[1])
     seat = None if key is None else room.seats[key[1]]
     human = seat is not None and seat.played_by is None
-    return clock.sync(room.clock(), key, human, present=seat is not None and seat.conn is not None)
+    # A turn-based clock runs whether or not its player is at the table (and a restored one
+    # is not held for them: they come by when they have a minute).
+    present = seat is not None and (seat.conn is not None or room.options.turn_based)
+    return clock.sync(room.clock(), key, human, present=present)
 
 
 def finishing(room: ClockedRoom, seat: int) -> bool:

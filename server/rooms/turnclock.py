@@ -18,8 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-TURN_MIN, TURN_MAX = 10, 600  # seconds per turn
-BANK_MIN, BANK_MAX = 0, 3600  # seconds of bank per seat
+TURN_MIN, TURN_MAX = 10, 600  # seconds per turn (real time)
+BANK_MIN, BANK_MAX = 0, 3600  # seconds of bank per seat (real time)
+HOUR, DAY = 3600, 86400
+# Turn-based rooms (a game over days): hours to days per move, a bank of up to a month.
+TB_TURN_MIN, TB_TURN_MAX = HOUR, 14 * DAY
+TB_BANK_MIN, TB_BANK_MAX = 0, 30 * DAY
+REALTIME, TURN_BASED = "realtime", "turn_based"
+MODES = (REALTIME, TURN_BASED)
 AWAY_AFTER = 3  # timeouts in a row after which the seat counts as away
 WARN_MS = 10_000  # the table warns the player in their last 10 seconds
 
@@ -34,16 +40,29 @@ class ClockOptionError(ValueError):
 class ClockOption:
     """What the host chose: seconds per turn and seconds of bank per seat."""
 
-    turn: int = field(metadata={"ge": TURN_MIN, "le": TURN_MAX,
-                                "description": "seconds per turn"})
-    bank: int = field(metadata={"ge": BANK_MIN, "le": BANK_MAX,
-                                "description": "seconds of bank per seat"})
+    turn: int = field(metadata={
+        "ge": TURN_MIN, "le": TB_TURN_MAX,
+        "description": f"seconds per turn: {TURN_MIN}..{TURN_MAX} in real time, "
+                       f"{TB_TURN_MIN}..{TB_TURN_MAX} (1 hour..14 days) turn-based"})
+    bank: int = field(metadata={
+        "ge": BANK_MIN, "le": TB_BANK_MAX,
+        "description": f"seconds of bank per seat: {BANK_MIN}..{BANK_MAX} in real time, "
+                       f"{TB_BANK_MIN}..{TB_BANK_MAX} (up to 30 days) turn-based"})
 
     def __post_init__(self) -> None:
-        if type(self.turn) is not int or not TURN_MIN <= self.turn <= TURN_MAX:
-            raise ClockOptionError(f"turn time must be {TURN_MIN}..{TURN_MAX} seconds")
-        if type(self.bank) is not int or not BANK_MIN <= self.bank <= BANK_MAX:
-            raise ClockOptionError(f"bank must be {BANK_MIN}..{BANK_MAX} seconds")
+        if type(self.turn) is not int or not TURN_MIN <= self.turn <= TB_TURN_MAX:
+            raise ClockOptionError(f"turn time must be {TURN_MIN}..{TB_TURN_MAX} seconds")
+        if type(self.bank) is not int or not BANK_MIN <= self.bank <= TB_BANK_MAX:
+            raise ClockOptionError(f"bank must be {BANK_MIN}..{TB_BANK_MAX} seconds")
+
+    def check(self, mode: str) -> None:
+        """The bounds of the room's mode: seconds in real time, hours to days turn-based."""
+        turn, bank = ((TURN_MIN, TURN_MAX), (BANK_MIN, BANK_MAX)) if mode == REALTIME else (
+            (TB_TURN_MIN, TB_TURN_MAX), (TB_BANK_MIN, TB_BANK_MAX))
+        if not turn[0] <= self.turn <= turn[1]:
+            raise ClockOptionError(f"a {mode} turn time must be {turn[0]}..{turn[1]} seconds")
+        if not bank[0] <= self.bank <= bank[1]:
+            raise ClockOptionError(f"a {mode} bank must be {bank[0]}..{bank[1]} seconds")
 
     def to_dict(self) -> dict[str, int]:
         return {"turn": self.turn, "bank": self.bank}

@@ -6,19 +6,38 @@ import { h, text, toggle } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
 
 export const PRESETS = [[60, 300], [30, 120], [120, 600]];
+// Turn-based rooms (a game over days): a day a move + 3 days, 12 h + 1 day, 3 days + a week.
+export const TB_PRESETS = [[86400, 259200], [43200, 86400], [259200, 604800]];
+const HOUR_MS = 3600000;
 const WARN_MS = 10000;
 
 /**
  * @param {number} ms
- * @returns {string} minutes:seconds, rounded up, never negative
+ * @returns {string} minutes:seconds, rounded up, never negative; an hour or more in
+ *   days and hours, or hours and minutes
  */
 export function duration(ms) {
+  if (ms >= HOUR_MS) return longDuration(ms);
   const s = Math.max(0, Math.ceil(ms / 1000));
   const m = Math.floor(s / 60);
   return `${m}:${String(s % 60).padStart(2, "0")}`;
 }
 
+/**
+ * @param {number} ms
+ * @returns {string} "2 d 5 h", "5 h 12 min" or "12 min" (rounded down)
+ */
+export function longDuration(ms) {
+  const minutes = Math.max(0, Math.floor(ms / 60000));
+  const d = Math.floor(minutes / 1440), h = Math.floor((minutes % 1440) / 60), m = minutes % 60;
+  if (d > 0) return t("time.days", { d, h });
+  if (h > 0) return t("time.hours", { h, m });
+  return t("time.minutes", { m });
+}
+
 function short(seconds) {
+  if (seconds >= 86400 && seconds % 86400 === 0) return t("time.days", { d: seconds / 86400, h: 0 }).replace(/ 0\D*$/, "");
+  if (seconds >= 3600) return longDuration(seconds * 1000);
   return seconds % 60 === 0 && seconds >= 60 ? `${seconds / 60} min` : `${seconds} s`;
 }
 
@@ -34,13 +53,14 @@ export function clockName(clock) {
 /**
  * @param {HTMLSelectElement} select
  * @param {{turn: number, bank: number} | null} [current]
+ * @param {string} [mode] "realtime" or "turn_based": whose presets
  * @returns {void}
  */
-export function fillClockSelect(select, current = null) {
+export function fillClockSelect(select, current = null, mode = "realtime") {
   const value = current ? `${current.turn}+${current.bank}` : "";
   const options = [h("option", { value: "", text: t("clock.off") })];
   let found = value === "";
-  for (const [turn, bank] of PRESETS) {
+  for (const [turn, bank] of mode === "turn_based" ? TB_PRESETS : PRESETS) {
     options.push(h("option", { value: `${turn}+${bank}`, text: clockName({ turn, bank }) }));
     if (value === `${turn}+${bank}`) found = true;
   }
@@ -103,7 +123,9 @@ export function createClock({ nameOf, announce, send, setClock }) {
     custom.hidden = true;
     setClock(parseClock(choice.value));
   });
-  apply.addEventListener("click", () => setClock({ turn: Number(turnIn.value), bank: Number(bankIn.value) }));
+  let unit = { turn: 1, bank: 1 }; // seconds per unit of the custom inputs
+  apply.addEventListener("click", () => setClock({
+    turn: Math.round(Number(turnIn.value) * unit.turn), bank: Math.round(Number(bankIn.value) * unit.bank) }));
 
   let state = null; // {clock, seat, received, mine}
   let warned = false;
@@ -150,16 +172,22 @@ export function createClock({ nameOf, announce, send, setClock }) {
     setting.hidden = room.status !== "waiting";
     if (setting.hidden) return;
     const current = room.options.clock || null;
+    const tb = room.options.mode === "turn_based";
     choice.hidden = !host;
     settingLabel.hidden = !host;
+    // Turn-based: the custom clock in hours per move and days of bank.
+    unit = tb ? { turn: 3600, bank: 86400 } : { turn: 1, bank: 1 };
+    turnIn.min = tb ? "1" : "10"; turnIn.max = tb ? "336" : "600";
+    bankIn.min = "0"; bankIn.max = tb ? "30" : "3600";
     if (host && document.activeElement !== choice && choice.value !== "custom") {
-      fillClockSelect(choice, current);
+      fillClockSelect(choice, current, room.options.mode);
+      if (tb) { turnIn.value = "24"; bankIn.value = "3"; }
       choice.append(h("option", { value: "custom", text: t("clock.custom") }));
       choice.value = current ? `${current.turn}+${current.bank}` : "";
     }
     text(settingLabel, t("clock.label"));
-    text(turnLabel, t("clock.turnSeconds"));
-    text(bankLabel, t("clock.bankSeconds"));
+    text(turnLabel, t(tb ? "clock.hours" : "clock.turnSeconds"));
+    text(bankLabel, t(tb ? "clock.days" : "clock.bankSeconds"));
     text(apply, t("clock.apply"));
     text(shown, t("clock.setTo", { clock: current ? clockName(current) : t("clock.none") }));
   }

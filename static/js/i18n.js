@@ -7,6 +7,7 @@ import "./lang/history.js";
 import { particles } from "./korean.js";
 import "./lang/talk.js";
 import "./lang/players.js";
+import "./lang/turns.js";
 
 export const LANGS = { en: "English", th: "ไทย", ko: "한국어" };
 const TABLES = { en, th, ko };

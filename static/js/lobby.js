@@ -4,7 +4,7 @@ import { h } from "./dom.js";
 import { mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { installSprite } from "./icons.js";
 import { refusal } from "./refusals.js";
-import { fillClockSelect, parseClock } from "./clock.js";
+import { fillClockSelect, longDuration, parseClock } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("create-form");
@@ -18,9 +18,19 @@ function startingOptions() {
   select.value = Number(keep) < n ? keep : "";
 }
 
+const mode = () => form.elements.mode.value;
+
 form.addEventListener("change", (e) => {
   if (e.target.name === "players") startingOptions();
+  if (e.target.name === "mode") clockChoice(true);
+  if (e.target.name === "clock") $("clock-custom").hidden = e.target.value !== "custom";
 });
+
+// The clock chosen: a preset, none, or (turn-based) hours per move and days of bank.
+function chosenClock(value) {
+  if (value !== "custom") return parseClock(value);
+  return { turn: Math.round(Number($("custom-hours").value) * 3600), bank: Math.round(Number($("custom-days").value) * 86400) };
+}
 
 // Disabled from the first click until the answer: a double click opens one table.
 form.addEventListener("submit", async (e) => {
@@ -37,8 +47,9 @@ form.addEventListener("submit", async (e) => {
       starter_orders: data.get("starter_orders") === "on",
       starting_player: sp === "" || sp === null ? null : Number(sp),
       public: data.get("public") === "1",
-      clock: parseClock(data.get("clock")),
+      clock: chosenClock(data.get("clock")),
       rated: data.get("rated") === "on",
+      mode: mode(),
     });
     tokens.setHost(res.code, res.host_token);
     location.href = `/r/${res.code}`;
@@ -89,8 +100,63 @@ installSprite();
 translate(document);
 mountSwitch($("lang-switch"));
 startingOptions();
-const clockChoice = () => fillClockSelect($("clock-choice"), parseClock($("clock-choice").value));
+function clockChoice(modeChanged = false) {
+  const select = $("clock-choice");
+  const tb = mode() === "turn_based";
+  const keep = select.value === "custom" ? "custom" : select.value;
+  // A turn-based table gets a day a move and three days of bank unless the host says otherwise.
+  const current = modeChanged ? (tb ? { turn: 86400, bank: 259200 } : null) : parseClock(keep === "custom" ? "" : keep);
+  fillClockSelect(select, current, mode());
+  if (tb) select.append(h("option", { value: "custom", text: t("clock.custom") }));
+  if (keep === "custom" && tb && !modeChanged) select.value = "custom";
+  $("clock-custom").hidden = select.value !== "custom";
+}
+
+// This browser's seats (tokens kept by api.js) in turn-based tables: yours to play first,
+// with the time you have left; the page title counts them.
+const TITLE = document.title;
+
+function mySeats() {
+  const seats = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key && key.startsWith("cr.seat.")) seats.push({ code: key.slice(8), token: localStorage.getItem(key) });
+  }
+  return seats.slice(0, 50);
+}
+
+function renderMine(seats) {
+  const mine = seats.filter((s) => s.mode === "turn_based" && s.status !== "gone");
+  mine.sort((a, b) => (b.your_turn - a.your_turn) || ((a.left_ms ?? Infinity) - (b.left_ms ?? Infinity)));
+  $("mine").hidden = mine.length === 0;
+  const turns = mine.filter((s) => s.your_turn).length;
+  document.title = turns ? `(${turns}) ${TITLE}` : TITLE;
+  $("my-tables").replaceChildren(...mine.map((s) => {
+    const code = s.code;
+    let state;
+    if (s.your_turn) state = t("mine.yourTurn") + (s.left_ms !== null ? ` — ${t("mine.left", { time: longDuration(s.left_ms) })}` : "");
+    else if (s.status === "playing") state = t("mine.waitingFor", { name: s.names[s.to_act] || "?" });
+    else if (s.status === "waiting") state = t("mine.waiting");
+    else state = t("mine.over");
+    return h("li", { class: s.your_turn ? "your-turn" : "" },
+      h("a", { class: "room-link", href: `/r/${code}`, "aria-label": t("mine.open", { code }), text: code }),
+      h("span", { class: "room-meta", text: state }));
+  }));
+}
+
+async function refreshMine() {
+  const seats = mySeats();
+  if (!seats.length) return;
+  try {
+    renderMine((await call("POST", "/api/turns", { seats })).seats);
+  } catch {
+    // keep what is shown
+  }
+}
+
 clockChoice();
-onLangChange(() => { startingOptions(); clockChoice(); refresh(); });
+onLangChange(() => { startingOptions(); clockChoice(); refresh(); refreshMine(); });
 refresh();
+refreshMine();
 setInterval(refresh, 15000);
+setInterval(refreshMine, 30000);

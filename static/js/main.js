@@ -16,6 +16,7 @@ import { Motion } from "./motion.js";
 import { createTable, nameOfFactory, renderTable } from "./view.js";
 import { createChat } from "./chat.js";
 import { createClock } from "./clock.js";
+import { createMailPanel } from "./mail.js";
 import { titleAlerts, yourTurn } from "./notify.js";
 
 const body = document.body;
@@ -201,6 +202,7 @@ function draw() {
     announce(t("ev.yourTurn"));
   }
   talk.clock.update(view, isHost(view));
+  mailPanel.update(view);
   talk.chat.update(view);
   wasMine = mine;
   $("device-link").value = tokens.seat(code) ? `${location.origin}${location.pathname}#seat=${encodeURIComponent(tokens.seat(code))}` : "";
@@ -463,6 +465,9 @@ const talk = {
     setClock: (clock) => guarded(() => call("POST", `/api/rooms/${code}/clock`, { token: hostToken(), clock })),
   }),
 };
+
+// Turn-based tables: "e-mail me when it is my turn" (mail.js).
+const mailPanel = createMailPanel({ code, token: () => tokens.seat(code) });
 
 body.dataset.busy = "0";
 draw();

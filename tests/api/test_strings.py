@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LANG = ROOT / "static" / "js" / "lang"
 PROMPTED = ("move", "pour", "process")  # phases whose prompts intents.js picks itself
 LANGUAGES = ("en", "th", "ko")
-GROUPS = ("", "history.", "talk.", "players.")  # en.js, history.en.js, ...
+GROUPS = ("", "history.", "talk.", "players.", "turns.")  # en.js, history.en.js, ...
 
 DUMP = """
 const out = {};

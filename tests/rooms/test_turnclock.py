@@ -74,7 +74,14 @@ def test_clock_options_are_bounded():
     with pytest.raises(ClockOptionError):
         ClockOption(5, 60)
     with pytest.raises(ClockOptionError):
-        ClockOption(60, 99999)
+        ClockOption(60, 99999).check("realtime")  # a bank of days is turn-based only
+    with pytest.raises(ClockOptionError):
+        ClockOption(60, 99999).check("turn_based")  # a minute a move is real time only
+    ClockOption(86400, 3 * 86400).check("turn_based")
+    with pytest.raises(ClockOptionError):
+        ClockOption(86400, 3 * 86400).check("realtime")
+    with pytest.raises(ClockOptionError):
+        ClockOption(15 * 86400, 0)
     assert ClockOption.from_value({"turn": 60, "bank": 300}) == ClockOption(60, 300)
     with pytest.raises(ClockOptionError):
         ClockOption.from_value({"turn": 60})

@@ -1,0 +1,146 @@
+"""E-mail for turn-based rooms (server/notify/) and the lobby's "my turn-based tables".
+
+    POST /api/rooms/{code}/email          a seat's player gives an address (a code is sent)
+    POST /api/rooms/{code}/email/confirm  ... and confirms it with that code
+    POST /api/rooms/{code}/email/status   what this seat's address is (masked) and its state
+    POST /api/rooms/{code}/email/remove   ... takes it back
+    GET  /unsubscribe/{token}             the one-click link of every message
+    POST /api/turns                       for (room, seat token) pairs: whose turn, time left
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request
+from pydantic import Field, StringConstraints
+
+from server.notify import AddressBook
+from server.rooms import PLAYING, Room, RoomError, RoomManager
+from server.rooms.errors import forbidden
+from server.rules import is_over
+
+from .errors import EVERY_ROUTE, STATE_CHANGING, answers
+from .models import Body, Token
+
+router = APIRouter(responses=EVERY_ROUTE)
+MAX_TURN_SEATS = 50
+
+
+class AddAddress(Body):
+    token: Token = Field(description="this seat's seat_token")
+    address: Annotated[str, StringConstraints(max_length=320)] = Field(
+        description="an e-mail address (else 422 address_invalid)")
+    lang: Annotated[str, StringConstraints(max_length=8)] = Field(
+        "en", description="the messages' language: en, th or ko")
+
+
+class ConfirmAddress(Body):
+    token: Token
+    code: Annotated[str, StringConstraints(max_length=16)] = Field(
+        description="the 6-digit code sent to the address")
+
+
+class SeatToken(Body):
+    token: Token
+
+
+class SeatRef(Body):
+    code: Annotated[str, StringConstraints(max_length=16)]
+    token: Token
+
+
+class TurnsQuery(Body):
+    seats: list[SeatRef] = Field(max_length=MAX_TURN_SEATS,
+                                 description="the seats this browser holds")
+
+
+def _book(request: Request) -> AddressBook:
+    book: AddressBook | None = getattr(request.app.state, "addresses", None)
+    if book is None:
+        raise RoomError("mail_off", "this server sends no e-mail (no SMTP_HOST or database)",
+                        409)
+    return book
+
+
+def _seat(request: Request, code: str, token: str) -> tuple[Room, int]:
+    manager: RoomManager = request.app.state.rooms
+    room = manager.get(code)
+    if not room.options.turn_based:
+        raise RoomError("mail_off", "e-mail is for turn-based rooms", 409)
+    seat = room.seat_of(token)
+    if seat is None:
+        raise forbidden("only this seat's player can manage its e-mail address")
+    return room, seat
+
+
+@router.post("/api/rooms/{code}/email", responses={**STATE_CHANGING, **answers(429)})
+async def add_address(code: str, body: AddAddress, request: Request) -> dict[str, Any]:
+    """Give this seat an address: a 6-digit code is sent to it (the same address again:
+    the code is sent again, at most once a minute and 5 times a day)."""
+    book = _book(request)
+    room, seat = _seat(request, code, body.token)
+    return await book.add(room.code, seat, body.address, body.lang, body.token)
+
+
+@router.post("/api/rooms/{code}/email/confirm", responses=STATE_CHANGING)
+async def confirm_address(code: str, body: ConfirmAddress, request: Request) -> dict[str, Any]:
+    book = _book(request)
+    room, seat = _seat(request, code, body.token)
+    status = await book.confirm(room.code, seat, body.code)
+    request.app.state.mail.forget_turns(room.code)
+    request.app.state.mail.wake()
+    return status
+
+
+@router.post("/api/rooms/{code}/email/status", responses=STATE_CHANGING)
+async def address_status(code: str, body: SeatToken, request: Request) -> dict[str, Any]:
+    book = _book(request)
+    room, seat = _seat(request, code, body.token)
+    return await book.status(room.code, seat)
+
+
+@router.post("/api/rooms/{code}/email/remove", responses=STATE_CHANGING)
+async def remove_address(code: str, body: SeatToken, request: Request) -> dict[str, bool]:
+    book = _book(request)
+    room, seat = _seat(request, code, body.token)
+    await book.remove(room.code, seat)
+    return {"ok": True}
+
+
+@router.get("/unsubscribe/{token}", responses=answers(403, 409))
+async def unsubscribe(token: str, request: Request) -> dict[str, Any]:
+    """One click from a message: no more e-mail to its address."""
+    await _book(request).unsubscribe(token)
+    return {"ok": True, "message": "this address gets no more e-mail from this server"}
+
+
+@router.post("/api/turns", responses=answers(403, 415))
+async def my_turns(body: TurnsQuery, request: Request) -> dict[str, Any]:
+    """For each (room, seat token) this browser holds: the room's state, whether it is that
+    seat's turn and the time it has left. Only what the seat's own view shows."""
+    manager: RoomManager = request.app.state.rooms
+    return {"seats": [_turn_of(manager, ref.code, ref.token) for ref in body.seats]}
+
+
+def _turn_of(manager: RoomManager, code: str, token: str) -> dict[str, Any]:
+    room = manager.find(code)
+    if room is None:
+        return {"code": code, "status": "gone"}
+    seat = room.seat_of(token)
+    if seat is None:
+        return {"code": room.display_code, "status": "gone"}
+    game = room.game
+    answer: dict[str, Any] = {
+        "code": room.display_code, "status": room.status, "mode": room.options.mode,
+        "seat": seat, "names": [s.name for s in room.seats], "your_turn": False,
+        "to_act": None, "left_ms": None,
+    }
+    if room.status == PLAYING and game is not None and not is_over(game):
+        answer["to_act"] = game.current
+        answer["your_turn"] = game.current == seat
+        clock = room.turn_clock
+        if clock is not None and clock.seat == game.current:
+            turn, bank = clock.left(room.clock())
+            answer["left_ms"] = turn + bank
+    return answer

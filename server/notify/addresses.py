@@ -1,0 +1,213 @@
+"""A seat's e-mail address: added by its player, confirmed with a code sent to it,
+unsubscribed with a link signed for that address only.
+
+- The code is 6 digits, kept as a hash, valid CODE_TTL, good for one confirmation and
+  MAX_TRIES guesses; then a new one must be sent.
+- "Send the code again" waits RESEND_GAP after the last code, and at most MAX_CODES codes
+  go to one seat in CODES_WINDOW (a seat cannot be used to mail-bomb an address).
+- The unsubscribe token is `<row id>.<HMAC of the id and address under the row's own key>`:
+  a link for another address (another id, or an altered one) does not verify.
+
+Refusals are RoomErrors with registered codes (server/error_codes.py). The address itself
+is never logged or shown to anyone but the seat's player (masked in `status`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from server.db.models import ADDRESS, SeatAddress
+from server.rooms import RoomError
+
+from . import outbox
+from .strings import lang_of
+
+log = logging.getLogger(__name__)
+
+CODE_TTL = timedelta(minutes=15)
+MAX_TRIES = 5
+RESEND_GAP = timedelta(seconds=60)
+MAX_CODES = 5
+CODES_WINDOW = timedelta(hours=24)
+
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@" + _LABEL + r"(?:\." + _LABEL
+                      + r")+")
+
+Wall = Callable[[], datetime]
+MailRefused = RoomError  # every refusal here is a coded RoomError
+
+
+def normalize(address: str) -> str:
+    """The address as kept (domain in lower case); RoomError `address_invalid` if it is not
+    one: local@domain.tld in plain ASCII, at most 254 characters."""
+    text = address.strip() if isinstance(address, str) else ""
+    if len(text) > ADDRESS or not _ADDRESS.fullmatch(text) or ".." in text:
+        raise RoomError("address_invalid", "that is not an e-mail address (name@example.org)",
+                        422)
+    local, domain = text.rsplit("@", 1)
+    return f"{local}@{domain.lower()}"
+
+
+def _code_hash(row_id: int, code: str) -> str:
+    return hashlib.sha256(f"{row_id}:{code}".encode()).hexdigest()
+
+
+def unsubscribe_token(row_id: int, address: str, key: str) -> str:
+    mac = hmac.new(key.encode(), f"{row_id}:{address}".encode(), hashlib.sha256)
+    return f"{row_id}.{mac.hexdigest()[:40]}"
+
+
+def mask(address: str) -> str:
+    """a***@example.org: enough for its owner to recognise it."""
+    local, domain = address.rsplit("@", 1)
+    return f"{local[:1]}***@{domain}"
+
+
+class AddressBook:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], wall: Wall,
+                 wake: Callable[[], None] = lambda: None) -> None:
+        self.sessions = sessions
+        self.wall = wall
+        self.wake = wake  # tells the worker a message is waiting
+
+    async def add(self, room_code: str, seat: int, address: str, lang: str,
+                  seat_token: str) -> dict[str, Any]:
+        """Give the seat this address (unconfirmed) and send it a code; the same address
+        again is "send the code again" (rate-limited)."""
+        address, lang, now = normalize(address), lang_of(lang), self.wall()
+        async with self.sessions() as session, session.begin():
+            row = await _row(session, room_code, seat, lock=True)
+            if row is None:
+                row = SeatAddress(room_code=room_code, seat=seat, address=address, lang=lang,
+                                  code_tries=0, codes_sent=0, unsub_key=secrets.token_hex(32),
+                                  created_at=now)
+                session.add(row)
+                await session.flush()
+            elif row.address != address or row.unsubscribed_at is not None:
+                row.address, row.confirmed_at, row.unsubscribed_at = address, None, None
+                row.unsub_key = secrets.token_hex(32)  # old links do not unsubscribe this one
+            elif row.confirmed_at is not None:
+                row.lang, row.seat_link = lang, seat_token
+                return self._status(row, now)
+            row.lang, row.seat_link = lang, seat_token
+            _check_rate(row, now)
+            code = f"{secrets.randbelow(10**6):06d}"
+            if row.window_at is None or now - row.window_at >= CODES_WINDOW:
+                row.window_at, row.codes_sent = now, 0
+            row.codes_sent += 1
+            row.code_hash, row.code_expires_at = _code_hash(row.id, code), now + CODE_TTL
+            row.code_tries, row.last_code_at = 0, now
+            await outbox.put(session, key=f"code:{row.id}:{row.window_at.timestamp():.0f}:"
+                             f"{row.codes_sent}", kind="code", room_code=room_code, seat=seat,
+                             seq=0, address_id=row.id, payload={"code": code}, now=now)
+            status = self._status(row, now)
+        log.info("a confirmation code is on its way to address #%d", row.id)
+        self.wake()
+        return status
+
+    async def confirm(self, room_code: str, seat: int, code: str) -> dict[str, Any]:
+        now = self.wall()
+        async with self.sessions() as session, session.begin():
+            row = await _row(session, room_code, seat, lock=True)
+            if row is None or row.unsubscribed_at is not None:
+                raise RoomError("code_expired", "no code is waiting for this seat; ask for one",
+                                409)
+            if row.confirmed_at is not None and row.code_hash is None:
+                raise RoomError("code_expired", "this address is confirmed already; that "
+                                "code cannot be used again", 409)
+            expires = row.code_expires_at
+            if row.code_hash is None or expires is None or now >= expires or (
+                    row.code_tries >= MAX_TRIES):
+                raise RoomError("code_expired", "that code has run out (15 minutes, 5 tries); "
+                                "ask for a new one", 409)
+            given = code.strip() if isinstance(code, str) else ""
+            if not hmac.compare_digest(_code_hash(row.id, given), row.code_hash):
+                row.code_tries += 1  # the wrong guess counts (committed) though refused
+                left = MAX_TRIES - row.code_tries
+                if left <= 0:
+                    row.code_hash = None
+                wrong = RoomError("code_wrong", f"that is not the code; {left} tries left",
+                                  422)
+            else:
+                wrong = None
+                row.confirmed_at, row.code_hash, row.code_expires_at = now, None, None
+            status = self._status(row, now)
+        if wrong is not None:
+            raise wrong
+        log.info("address #%d confirmed", row.id)
+        return status
+
+    async def status(self, room_code: str, seat: int) -> dict[str, Any]:
+        async with self.sessions() as session:
+            row = await _row(session, room_code, seat)
+            return {"state": "none"} if row is None else self._status(row, self.wall())
+
+    async def remove(self, room_code: str, seat: int) -> None:
+        """The seat's player takes their address back."""
+        async with self.sessions() as session, session.begin():
+            row = await _row(session, room_code, seat, lock=True)
+            if row is not None:
+                await session.delete(row)
+
+    async def unsubscribe(self, token: str) -> None:
+        """One click: no more mail to the address this token was made for (every seat)."""
+        row_id, _, mac = (token or "").partition(".")
+        now = self.wall()
+        async with self.sessions() as session, session.begin():
+            row = (await session.get(SeatAddress, int(row_id))
+                   if row_id.isdigit() and len(row_id) < 18 else None)
+            if row is None or not hmac.compare_digest(
+                    unsubscribe_token(row.id, row.address, row.unsub_key), f"{row_id}.{mac}"):
+                raise RoomError("unsubscribe_invalid",
+                                "this unsubscribe link is not for that address", 403)
+            await session.execute(update(SeatAddress).where(
+                SeatAddress.address == row.address, SeatAddress.unsubscribed_at.is_(None))
+                .values(unsubscribed_at=now, seat_link=None, code_hash=None))
+        log.info("address #%d unsubscribed", row.id)
+
+    @staticmethod
+    def _status(row: SeatAddress, now: datetime) -> dict[str, Any]:
+        state = ("unsubscribed" if row.unsubscribed_at is not None else
+                 "confirmed" if row.confirmed_at is not None else "pending")
+        wait = 0
+        if row.last_code_at is not None:
+            wait = max(0, round((row.last_code_at + RESEND_GAP - now).total_seconds()))
+        return {"state": state, "address": mask(row.address), "resend_in": wait}
+
+
+def _check_rate(row: SeatAddress, now: datetime) -> None:
+    if row.last_code_at is not None and now - row.last_code_at < RESEND_GAP:
+        wait = round((row.last_code_at + RESEND_GAP - now).total_seconds())
+        raise RoomError("resend_slow", f"a code was just sent; ask again in {wait} s", 429)
+    in_window = row.window_at is not None and now - row.window_at < CODES_WINDOW
+    if in_window and row.codes_sent >= MAX_CODES:
+        raise RoomError("resend_slow", f"{MAX_CODES} codes were sent to this seat today; "
+                        "try again tomorrow", 429)
+
+
+async def _row(session: AsyncSession, room_code: str, seat: int,
+               lock: bool = False) -> SeatAddress | None:
+    query = select(SeatAddress).where(SeatAddress.room_code == room_code,
+                                      SeatAddress.seat == seat)
+    if lock:
+        query = query.with_for_update()
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def subscribed(session: AsyncSession, room_code: str, seat: int) -> SeatAddress | None:
+    """The seat's confirmed, subscribed address row, if any."""
+    row = await _row(session, room_code, seat)
+    if row is None or row.confirmed_at is None or row.unsubscribed_at is not None:
+        return None
+    return row

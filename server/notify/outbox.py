@@ -1,0 +1,124 @@
+"""The outbox: one row per message key, claimed by one sender at a time.
+
+- `put` writes a row once per key (insert-or-ignore): asking twice for the same turn's
+  mail, in one process or after a restart, or from two instances, leaves one row.
+- `claim` takes up to `limit` due rows for this sender until `until`. On PostgreSQL the
+  rows are picked `FOR UPDATE SKIP LOCKED` in the claiming transaction, so two instances
+  draining at once never take the same row; a claim that runs out (its sender died) makes
+  the row due again. SQLite has one server per file (server.persist.lock), one drainer.
+- `sent` / `retry` / `drop` settle a claimed row, only while this sender's claim stands.
+
+A row is sent at most once unless its sender dies between the SMTP server's answer and
+`sent` (a window of one round trip): then it goes again after CLAIM_TTL, with the same
+Message-ID, which mail clients use to fold duplicates. Nothing is ever lost that way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.db.models import MailOutbox
+
+PENDING, SENT, DROPPED = "pending", "sent", "dropped"
+CLAIM_TTL = timedelta(seconds=120)  # longer than a send may take (SMTP_TIMEOUT)
+BACKOFF_FIRST, BACKOFF_MAX = 5.0, 1800.0  # seconds: 5, 10, 20, ... then every 30 minutes
+GIVE_UP_AFTER = 40  # attempts (about 17 hours of a dead SMTP server): then dropped
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    id: int
+    key: str
+    kind: str
+    room_code: str
+    seat: int
+    seq: int
+    address_id: int
+    payload: dict[str, Any] | None
+    attempts: int
+
+
+def backoff(attempts: int) -> timedelta:
+    """The wait before the next try after `attempts` failed ones."""
+    return timedelta(seconds=min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** max(0, attempts - 1)))
+
+
+async def put(session: AsyncSession, *, key: str, kind: str, room_code: str, seat: int,
+              seq: int, address_id: int, payload: dict[str, Any] | None,
+              now: datetime) -> bool:
+    """Write the message `key` unless it exists; True if this call wrote it."""
+    values = dict(key=key, kind=kind, room_code=room_code, seat=seat, seq=seq,
+                  address_id=address_id, payload=payload, status=PENDING, attempts=0,
+                  next_at=now, created_at=now)
+    dialect = session.get_bind().dialect.name
+    insert: Any = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    result = await session.execute(
+        insert(MailOutbox).values(**values).on_conflict_do_nothing(index_elements=["key"]))
+    return bool(getattr(result, "rowcount", 0))
+
+
+async def claim(session: AsyncSession, sender: str, now: datetime,
+                limit: int = 20) -> list[Claimed]:
+    """Due rows, claimed by `sender` until now + CLAIM_TTL (commit to make it stick)."""
+    free = (MailOutbox.claimed_until.is_(None)) | (MailOutbox.claimed_until < now)
+    pick = (select(MailOutbox.id)
+            .where(MailOutbox.status == PENDING, MailOutbox.next_at <= now, free)
+            .order_by(MailOutbox.next_at, MailOutbox.id).limit(limit)
+            .with_for_update(skip_locked=True))
+    ids = list((await session.execute(pick)).scalars())
+    if not ids:
+        return []
+    await session.execute(update(MailOutbox).where(MailOutbox.id.in_(ids))
+                          .values(claimed_by=sender, claimed_until=now + CLAIM_TTL))
+    rows = (await session.execute(
+        select(MailOutbox).where(MailOutbox.id.in_(ids)).order_by(MailOutbox.id))).scalars()
+    return [Claimed(r.id, r.key, r.kind, r.room_code, r.seat, r.seq, r.address_id,
+                    r.payload, r.attempts) for r in rows]
+
+
+def _mine(row_id: int, sender: str) -> Any:
+    return (MailOutbox.id == row_id) & (MailOutbox.claimed_by == sender) & (
+        MailOutbox.status == PENDING)
+
+
+async def sent(session: AsyncSession, row_id: int, sender: str, now: datetime) -> bool:
+    """The SMTP server took it: done (the payload, e.g. a code, is not kept)."""
+    result = await session.execute(update(MailOutbox).where(_mine(row_id, sender)).values(
+        status=SENT, sent_at=now, payload=None, claimed_by=None, claimed_until=None))
+    return bool(getattr(result, "rowcount", 0))
+
+
+async def retry(session: AsyncSession, row_id: int, sender: str, attempts: int,
+                now: datetime) -> None:
+    """The send failed: due again after a backoff (or dropped after GIVE_UP_AFTER)."""
+    if attempts + 1 >= GIVE_UP_AFTER:
+        await drop(session, row_id, sender, now)
+        return
+    await session.execute(update(MailOutbox).where(_mine(row_id, sender)).values(
+        attempts=attempts + 1, next_at=now + backoff(attempts + 1), claimed_by=None,
+        claimed_until=None))
+
+
+async def drop(session: AsyncSession, row_id: int, sender: str, now: datetime) -> None:
+    """Not worth sending any more (the turn is over, the address unsubscribed)."""
+    await session.execute(update(MailOutbox).where(_mine(row_id, sender)).values(
+        status=DROPPED, sent_at=now, payload=None, claimed_by=None, claimed_until=None))
+
+
+async def backlog(session: AsyncSession) -> int:
+    """Messages waiting to be sent (due or backing off)."""
+    count = select(func.count()).select_from(MailOutbox).where(MailOutbox.status == PENDING)
+    return int((await session.execute(count)).scalar_one())
+
+
+async def soonest(session: AsyncSession) -> datetime | None:
+    """When the next pending row is due (None: nothing pending)."""
+    first = (select(MailOutbox.next_at).where(MailOutbox.status == PENDING)
+             .order_by(MailOutbox.next_at).limit(1))
+    return (await session.execute(first)).scalar_one_or_none()

@@ -1,0 +1,44 @@
+"""The e-mails' sentences, per language (the browser's are in static/js/lang/)."""
+
+from __future__ import annotations
+
+LANGS = ("en", "th", "ko")
+
+STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "turn.subject": "Coffee Rush: your turn at table {code}",
+        "turn.body": "Hello {name},\n\nIt is your turn at Coffee Rush table {code}.\n"
+                     "Play your move here: {link}\n",
+        "code.subject": "Coffee Rush: your confirmation code {code}",
+        "code.body": "Your code to confirm this address for table {room} is {code}.\n"
+                     "It is valid for 15 minutes. If you did not ask for it, ignore this "
+                     "message.\n",
+        "footer": "\nNo more e-mails from Coffee Rush to this address: {unsubscribe}\n",
+    },
+    "th": {
+        "turn.subject": "Coffee Rush: ถึงตาคุณที่โต๊ะ {code}",
+        "turn.body": "สวัสดี {name}\n\nถึงตาคุณแล้วที่โต๊ะ Coffee Rush {code}\n"
+                     "เล่นตาของคุณได้ที่นี่: {link}\n",
+        "code.subject": "Coffee Rush: รหัสยืนยันของคุณ {code}",
+        "code.body": "รหัสยืนยันที่อยู่นี้สำหรับโต๊ะ {room} คือ {code}\n"
+                     "ใช้ได้ 15 นาที หากคุณไม่ได้ขอ โปรดเพิกเฉยข้อความนี้\n",
+        "footer": "\nเลิกรับอีเมลจาก Coffee Rush ที่ที่อยู่นี้: {unsubscribe}\n",
+    },
+    "ko": {
+        "turn.subject": "Coffee Rush: {code} 테이블에서 당신 차례입니다",
+        "turn.body": "{name} 님, 안녕하세요.\n\nCoffee Rush {code} 테이블에서 당신 차례입니다.\n"
+                     "여기에서 두세요: {link}\n",
+        "code.subject": "Coffee Rush: 확인 코드 {code}",
+        "code.body": "{room} 테이블에 이 주소를 확인하는 코드는 {code}입니다.\n"
+                     "15분 동안 유효합니다. 요청하지 않았다면 이 메일을 무시하세요.\n",
+        "footer": "\n이 주소로 Coffee Rush 메일을 더 받지 않기: {unsubscribe}\n",
+    },
+}
+
+
+def lang_of(value: str | None) -> str:
+    return value if value in LANGS else "en"
+
+
+def say(lang: str, key: str, **params: object) -> str:
+    return STRINGS[lang_of(lang)][key].format(**params)

@@ -1,0 +1,183 @@
+"""The mail worker: one task per app. Each pass it writes the turns people should hear
+about into the outbox (rooms this instance holds: in cluster mode, the ones it owns), then
+sends what is due. A move only wakes it (an event), so a slow or unreachable SMTP server
+never holds up a move; failed sends back off (outbox.backoff) and go later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from server.config import Settings
+from server.db.models import SeatAddress
+from server.rooms import Room, RoomManager
+from server.rooms.codes import display
+
+from . import outbox
+from .addresses import subscribed, unsubscribe_token
+from .mailer import Mail, Mailer
+from .strings import say
+from .turns import current_turn, waiting_turn
+
+log = logging.getLogger(__name__)
+
+POLL = 5.0  # seconds between passes when nothing wakes the worker
+
+
+def mail_settings_ok(settings: Settings) -> bool:
+    """Mail is on when an SMTP server is named."""
+    return bool(settings.SMTP_HOST)
+
+
+class MailWorker:
+    def __init__(self, settings: Settings, manager: RoomManager,
+                 wall: Callable[[], datetime]) -> None:
+        self.settings = settings
+        self.manager = manager
+        self.wall = wall
+        self.mailer = Mailer(settings)
+        self.sender = f"{settings.instance}/{secrets.token_hex(4)}"
+        self.sessions: async_sessionmaker[AsyncSession] | None = None  # set once open
+        self.backlog = 0
+        self.failing = False  # the last send failed (SMTP unreachable or refusing)
+        self.sent = 0
+        self._asked: set[str] = set()  # turn keys already put (or found without an address)
+        self._wake = asyncio.Event()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def __call__(self, room: Room, events: list[dict[str, Any]]) -> None:
+        """The rooms' listener: a turn-based room changed, look at it soon."""
+        if room.options.turn_based:
+            self._wake.set()
+
+    async def run(self) -> None:
+        while True:
+            self._wake.clear()  # before the pass: a wake-up during it makes another pass
+            try:
+                await self.step()
+            except Exception:
+                log.exception("mail worker pass failed")
+            wait = POLL
+            if self.sessions is not None:
+                try:
+                    async with self.sessions() as session:
+                        due = await outbox.soonest(session)
+                    if due is not None:
+                        wait = min(POLL, max(0.05, (due - self.wall()).total_seconds()))
+                except Exception:
+                    log.debug("looking for the next due mail failed", exc_info=True)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
+
+    async def step(self) -> None:
+        """One pass: put the waiting turns, send what is due, count the backlog."""
+        if self.sessions is None:
+            return
+        await self.put_turns()
+        await self.drain()
+        async with self.sessions() as session:
+            self.backlog = await outbox.backlog(session)
+
+    async def put_turns(self) -> None:
+        assert self.sessions is not None
+        keys = set()
+        for room in list(self.manager.rooms.values()):
+            turn = waiting_turn(room)
+            if turn is None:
+                continue
+            keys.add(turn.key)
+            if turn.key in self._asked:
+                continue
+            async with self.sessions() as session, session.begin():
+                row = await subscribed(session, turn.room_code, turn.seat)
+                if row is not None:
+                    await outbox.put(session, key=turn.key, kind="turn",
+                                     room_code=turn.room_code, seat=turn.seat, seq=turn.seq,
+                                     address_id=row.id, payload=None, now=self.wall())
+            self._asked.add(turn.key)
+        self._asked &= keys  # forget turns that are over
+
+    def forget_turns(self, room_code: str) -> None:
+        """An address was confirmed at this room: look at its turns again."""
+        self._asked = {k for k in self._asked if not k.startswith(f"turn:{room_code}:")}
+
+    async def drain(self) -> None:
+        assert self.sessions is not None
+        while True:
+            async with self.sessions() as session, session.begin():
+                rows = await outbox.claim(session, self.sender, self.wall())
+            if not rows:
+                return
+            for row in rows:
+                await self._send(row)
+
+    async def _send(self, row: outbox.Claimed) -> None:
+        assert self.sessions is not None
+        async with self.sessions() as session:
+            address = await session.get(SeatAddress, row.address_id)
+            mail = None if address is None else self._mail(row, address)
+        if mail is None:
+            async with self.sessions() as session, session.begin():
+                await outbox.drop(session, row.id, self.sender, self.wall())
+            return
+        try:
+            await self.mailer.send(mail)
+        except Exception as exc:
+            self.failing = True
+            log.warning("mail #%d (%s) not sent, try %d: %s", row.id, row.kind,
+                        row.attempts + 1, type(exc).__name__)
+            async with self.sessions() as session, session.begin():
+                await outbox.retry(session, row.id, self.sender, row.attempts, self.wall())
+            return
+        self.failing = False
+        self.sent += 1
+        async with self.sessions() as session, session.begin():
+            await outbox.sent(session, row.id, self.sender, self.wall())
+        log.info("mail #%d (%s) sent to address #%d", row.id, row.kind, row.address_id)
+
+    def _mail(self, row: outbox.Claimed, address: SeatAddress) -> Mail | None:
+        """The message of a claimed row, or None when it is no longer worth sending."""
+        if address.unsubscribed_at is not None:
+            return None
+        base = self.public_url()
+        unsubscribe = (f"{base}/unsubscribe/"
+                       f"{unsubscribe_token(address.id, address.address, address.unsub_key)}")
+        code = display(row.room_code)
+        lang = address.lang
+        footer = say(lang, "footer", unsubscribe=unsubscribe)
+        if row.kind == "code":
+            secret = (row.payload or {}).get("code")
+            if not secret:
+                return None
+            return Mail(address.address, say(lang, "code.subject", code=secret),
+                        say(lang, "code.body", code=secret, room=code) + footer, row.key,
+                        unsubscribe)
+        if address.confirmed_at is None:
+            return None
+        room = self.manager.rooms.get(row.room_code)
+        name = ""
+        if room is not None:
+            now = current_turn(room)
+            if now is None or now.key != row.key:
+                return None  # the turn is over: the news is stale
+            name = room.seats[row.seat].name or ""
+        link = f"{base}/r/{code}"
+        if address.seat_link:
+            link += f"#seat={address.seat_link}"
+        return Mail(address.address, say(lang, "turn.subject", code=code),
+                    say(lang, "turn.body", code=code, name=name, link=link) + footer,
+                    row.key, unsubscribe)
+
+    def public_url(self) -> str:
+        s = self.settings
+        return (s.PUBLIC_URL or f"http://{s.HOST}:{s.PORT}").rstrip("/")

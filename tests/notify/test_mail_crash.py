@@ -1,0 +1,80 @@
+"""Exactly one "your turn" e-mail per turn across crashes, with a real server process:
+the move is made while the SMTP server is down (the mail waits in the outbox), the server
+is SIGKILLed before it could send it, the SMTP server comes back and the server is started
+again: the mail goes out once. SIGKILLed and started again after that: no second one."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from db.conftest import PG_URL, reset_postgres
+
+from tests.persist.live import Player, Server
+
+from .smtp import SmtpServer, code_in
+
+DAY = 86400
+ADDRESS = "bo@example.org"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path}/data/coffee-rush.db"
+    reset_postgres(PG_URL)
+    return PG_URL
+
+
+def test_a_crash_between_the_move_and_the_send_loses_and_repeats_nothing(
+        db_url: str, tmp_path: Path, templates_dir: Path, smtp: SmtpServer) -> None:
+    env = {k: str(v) for k, v in smtp.settings().items()}
+    server = Server({**env, "DATABASE_URL": db_url, "TEST_FIXED_SEED": "7",
+                     "BOT_WORKERS": "0", "TEMPLATES_DIR": str(templates_dir),
+                     "JOURNAL_FALLBACK_PATH": str(tmp_path / "data" / "fallback.jsonl")},
+                    log=tmp_path / "server.log")
+    server.start()
+    try:
+        api = httpx.Client(base_url=server.http, timeout=10)
+        created = api.post("/api/rooms", json={
+            "players": 2, "mode": "turn_based", "starting_player": 0,
+            "clock": {"turn": DAY, "bank": 3 * DAY}}).json()
+        code = created["code"]
+        tokens = [api.post(f"/api/rooms/{code}/join", json={"name": n}).json()["seat_token"]
+                  for n in ("Ana", "Bo")]
+        assert api.post(f"/api/rooms/{code}/start",
+                        json={"token": created["host_token"]}).is_success
+        assert api.post(f"/api/rooms/{code}/email",
+                        json={"token": tokens[1], "address": ADDRESS}).is_success
+        sent = code_in(smtp.wait_for(1, kind="code")[0])
+        assert api.post(f"/api/rooms/{code}/email/confirm",
+                        json={"token": tokens[1], "code": sent}).is_success
+
+        smtp.stop()  # the mail cannot go now
+        ana = Player(server.ws(code), tokens[0])
+        while ana.game()["current"] == 0:
+            ana.act(ana.game()["legal"][-1])
+        ana.close()
+        # The turn mail is in the outbox (or not even written yet), unsent: crash now.
+        server.kill()
+        assert smtp.received() and len(smtp.wait_for(1, timeout=0.2, kind="turn")) == 0
+
+        smtp.start()
+        server.start()
+        assert len(smtp.wait_for(1, kind="turn")) == 1
+        deadline = time.monotonic() + 10
+        while server.health()["mail"]["backlog"] != 0:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+
+        server.kill()  # sent and recorded: a restart must not send it again
+        server.start()
+        time.sleep(1.0)  # a pass of the worker has looked at the room again
+        assert server.health()["mail"]["backlog"] == 0
+        assert len(smtp.wait_for(2, timeout=0.5, kind="turn")) == 1
+        api.close()
+    finally:
+        server.stop()
+    assert "Traceback" not in server.errors()

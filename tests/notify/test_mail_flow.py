@@ -1,0 +1,212 @@
+"""Turn-based play by e-mail, in-process with a real SMTP server and an injected clock: a
+player adds an address and confirms it with the code the SMTP server received; when it
+becomes their turn they get exactly one e-mail with a link to their seat and a one-click
+unsubscribe link; two days pass and the room is still there; bad input is refused with
+coded errors; an unreachable SMTP server delays the mail but never a move."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from prometheus_client import generate_latest
+
+from server.main import create_app
+
+from .conftest import FakeClock
+from .smtp import SmtpServer, body, code_in, link_in
+
+DAY = 86400
+ADDRESS = "bo@example.org"
+
+
+@pytest.fixture
+def app_client(make_settings: Callable[..., Any], smtp: SmtpServer,
+               fake_clock: FakeClock) -> Iterator[TestClient]:
+    settings = make_settings(BOT_WORKERS=0, **smtp.settings())
+    with TestClient(create_app(settings, clock=fake_clock)) as client:
+        yield client
+
+
+def new_table(client: TestClient) -> tuple[str, list[str]]:
+    r = client.post("/api/rooms", json={"players": 2, "mode": "turn_based",
+                                         "starting_player": 0,
+                                         "clock": {"turn": DAY, "bank": 3 * DAY}})
+    assert r.status_code == 201, r.text
+    code, host = r.json()["code"], r.json()["host_token"]
+    tokens = [client.post(f"/api/rooms/{code}/join", json={"name": name}).json()["seat_token"]
+              for name in ("Ana", "Bo")]
+    assert client.post(f"/api/rooms/{code}/start", json={"token": host}).status_code == 200
+    return code, tokens
+
+
+def confirm(client: TestClient, smtp: SmtpServer, code: str, token: str,
+            address: str = ADDRESS) -> None:
+    r = client.post(f"/api/rooms/{code}/email", json={"token": token, "address": address})
+    assert r.status_code == 200, r.text
+    assert r.json()["state"] == "pending" and address not in r.text  # masked
+    mail = smtp.wait_for(1, kind="code")[-1]
+    assert mail["To"] == address
+    r = client.post(f"/api/rooms/{code}/email/confirm",
+                    json={"token": token, "code": code_in(mail)})
+    assert r.status_code == 200 and r.json()["state"] == "confirmed", r.text
+
+
+def play_until_turn_of(client: TestClient, code: str, seat: int) -> None:
+    """Seat 0 (nobody connected) plays its last legal action until `seat` is to act."""
+    room = client.app.state.rooms.get(code)  # type: ignore[attr-defined]
+    while room.game.current != seat:
+        actor = room.game.current
+        action = room.view(actor)["game"]["legal"][-1]
+        client.portal.call(room.act, actor, action, room.v)  # type: ignore[union-attr]
+
+
+def turn_mails(smtp: SmtpServer) -> list[Any]:
+    return [m for m in smtp.received() if "turn" in str(m["Subject"])]
+
+
+def test_a_confirmed_seat_gets_one_mail_per_turn(app_client: TestClient, smtp: SmtpServer,
+                                                 fake_clock: FakeClock) -> None:
+    client = app_client
+    code, tokens = new_table(client)
+    confirm(client, smtp, code, tokens[1])
+    play_until_turn_of(client, code, 1)
+    mails = smtp.wait_for(1, kind="turn")
+    assert len(mails) == 1
+    mail = mails[0]
+    assert mail["To"] == ADDRESS and code in str(mail["Subject"])
+    assert f"http://play.example/r/{code}#seat={tokens[1]}" in body(mail)
+    assert str(mail["List-Unsubscribe"]).strip().startswith("<http://play.example/unsubscribe/")
+    # More passes of the worker, more wake-ups: still one mail for this turn.
+    for _ in range(3):
+        client.app.state.mail.wake()  # type: ignore[attr-defined]
+        time.sleep(0.1)
+    assert len(smtp.wait_for(2, timeout=0.5, kind="turn")) == 1
+
+    # Two days later: the room is kept (no idle expiry while a turn-based game is on), and
+    # the lobby's API says it is Bo's turn with a day of clock left.
+    fake_clock.advance(2 * DAY)
+    manager = client.app.state.rooms  # type: ignore[attr-defined]
+    assert client.portal.call(manager.sweep) == []  # type: ignore[union-attr]
+    r = client.post("/api/turns", json={"seats": [{"code": code, "token": tokens[1]},
+                                                   {"code": code, "token": tokens[0]},
+                                                   {"code": "ZZZZZZZZ", "token": "x"}]})
+    bo, ana, gone = r.json()["seats"]
+    assert bo["your_turn"] and not ana["your_turn"] and gone["status"] == "gone"
+    assert bo["left_ms"] == 2 * DAY * 1000
+    for text in (r.text, client.get(f"/api/rooms/{code}").text,
+                 client.get(f"/api/rooms/{code}/events").text):
+        assert ADDRESS not in text and "seed" not in text and "deck" not in text
+
+    # Bo plays his turn; it is Ana's (no address): no mail. Then Bo's again: one more.
+    play_until_turn_of(client, code, 0)
+    play_until_turn_of(client, code, 1)
+    assert len(smtp.wait_for(2, kind="turn")) == 2
+
+    # One click unsubscribes; a link for another address is refused.
+    link = link_in(mail, "http://play.example/unsubscribe/").removeprefix("http://play.example")
+    row, mac = link.rsplit("/", 1)[1].split(".")
+    forged = client.get(f"/unsubscribe/{int(row) + 1}.{mac}")
+    assert forged.status_code == 403 and forged.json()["error"]["code"] == "unsubscribe_invalid"
+    assert client.get(link).status_code == 200
+    play_until_turn_of(client, code, 0)
+    play_until_turn_of(client, code, 1)
+    assert len(smtp.wait_for(3, timeout=1.0, kind="turn")) == 2  # none after unsubscribing
+
+
+def test_bad_input_gets_coded_errors(app_client: TestClient, smtp: SmtpServer,
+                                     fake_clock: FakeClock) -> None:
+    client = app_client
+    code, tokens = new_table(client)
+    url = f"/api/rooms/{code}/email"
+
+    def error(r: httpx.Response) -> tuple[int, str]:
+        return r.status_code, r.json()["error"]["code"]
+
+    for bad in ("not an address", "a@b", "a@@b.org", "a b@c.org", "x" * 250 + "@ex.org"):
+        assert error(client.post(url, json={"token": tokens[1], "address": bad})) == (
+            422, "address_invalid"), bad
+    assert error(client.post(url, json={"token": "nobody", "address": ADDRESS})) == (
+        403, "forbidden")
+    assert error(client.post(f"{url}/confirm", json={"token": tokens[1], "code": "123456"})
+                 ) == (409, "code_expired")  # none sent yet
+    assert client.post(url, json={"token": tokens[1], "address": ADDRESS}).status_code == 200
+    sent = code_in(smtp.wait_for(1, kind="code")[0])
+    # Send again at once: too soon. After a minute: a new code; the old one is void.
+    assert error(client.post(url, json={"token": tokens[1], "address": ADDRESS})) == (
+        429, "resend_slow")
+    fake_clock.advance(61)
+    assert client.post(url, json={"token": tokens[1], "address": ADDRESS}).status_code == 200
+    second = code_in(smtp.wait_for(2, kind="code")[1])
+    if sent != second:
+        assert error(client.post(f"{url}/confirm", json={"token": tokens[1], "code": sent})
+                     ) == (422, "code_wrong")
+    # Guessing: five tries per code, then it is gone.
+    wrong = "000000" if second != "000000" else "111111"
+    for _ in range(4 if sent != second else 5):
+        r = client.post(f"{url}/confirm", json={"token": tokens[1], "code": wrong})
+        assert error(r) == (422, "code_wrong")
+    assert error(client.post(f"{url}/confirm", json={"token": tokens[1], "code": second})
+                 ) == (409, "code_expired")
+    # A flood of "send again": at most 5 codes a day for one seat.
+    for _ in range(3):
+        fake_clock.advance(61)
+        assert client.post(url, json={"token": tokens[1], "address": ADDRESS}).status_code == 200
+    fake_clock.advance(61)
+    assert error(client.post(url, json={"token": tokens[1], "address": ADDRESS})) == (
+        429, "resend_slow")
+    # A code runs out after 15 minutes; a used code cannot be used again.
+    fake_clock.advance(DAY)
+    assert client.post(url, json={"token": tokens[1], "address": ADDRESS}).status_code == 200
+    fresh = code_in(smtp.wait_for(6, kind="code")[-1])
+    fake_clock.advance(16 * 60)
+    assert error(client.post(f"{url}/confirm", json={"token": tokens[1], "code": fresh})
+                 ) == (409, "code_expired")
+    fake_clock.advance(61)
+    assert client.post(url, json={"token": tokens[1], "address": ADDRESS}).status_code == 200
+    last = code_in(smtp.wait_for(7, kind="code")[-1])
+    ok = client.post(f"{url}/confirm", json={"token": tokens[1], "code": last})
+    assert ok.status_code == 200
+    assert error(client.post(f"{url}/confirm", json={"token": tokens[1], "code": last})
+                 ) == (409, "code_expired")
+    # Nothing about the address reaches the other seat or the room.
+    status = client.post(f"{url}/status", json={"token": tokens[0]}).json()
+    assert status == {"state": "none"}
+    assert ADDRESS not in json.dumps(client.get(f"/api/rooms/{code}").json())
+    # A real-time room takes no address.
+    r = client.post("/api/rooms", json={"players": 2})
+    rt = r.json()["code"]
+    tok = client.post(f"/api/rooms/{rt}/join", json={"name": "X"}).json()["seat_token"]
+    assert error(client.post(f"/api/rooms/{rt}/email", json={"token": tok, "address": ADDRESS})
+                 ) == (409, "mail_off")
+
+
+def test_smtp_down_delays_mail_but_never_a_move(app_client: TestClient, smtp: SmtpServer,
+                                               fake_clock: FakeClock) -> None:
+    client = app_client
+    code, tokens = new_table(client)
+    confirm(client, smtp, code, tokens[1])
+    smtp.stop()
+    started = time.monotonic()
+    play_until_turn_of(client, code, 1)
+    assert time.monotonic() - started < 2  # the moves did not wait for the mail
+    deadline = time.monotonic() + 10
+    while client.get("/healthz").json()["mail"] != {"backlog": 1, "smtp": "failing"}:
+        assert time.monotonic() < deadline, client.get("/healthz").json()
+        time.sleep(0.05)
+    assert smtp.received() and len(turn_mails(smtp)) == 0
+    scraped = generate_latest(client.app.state.metrics.registry).decode()  # type: ignore[attr-defined]
+    assert "coffee_rush_mail_outbox 1.0" in scraped
+    smtp.start()  # back up: the retry comes after its backoff (on the injected clock)
+    fake_clock.advance(60)
+    client.app.state.mail.wake()  # type: ignore[attr-defined]
+    assert len(smtp.wait_for(1, kind="turn")) == 1
+    deadline = time.monotonic() + 10
+    while client.get("/healthz").json()["mail"] != {"backlog": 0, "smtp": "ok"}:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
