@@ -1,7 +1,9 @@
 // "What happened": the events of the game with the version that carried them, newest on top.
 // Live patches add to it; after a snapshot (a reload, a late arrival, a long gap) the
 // room's whole game log fills in what came before, back to the first turn. New lines are
-// put on top as they come; a fill or a language change retells every line.
+// put on top as they come; a fill or a language change retells every line. Presence noise
+// is folded: in a run of presence events (nothing else happened between them), each player
+// keeps one line, their latest ("went offline", "is back") instead of every flap.
 import { logLine } from "./log.js";
 
 // Lines kept: more than a whole four-player game's events.
@@ -18,6 +20,9 @@ export class LogList {
 
   /** @param {number} v @param {import("./types.js").GameEvent[]} events @returns {void} */
   add(v, events) {
+    const last = this.entries[this.entries.length - 1];
+    // A presence event may fold a line already drawn: the lines are told again.
+    if (last && isPresence(last.event) && events.some(isPresence)) this.drawn = -1;
     for (const event of events) this.entries.push({ v, event });
     if (this.entries.length > KEEP) {
       this.entries.splice(0, this.entries.length - KEEP);
@@ -38,8 +43,13 @@ export class LogList {
   render(nameOf, all = false) {
     const lines = (from) => {
       const items = [];
+      const run = new Set(); // seats with a newer line in the presence run being read
       for (let i = this.entries.length - 1; i >= from; i--) {
-        const item = logLine(this.entries[i].event, nameOf);
+        const event = this.entries[i].event;
+        if (!isPresence(event)) run.clear();
+        else if (run.has(event.seat)) continue;
+        else run.add(event.seat);
+        const item = logLine(event, nameOf);
         if (item) items.push(item);
       }
       return items;
@@ -51,4 +61,9 @@ export class LogList {
     }
     this.drawn = this.entries.length;
   }
+}
+
+/** @param {import("./types.js").GameEvent} event @returns {boolean} */
+function isPresence(event) {
+  return event.type === "presence";
 }
