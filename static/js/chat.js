@@ -69,10 +69,21 @@ export function createChat({ code, send, view }) {
   // in the waiting card's corner (floating, it covered the start button); elsewhere it is
   // in the header.
   const phone = window.matchMedia("(max-width: 599px)");
+  // Wider than a phone, while the game is shown, the open chat is docked in the page below
+  // your own board (desktop: in its column), never floating over the log or a score; on a
+  // phone it is a sheet over the bottom of the screen.
+  const docks = window.matchMedia("(min-width: 641px)");
+  const main = document.querySelector("main");
   function place() {
     const bar = document.getElementById("actionbar");
     const game = document.getElementById("game");
     const waiting = document.getElementById("waiting");
+    const me = document.getElementById("me-area");
+    const docked = Boolean(docks.matches && game && !game.hidden && me);
+    dock.classList.toggle("docked", docked);
+    if (docked) {
+      if (dock.previousElementSibling !== me) me.after(dock);
+    } else if (dock.parentElement !== main) main.append(dock);
     if (phone.matches && bar && game && !game.hidden) {
       if (toggle.parentElement !== bar) bar.prepend(toggle);
     } else if (phone.matches && waiting && !waiting.hidden) {
@@ -83,6 +94,7 @@ export function createChat({ code, send, view }) {
   }
   place();
   phone.addEventListener("change", place);
+  docks.addEventListener("change", place);
 
   function open(on) {
     dock.hidden = !on;

@@ -87,3 +87,17 @@ THAI_FACE = """() => document.fonts.ready.then(() => [...document.fonts]
 
 def thai_face_loaded(page: Page) -> None:
     assert page.evaluate(THAI_FACE), "the bundled Thai face was not used"
+
+
+def covered_by(page: Page, cover: str, parts: tuple[str, ...]) -> list[str]:
+    """The visible `parts` (selectors; every match) whose box the element `cover` overlaps."""
+    found: list[str] = page.evaluate("""([cover, parts]) => {
+      const c = document.querySelector(cover).getBoundingClientRect();
+      return parts.flatMap((sel) => [...document.querySelectorAll(sel)]
+        .filter((e) => e.checkVisibility())
+        .filter((e) => { const r = e.getBoundingClientRect();
+          return r.left < c.right - 1 && c.left < r.right - 1
+            && r.top < c.bottom - 1 && c.top < r.bottom - 1; })
+        .map(() => sel));
+    }""", [cover, list(parts)])
+    return found

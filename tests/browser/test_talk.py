@@ -9,7 +9,11 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from .geometry import covered_by
 from .ui import button, screenshot
+
+# What the open chat must never cover at a desktop table.
+PARTS = (".pboard", ".pscore", "#log", "#me-area", "#board-area", "#actionbar", "#supply")
 
 pytestmark = pytest.mark.browser
 
@@ -110,6 +114,17 @@ def test_two_players_chat_and_a_clock_runs_out(new_page) -> None:
         ["Time's up — a bot is finishing your turn", False]):]), shown
     expect(alice.locator("#turn-clock")).to_contain_text(other)
     expect(slow.locator("#away-note")).to_be_hidden()
+
+    # Issue 26: open during the game, the chat covers no score, log line or control: on a
+    # desktop it is docked below your own board; on a phone it is a sheet, closed again.
+    chat(alice)
+    expect(alice.locator("#talk.docked")).to_be_visible()
+    assert covered_by(alice, "#talk", PARTS) == []
+    alice.set_viewport_size({"width": 1440, "height": 900})
+    assert covered_by(alice, "#talk", PARTS) == []
+    screenshot(alice, "talk-docked-1440", full_page=False)
+    chat(bob)
+    expect(bob.locator("#talk.docked")).to_have_count(0)
 
 
 def test_alert_choices_are_kept(new_page, base_url) -> None:
