@@ -1,7 +1,9 @@
 // Motion that shows what happened (issue 26): the game events of a live patch, played on the
 // table after it is drawn. The meeple walks its path cell by cell, gained tokens fly from the
 // board to the hand, a poured token drops into its cup, a served order slides to the done
-// pile, a penalty lands with a mark, orders slide down their tabs, scores count up.
+// pile, a penalty lands with a mark, orders slide down their tabs, scores count up; an
+// upgrade tile lights up as its order is spent, returned and emptied tokens go back to the
+// supply, and an undo rewinds the meeples it moved.
 //
 // Everything moves by transform and opacity (Web Animations API), on the real meeple or on
 // clones in a fixed overlay, so no layout ever changes. Nothing waits for it: any click or
@@ -84,11 +86,14 @@ export class Motion {
     const game = events.filter((ev) => ev.seat !== undefined && ev.seat !== null);
     if (!game.length || !previous || !previous.game) return null;
     if (performance.now() < this.quietUntil || document.hidden) return null;
-    const plan = { events: game, cards: new Map(), hand: new Map(), previous };
+    const plan = { events: game, cards: new Map(), hand: new Map(), cups: new Map(), previous };
     const seats = new Set();
     for (const ev of game) {
       if (["served", "time_flowed", "orders_dealt"].includes(ev.type)) seats.add(ev.seat);
-      if (ev.type === "poured") {
+      if (ev.type === "emptied" && panel(ev.seat)) {
+        plan.cups.set(`${ev.seat}:${ev.cup}`, rect($(`.cup[data-cup="${ev.cup}"]`, panel(ev.seat))));
+      }
+      if (ev.type === "poured" || ev.type === "returned") {
         const r = rect($(`#hand-list [data-key="${ev.ingredient}"]`)) || rect($("#hand"));
         if (r && !plan.hand.has(ev.ingredient)) plan.hand.set(ev.ingredient, r);
       }
@@ -141,6 +146,14 @@ export class Motion {
       } else if (ev.type === "orders_dealt") {
         this.deal(ev, plan, at, per);
         at += per;
+      } else if (ev.type === "upgraded") {
+        at = this.upgrade(ev, plan, at, per);
+      } else if (ev.type === "returned") {
+        at = this.toSupply({ [ev.ingredient]: 1 }, plan.hand.get(ev.ingredient) || rect($("#hand")), at, per);
+      } else if (ev.type === "emptied") {
+        at = this.toSupply(ev.returned || {}, plan.cups.get(`${ev.seat}:${ev.cup}`), at, per);
+      } else if (ev.type === "undone") {
+        at = this.rewind(ev, plan, view, at, per);
       }
       end = Math.max(end, at);
     }
@@ -233,6 +246,56 @@ export class Motion {
       k++;
     }
     return at + per * 2 + (k ? per * 1.2 + k * per / 2 : 0);
+  }
+
+  // The completed orders spent (R-UPG: three) go from the done pile to the tile, which
+  // lights up.
+  upgrade(ev, plan, at, per) {
+    const p = panel(ev.seat);
+    const tile = p && $(`.tile[data-tile="${ev.tile}"]`, p);
+    if (!tile) return at;
+    const pile = rect($(".stat.completed", p));
+    const spent = (ev.discarded || []).length;
+    for (let k = 0; k < spent; k++) {
+      this.fly(h("span", { class: "motion-token" }, icon("check")), pile, rect(tile), at + k * per / 3, per * 1.6, "spend");
+    }
+    const lit = at + (spent ? per * 1.6 + (spent - 1) * per / 3 : 0);
+    this.animate(tile, [{ transform: "none", boxShadow: "0 0 0 0 rgba(217, 165, 32, 0)" },
+      { transform: "scale(1.2)", boxShadow: "0 0 0 6px rgba(217, 165, 32, .55)", offset: 0.5 },
+      { transform: "none", boxShadow: "0 0 0 0 rgba(217, 165, 32, 0)" }],
+    { delay: lit, duration: per * 2.5, id: "upgrade", fill: "none" });
+    return lit + per * 2;
+  }
+
+  // Tokens ({ingredient: count}) go back from `from` (the hand, a cup) to the supply.
+  toSupply(tokens, from, at, per) {
+    let k = 0;
+    for (const [name, count] of Object.entries(tokens)) {
+      if (!count) continue;
+      const to = $(`#supply-list [data-ing="${name}"]`);
+      this.fly(h("span", { class: "motion-token" }, icon(name), count > 1 ? h("span", { class: "n" }, `+${count}`) : null),
+        from, rect(to), at + k * per / 3, per * 1.6, "return");
+      k++;
+    }
+    return at + (k ? per * 1.2 + k * per / 3 : 0);
+  }
+
+  // An undo: the meeples it moved go back, quickly, the way they came.
+  rewind(ev, plan, view, at, per) {
+    const before = plan.previous.game.players[ev.seat];
+    const now = view.game.players[ev.seat];
+    if (!before || !now) return at;
+    now.meeples.forEach((cell, i) => {
+      const was = before.meeples[i];
+      if (!was || was === cell) return;
+      const meeple = $(`#board .meeple[data-key="${ev.seat}-${i}"]`);
+      const from = rect($(`#board .cell[data-cell="${was}"]`));
+      const to = rect($(`#board .cell[data-cell="${cell}"]`));
+      if (!meeple || !from || !to) return;
+      this.animate(meeple, [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)`, opacity: 0.6 },
+        { transform: "none", opacity: 1 }], { delay: at, duration: per * 2, easing: "ease-out", id: "rewind" });
+    });
+    return at + per * 2;
   }
 
   deal(ev, plan, at, per) {
@@ -335,6 +398,9 @@ export class Motion {
       else if (ev.type === "poured" && p) els.add($(`.cup[data-cup="${ev.cup}"]`, p));
       else if (ev.type === "served" && p) els.add($(".stat.completed", p));
       else if (ev.type === "time_flowed" && p && (ev.penalties || []).length) els.add($(".stat.penalties", p));
+      else if (ev.type === "upgraded" && p) els.add($(`.tile[data-tile="${ev.tile}"]`, p));
+      else if (ev.type === "emptied" && p) els.add($(`.cup[data-cup="${ev.cup}"]`, p));
+      else if (ev.type === "undone" && p) els.add(p);
     }
     for (const pl of view.game.players) {
       const before = plan.previous.game.players[pl.seat];

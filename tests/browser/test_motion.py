@@ -242,3 +242,50 @@ def test_a_watcher_sees_an_order_served_and_the_score_count_up(new_page) -> None
              ".some(a => String(a.id).startsWith('motion-'))")
     score = '.pboard[data-seat="0"] .pscore'
     assert watcher.locator(score).text_content() == alice.locator(score).text_content()
+
+
+def test_a_watcher_sees_an_undo_rewind_and_a_token_go_back(new_page) -> None:  # noqa: ANN001
+    """Alice steps and takes it back (the meeple rewinds the way it came); Bob returns a
+    token he gained to the supply (it flies there). The watcher's table plays both."""
+    from server.rules import legal_actions, new_game
+
+    from .test_play import SEED, act, move_turn, open_table
+
+    alice = new_page(width=1440, height=900)
+    url = open_table(alice)
+    bob = new_page(width=1024)
+    bob.goto(url)
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Sit in seat 2", exact=True).click()
+    watcher = new_page(width=1440, height=900, reduced_motion="no-preference")
+    watcher.add_init_script(COUNT_ANIMATIONS)
+    watcher.goto(url)
+    watcher.get_by_text("Every seat is taken — you are watching.").wait_for()
+    alice.get_by_role("button", name="Start the game", exact=True).click()
+    game = new_game(SEED, 2, 0, False)
+    pages = {0: alice, 1: bob}
+    while game.phase in ("placement", "starting_cup"):
+        act(pages[game.current], game, legal_actions(game)[0])
+
+    def seen_by_watcher(page: Page) -> list[str]:
+        v = page.evaluate("document.body.dataset.v")
+        wait_for(watcher, f"() => document.body.dataset.v === '{v}'")
+        return list(watcher.evaluate("window.__motion"))
+
+    assert game.current == 0
+    move_turn(alice, game, 0, try_undo=True)
+    assert "motion-rewind" in seen_by_watcher(alice)
+    returned = False
+    while game.current == 1:
+        legal = legal_actions(game)
+        kinds = {a["type"]: a for a in legal}
+        if "return" in kinds and not returned:
+            act(bob, game, kinds["return"])
+            returned = True
+        elif "step" in kinds and "stop" not in kinds:
+            act(bob, game, kinds["step"])
+        else:
+            act(bob, game, next((kinds[k] for k in ("stop", "done_pouring", "skip_upgrade",
+                                                     "end_turn") if k in kinds), legal[0]))
+    assert returned, "Bob had no token to give back"
+    assert "motion-return" in seen_by_watcher(bob)
