@@ -1,8 +1,10 @@
-"""The `coffee-rush` command: `simulate` random games, or run a bot `tournament`."""
+"""The `coffee-rush` command: `simulate` random games, run a bot `tournament`, or manage
+`users` (accounts: list, disable, enable, rename)."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import importlib
 import json
 import os
@@ -68,6 +70,20 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--workers", type=_positive_int, default=os.cpu_count() or 1)
     tour.add_argument("--json", action="store_true", help="print one JSON object")
     tour.set_defaults(run=_tournament)
+
+    users = commands.add_parser("users", help="manage accounts (in DATABASE_URL's database)")
+    users.add_argument("--database-url", help="default: the DATABASE_URL setting")
+    actions = users.add_subparsers(dest="action", required=True, metavar="ACTION")
+    listing = actions.add_parser("list", help="every account, with its status")
+    listing.add_argument("--json", action="store_true", help="print one JSON array")
+    for action, words in (("disable", "may not sign in; its sessions end"),
+                          ("enable", "may sign in again")):
+        sub = actions.add_parser(action, help=f"the account {words}")
+        sub.add_argument("who", help="the account's id (12 or #12) or its name")
+    ren = actions.add_parser("rename", help="give an account another name")
+    ren.add_argument("who", help="the account's id (12 or #12) or its name")
+    ren.add_argument("name", help="the new name (checked as players' names are)")
+    users.set_defaults(run=_users)
     return parser
 
 
@@ -91,6 +107,40 @@ def _tournament(args: argparse.Namespace) -> int:
         )
         return 2
     return int(tournament.main(args) or 0)
+
+
+def _users(args: argparse.Namespace) -> int:
+    from server.accounts import admin
+    from server.accounts.errors import AccountError
+    from server.accounts.names import check_name
+    from server.bots.levels import LEVELS
+    from server.config import Settings
+    from server.rooms import RoomError
+    from server.rooms.seating import clean_name
+
+    url = args.database_url or Settings().DATABASE_URL
+    try:
+        if args.action == "list":
+            rows = asyncio.run(admin.list_users(url))
+            if args.json:
+                print(json.dumps(rows))
+            for r in [] if args.json else rows:
+                ways = ", ".join(w for w, on in (("password", r["password"]),
+                                                 (f"{r['passkeys']} passkey(s)", r["passkeys"]))
+                                 if on) or "no way to sign in"
+                print(f"#{r['id']}\t{r['name'] or '-'}\t{r['status']}\t{r['created_at'][:10]}"
+                      f"\t{ways}")
+        elif args.action in ("disable", "enable"):
+            account = asyncio.run(admin.set_disabled(url, args.who, args.action == "disable"))
+            print(f"#{account.id} {account.name}: {args.action}d")
+        else:
+            name = check_name(clean_name(args.name), LEVELS)
+            account, name = asyncio.run(admin.rename(url, args.who, name))
+            print(f"#{account.id} {account.name} is now {name}")
+    except (AccountError, RoomError) as exc:
+        print(f"coffee-rush: error: {exc.message} ({exc.code})", file=sys.stderr)
+        return 1
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
