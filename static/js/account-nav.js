@@ -9,8 +9,10 @@ function show() {
   for (const link of document.querySelectorAll("[data-account-link]")) {
     link.hidden = !state || !state.accounts;
     if (!state || !state.account) continue;
-    link.removeAttribute("data-i18n");  // the name is not translated
-    link.textContent = `✓ ${state.account.name}`;
+    const label = link.querySelector(".acct-text") || link;
+    label.removeAttribute("data-i18n");  // the name is not translated
+    label.textContent = `✓ ${state.account.name}`;
+    link.classList.add("signed-in");
     link.title = t("acct.signedInAs", { name: state.account.name });
   }
 }
