@@ -1,9 +1,10 @@
-"""The `coffee-rush` command: `simulate` random games, run a bot `tournament`, or
-`ratings recompute`."""
+"""The `coffee-rush` command: `simulate` random games, run a bot `tournament`, manage
+`users` (accounts: list, disable, enable, rename), or `ratings recompute`."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import importlib
 import json
 import os
@@ -76,6 +77,19 @@ def build_parser() -> argparse.ArgumentParser:
         "recompute", help="rate every stored game again, in the order they ended "
         "(after an upgrade, or a change of the bots' ratings)")
     again.set_defaults(run=_recompute_ratings)
+    users = commands.add_parser("users", help="manage accounts (in DATABASE_URL's database)")
+    users.add_argument("--database-url", help="default: the DATABASE_URL setting")
+    actions = users.add_subparsers(dest="action", required=True, metavar="ACTION")
+    listing = actions.add_parser("list", help="every account, with its status")
+    listing.add_argument("--json", action="store_true", help="print one JSON array")
+    for action, words in (("disable", "may not sign in; its sessions end"),
+                          ("enable", "may sign in again")):
+        sub = actions.add_parser(action, help=f"the account {words}")
+        sub.add_argument("who", help="the account's id (12 or #12) or its name")
+    ren = actions.add_parser("rename", help="give an account another name")
+    ren.add_argument("who", help="the account's id (12 or #12) or its name")
+    ren.add_argument("name", help="the new name (checked as players' names are)")
+    users.set_defaults(run=_users)
     return parser
 
 
@@ -121,6 +135,40 @@ def _recompute_ratings(args: argparse.Namespace) -> int:
     url = Settings().DATABASE_URL
     upgrade(url)
     print(f"rated games: {asyncio.run(run(url))}, rated again in the order they ended")
+    return 0
+
+
+def _users(args: argparse.Namespace) -> int:
+    from server.accounts import admin
+    from server.accounts.errors import AccountError
+    from server.accounts.names import check_name
+    from server.bots.levels import LEVELS
+    from server.config import Settings
+    from server.rooms import RoomError
+    from server.rooms.seating import clean_name
+
+    url = args.database_url or Settings().DATABASE_URL
+    try:
+        if args.action == "list":
+            rows = asyncio.run(admin.list_users(url))
+            if args.json:
+                print(json.dumps(rows))
+            for r in [] if args.json else rows:
+                ways = ", ".join(w for w, on in (("password", r["password"]),
+                                                 (f"{r['passkeys']} passkey(s)", r["passkeys"]))
+                                 if on) or "no way to sign in"
+                print(f"#{r['id']}\t{r['name'] or '-'}\t{r['status']}\t{r['created_at'][:10]}"
+                      f"\t{ways}")
+        elif args.action in ("disable", "enable"):
+            account = asyncio.run(admin.set_disabled(url, args.who, args.action == "disable"))
+            print(f"#{account.id} {account.name}: {args.action}d")
+        else:
+            name = check_name(clean_name(args.name), LEVELS)
+            account, name = asyncio.run(admin.rename(url, args.who, name))
+            print(f"#{account.id} {account.name} is now {name}")
+    except (AccountError, RoomError) as exc:
+        print(f"coffee-rush: error: {exc.message} ({exc.code})", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -78,3 +78,9 @@ class Rejoined(BaseModel):
     seat: int
     seat_token: str
     url: str
+
+
+# docs/PROTOCOL.md's generated schemas (server.ws.schema_doc).
+ACCOUNT_REQUEST_MODELS: tuple[type[BaseModel], ...] = (
+    SignUp, AccountName, PasswordSignIn, PasskeyAnswer, SetPassword, DeleteAccount)
+ACCOUNT_RESPONSE_MODELS: tuple[type[BaseModel], ...] = (Me, Tables, Rejoined)

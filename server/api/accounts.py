@@ -26,9 +26,9 @@ from server.rooms.seating import clean_name
 
 from .account_models import AccountName, Empty, PasskeyAnswer, PasswordSignIn, SignUp
 from .account_session import DB, check_same_site, relying_party, sign_in, sign_out
-from .errors import STATE_CHANGING, answers
+from .errors import EVERY_ROUTE, STATE_CHANGING, answers
 
-router = APIRouter(responses={**STATE_CHANGING, **answers(401, 429, 503)})
+router = APIRouter(responses={**EVERY_ROUTE, **STATE_CHANGING, **answers(401, 429, 503)})
 OK = {"ok": True}
 
 

@@ -31,17 +31,28 @@ from .account_models import (
     SetPassword,
     Tables,
 )
-from .account_session import DB, relying_party, sign_out
+from .account_session import DB, relying_party, sign_out, signed_in
 from .account_session import Me as SignedIn
 from .accounts import account_name, name_taken
-from .errors import STATE_CHANGING, answers
+from .errors import EVERY_ROUTE, STATE_CHANGING, answers
 
-router = APIRouter(responses={**STATE_CHANGING, **answers(401, 503)})
+router = APIRouter(responses={**EVERY_ROUTE, **answers(401, 503)})
 OK = {"ok": True}
 
 
 def _time(at: datetime | None) -> str | None:
     return None if at is None else at.isoformat()
+
+
+@router.get("/api/me/session")
+async def session_state(request: Request) -> dict[str, Any]:
+    """Always 200, for the page header: whether this server has accounts, and who is
+    signed in here (null: nobody)."""
+    if getattr(request.app.state, "db_sessions", None) is None:
+        return {"accounts": False, "account": None}
+    found = await signed_in(request)
+    return {"accounts": True,
+            "account": None if found is None else {"id": found.id, "name": found.name}}
 
 
 @router.get("/api/me", response_model=Me)
@@ -54,7 +65,7 @@ async def who_am_i(me: SignedIn, db: DB) -> dict[str, Any]:
                           "last_used_at": _time(k.last_used_at)} for k in keys]}
 
 
-@router.post("/api/me/name")
+@router.post("/api/me/name", responses=STATE_CHANGING)
 async def rename(body: AccountName, me: SignedIn, db: DB) -> dict[str, Any]:
     """A new name for the account; games played keep the name they were played under, and
     the old name is kept in the account's history."""
@@ -71,7 +82,7 @@ async def rename(body: AccountName, me: SignedIn, db: DB) -> dict[str, Any]:
     return {"id": me.id, "name": name}
 
 
-@router.post("/api/me/password")
+@router.post("/api/me/password", responses=STATE_CHANGING)
 async def set_password(body: SetPassword, request: Request, me: SignedIn,
                        db: DB) -> dict[str, bool]:
     """Set a password, or change it (then `current` must match). Other sessions end."""
@@ -87,7 +98,7 @@ async def set_password(body: SetPassword, request: Request, me: SignedIn,
     return OK
 
 
-@router.post("/api/me/passkeys/begin")
+@router.post("/api/me/passkeys/begin", responses=STATE_CHANGING)
 async def add_passkey(body: Empty, request: Request, me: SignedIn, db: DB) -> dict[str, Any]:
     """The options to create another passkey for this account."""
     async with db() as session, session.begin():
@@ -98,7 +109,7 @@ async def add_passkey(body: Empty, request: Request, me: SignedIn, db: DB) -> di
     return {"options": options}
 
 
-@router.post("/api/me/passkeys/finish", status_code=201)
+@router.post("/api/me/passkeys/finish", status_code=201, responses=STATE_CHANGING)
 async def add_passkey_finish(body: PasskeyAnswer, request: Request, me: SignedIn,
                              db: DB) -> dict[str, bool]:
     async with db() as session, session.begin():  # consumed even if what follows fails
@@ -115,7 +126,7 @@ async def add_passkey_finish(body: PasskeyAnswer, request: Request, me: SignedIn
     return OK
 
 
-@router.post("/api/me/delete")
+@router.post("/api/me/delete", responses=STATE_CHANGING)
 async def delete_account(body: DeleteAccount, request: Request, me: SignedIn,
                          db: DB) -> JSONResponse:
     """Delete the account (its name typed again). Its games stay, as a deleted player's;

@@ -74,6 +74,13 @@ async def _stored_game(request: Request, code: str) -> int | None:
     return game_id
 
 
+@router.get("/account", response_class=HTMLResponse)
+async def account(request: Request) -> Response:
+    """Sign up, sign in, and what a signed-in player does with their account (the page
+    asks the API who is signed in)."""
+    return request.app.state.templates.TemplateResponse(request, "account.html", {})
+
+
 @router.get("/rules", response_class=HTMLResponse)
 async def rules(request: Request) -> Response:
     """How to play, for a first-timer."""

@@ -15,6 +15,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from server import error_codes
+from server.api.account_models import ACCOUNT_REQUEST_MODELS, ACCOUNT_RESPONSE_MODELS
 from server.api.models import REQUEST_MODELS, RESPONSE_MODELS
 from server.rooms import events
 from server.rooms.outgoing import SERVER_FRAMES
@@ -41,6 +42,8 @@ def render() -> str:
     lines += _section("Server -> client frames", SERVER_FRAMES)
     lines += _section("HTTP request bodies", REQUEST_MODELS)
     lines += _section("HTTP responses", RESPONSE_MODELS)
+    lines += _section("Account request bodies", ACCOUNT_REQUEST_MODELS)
+    lines += _section("Account responses", ACCOUNT_RESPONSE_MODELS)
     lines.append(END)
     return "\n".join(lines)
 

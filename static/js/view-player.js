@@ -84,6 +84,7 @@ export function createPlayer(seat, handlers) {
     h("header", { class: "pb-head" },
       h("span", { class: `badge seat-${seat}`, "aria-hidden": "true" }, SEAT_LETTERS[seat]),
       h("h3", { class: "pname" }),
+      h("span", { class: "verified", role: "img" }),
       h("span", { class: "presence" }),
       h("span", { class: "acting" }),
       h("span", { class: "pscore" }),
@@ -114,6 +115,12 @@ export function updatePlayer(panel, view, seat, acts, sel, nameOf, handlers) {
   const interactive = mine && acts.mine;
   text(panel.querySelector(".pname"), nameOf(seat) + (mine ? ` (${t("pb.you")})` : ""));
   attr(panel, "aria-label", nameOf(seat));
+  // A signed-in player: the name is their account's.
+  const verified = panel.querySelector(".verified");
+  text(verified, info.verified ? "✓" : "");
+  attr(verified, "title", info.verified ? t("acct.verified") : null);
+  attr(verified, "aria-label", info.verified ? t("acct.verified") : null);
+  attr(verified, "hidden", !info.verified);
   const presence = panel.querySelector(".presence");
   toggle(presence, "on", info.connected || info.bot);
   attr(presence, "title", info.connected || info.bot ? t("pb.online") : t("pb.offline"));

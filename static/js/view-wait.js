@@ -91,6 +91,7 @@ export function updateWaiting(parts, view, ctx) {
       h("span", { class: `badge seat-${s.seat}`, "aria-hidden": "true" }, SEAT_LETTERS[s.seat]), " ");
     if (taken) {
       label.append(h("span", { class: "seat-name", text: names[s.seat] }));
+      if (s.verified) label.append(h("span", { class: "verified", role: "img", title: t("acct.verified"), "aria-label": t("acct.verified"), text: "✓" }));
       const tags = [];
       if (s.seat === me) tags.push(t("wait.you"));
       if (s.seat === room.host_seat) tags.push(t("wait.host"));
@@ -119,7 +120,7 @@ export function updateWaiting(parts, view, ctx) {
     }
     bits.push(ctrls);
     // Rebuild the row's content only when it differs (keeps focus on unchanged rows).
-    const sig = JSON.stringify([s, names[s.seat], me, ctx.isHost, room.host_seat, t("wait.free")]);
+    const sig = JSON.stringify([s, names[s.seat], me, ctx.isHost, room.host_seat, t("wait.free"), t("acct.verified")]);
     if (li.dataset.sig !== sig) {
       li.dataset.sig = sig;
       li.replaceChildren(...bits);

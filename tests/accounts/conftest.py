@@ -53,7 +53,7 @@ async def sqlite_app(make_settings: Callable[..., Settings]) -> AsyncIterator[Fa
 def client(app: FastAPI, address: str = "10.0.0.1", origin: str | None = ORIGIN,
            **kwargs: Any) -> httpx.AsyncClient:
     """A browser at `address` on `origin` (None: a script that sends no Origin)."""
-    headers = {} if origin is None else {"origin": origin}
+    headers = {**({} if origin is None else {"origin": origin}), **kwargs.pop("headers", {})}
     return httpx.AsyncClient(
         transport=httpx.ASGITransport(app=app, client=(address, 40000)),
         base_url="http://testserver", headers=headers, **kwargs)
