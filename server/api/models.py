@@ -69,7 +69,18 @@ class SeatBot(HostOnly):
     )
 
 
+class LateChoice(SeatOnly):
+    choice: Literal["stand_in", "abandon"] = Field(
+        description="stand_in: a bot plays the late player's turn; abandon: the game ends, "
+        "recorded as abandoned")
+
+
+class Away(SeatOnly):
+    hours: int = Field(ge=1, le=168, description="hours the player is away (at most 7 days)")
+
+
 REQUEST_MODELS = (
-    CreateRoom, JoinRoom, LeaveRoom, HostOnly, SeatOnly, SeatAction, SeatBot, SetClock
+    CreateRoom, JoinRoom, LeaveRoom, HostOnly, SeatOnly, SeatAction, SeatBot, SetClock,
+    LateChoice, Away,
 )
 RESPONSE_MODELS = (CreatedRoom, Joined)
