@@ -29,8 +29,11 @@ class Journal(TalkJournal):
         self.abandoned_rooms.append((room.code, room.status, len(room.actions)))
 
 
+TWO_DAYS = ClockOption(DAY, 2 * DAY)  # a day a move, two days of bank
+
+
 async def turn_based(settings: Settings, clock: Clock, mode: str = "turn_based",
-                     option: ClockOption | None = ClockOption(DAY, 2 * DAY)):
+                     option: ClockOption | None = TWO_DAYS):
     journal = Journal()
     manager = RoomManager(settings, journal, clock=clock)
     options = RoomOptions(2, starting_player=0, clock=option, mode=mode)
@@ -58,7 +61,8 @@ async def test_the_clock_runs_for_an_absent_player_and_the_room_is_kept() -> Non
     assert left(room) == DAY * 1000
     assert await manager.sweep() == []  # untouched for two days: kept
     room.commit([])
-    assert all(seat.away_since is None for seat in room.seats)  # no SEAT_GRACE takeover for a turn-based seat
+    # No SEAT_GRACE takeover for a turn-based seat: nobody counts as absent.
+    assert all(seat.away_since is None for seat in room.seats)
     rt_manager, rt_room, _, _ = await turn_based(settings(), clock, "realtime", None)
     clock.now += 2 * DAY
     assert await rt_manager.sweep() == [rt_room.code]  # a real-time room does expire
