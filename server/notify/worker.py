@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.config import Settings
 from server.db.models import SeatAddress
-from server.rooms import Room, RoomManager
+from server.rooms import PLAYING, Room, RoomManager
 from server.rooms.codes import display
 
 from . import outbox
@@ -30,6 +30,7 @@ from .turns import current_turn, waiting_turn
 log = logging.getLogger(__name__)
 
 POLL = 5.0  # seconds between passes when nothing wakes the worker
+CLEANUP_EVERY = 3600.0  # seconds between looks for addresses of games that are over
 
 
 def mail_settings_ok(settings: Settings) -> bool:
@@ -51,6 +52,7 @@ class MailWorker:
         self.sent = 0
         self._asked: set[str] = set()  # turn keys already put (or found without an address)
         self._wake = asyncio.Event()
+        self._cleaned: datetime | None = None
 
     def wake(self) -> None:
         self._wake.set()
@@ -80,13 +82,26 @@ class MailWorker:
                 await asyncio.wait_for(self._wake.wait(), wait)
 
     async def step(self) -> None:
-        """One pass: put the waiting turns, send what is due, count the backlog."""
+        """One pass: put the waiting turns, send what is due, count the backlog; now and
+        then forget the addresses of games that are over."""
         if self.sessions is None:
             return
         await self.put_turns()
         await self.drain()
         async with self.sessions() as session:
             self.backlog = await outbox.backlog(session)
+        now = self.wall()
+        if self._cleaned is None or (now - self._cleaned).total_seconds() >= CLEANUP_EVERY:
+            await self.cleanup()
+            self._cleaned = now
+
+    async def cleanup(self) -> int:
+        assert self.sessions is not None
+        async with self.sessions() as session, session.begin():
+            count = await outbox.forget_ended(session)
+        if count:
+            log.info("forgot %d e-mail address(es) of games that are over", count)
+        return count
 
     async def put_turns(self) -> None:
         assert self.sessions is not None
@@ -126,6 +141,11 @@ class MailWorker:
         async with self.sessions() as session:
             address = await session.get(SeatAddress, row.address_id)
             mail = None if address is None else self._mail(row, address)
+            # A room not held here (another instance's, or over): only while it is played.
+            held = row.room_code in self.manager.rooms
+            if mail is not None and row.kind == "turn" and not held and (
+                    await outbox.room_status(session, row.room_code) != PLAYING):
+                mail = None
         if mail is None:
             async with self.sessions() as session, session.begin():
                 await outbox.drop(session, row.id, self.sender, self.wall())

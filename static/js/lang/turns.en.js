@@ -43,4 +43,7 @@ export default {
   "err.not_late": "Nobody's time has run out (or someone chose already).",
   "err.not_turn_based": "Only a turn-based game on a clock can be paused.",
   "err.away_used": "You have paused your clock once in this game already.",
+  "unsub.done.title": "No more e-mail",
+  "unsub.done.text": "This address gets no more e-mail from this server.",
+  "unsub.bad.title": "This link does not work",
 };

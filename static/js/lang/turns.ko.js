@@ -43,4 +43,7 @@ export default {
   "err.not_late": "시간이 다 된 사람이 없습니다 (또는 이미 누가 골랐습니다).",
   "err.not_turn_based": "시계가 있는 턴제 게임만 멈출 수 있습니다.",
   "err.away_used": "이 게임에서 이미 한 번 시계를 멈췄습니다.",
+  "unsub.done.title": "더 이상 이메일 없음",
+  "unsub.done.text": "이 주소는 이 서버에서 더 이상 이메일을 받지 않습니다.",
+  "unsub.bad.title": "이 링크는 작동하지 않습니다",
 };
