@@ -20,6 +20,7 @@ from server.config import Settings
 from server.db.models import SeatAddress
 from server.rooms import PLAYING, Room, RoomManager
 from server.rooms.codes import display
+from server.rooms.seat import hash_token, same_hash
 
 from . import outbox
 from .addresses import subscribed, unsubscribe_token
@@ -115,12 +116,20 @@ class MailWorker:
                 continue
             async with self.sessions() as session, session.begin():
                 row = await subscribed(session, turn.room_code, turn.seat)
-                if row is not None:
+                if row is not None and self._same_player(room, row):
                     await outbox.put(session, key=turn.key, kind="turn",
                                      room_code=turn.room_code, seat=turn.seat, seq=turn.seq,
                                      address_id=row.id, payload=None, now=self.wall())
             self._asked.add(turn.key)
         self._asked &= keys  # forget turns that are over
+
+    @staticmethod
+    def _same_player(room: Room, address: SeatAddress) -> bool:
+        """The address was given by the player who sits there now (a seat freed and taken
+        by someone else keeps no address of the one before)."""
+        token_hash = room.seats[address.seat].token_hash
+        return address.seat_link is not None and token_hash is not None and same_hash(
+            hash_token(address.seat_link), token_hash)
 
     def forget_turns(self, room_code: str) -> None:
         """An address was confirmed at this room: look at its turns again."""
@@ -188,8 +197,8 @@ class MailWorker:
         name = ""
         if room is not None:
             now = current_turn(room)
-            if now is None or now.key != row.key:
-                return None  # the turn is over: the news is stale
+            if now is None or now.key != row.key or not self._same_player(room, address):
+                return None  # the turn is over (the news is stale), or the player left
             name = room.seats[row.seat].name or ""
         link = f"{base}/r/{code}"
         if address.seat_link:

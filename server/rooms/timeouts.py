@@ -71,6 +71,7 @@ class Rooms(Protocol):
 
 TICK_MAX = 0.25  # seconds between looks when no deadline is sooner
 TICK_MIN = 0.005
+SAVE_TURN_BASED = 600.0  # room-clock seconds between checkpoints of turn-based clocks
 FINISHER = "greedy"  # the level that finishes a timed-out turn saved without one (older rows)
 
 
@@ -255,15 +256,23 @@ class ClockKeeper:
         return soonest
 
     async def run(self) -> None:
+        saved = self.manager.clock()
         while True:
             soonest = await self.check()
+            if self.manager.clock() - saved >= SAVE_TURN_BASED:
+                saved = self.manager.clock()
+                await self.save_all(turn_based_only=True)
             wait = TICK_MAX if soonest is None else soonest - self.manager.clock()
             await asyncio.sleep(min(TICK_MAX, max(TICK_MIN, wait)))
 
-    async def save_all(self) -> None:
-        """Save every running clock (at shutdown: a restart then costs nobody time)."""
+    async def save_all(self, turn_based_only: bool = False) -> None:
+        """Save every running clock (at shutdown: a restart then costs nobody time; and
+        every SAVE_TURN_BASED the turn-based ones, whose turns last days: a crash gives
+        back at most that much of one)."""
         for room in list(self.manager.rooms.values()):
             if room.turn_clock is None or room.status != "playing":
+                continue
+            if turn_based_only and not room.options.turn_based:
                 continue
             try:
                 async with room.lock:

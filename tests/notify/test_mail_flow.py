@@ -241,3 +241,34 @@ def test_a_late_game_ended_as_abandoned_is_kept_and_its_addresses_forgotten(
     assert client.portal.call(worker.cleanup) == 1  # type: ignore[union-attr]
     book = client.app.state.addresses  # type: ignore[attr-defined]
     assert client.portal.call(book.status, room.code, 1) == {"state": "none"}  # type: ignore[union-attr]
+
+
+def test_an_address_follows_its_player_not_the_seat(app_client: TestClient, smtp: SmtpServer,
+                                                    fake_clock: FakeClock) -> None:
+    """Bo confirms an address, leaves; Cy takes the seat: Cy's turns mail nobody. And one
+    address gets at most 10 codes a day, whichever seats ask."""
+    client = app_client
+    r = client.post("/api/rooms", json={"players": 2, "mode": "turn_based",
+                                         "starting_player": 0})
+    code, host = r.json()["code"], r.json()["host_token"]
+    client.post(f"/api/rooms/{code}/join", json={"name": "Ana"})
+    bo = client.post(f"/api/rooms/{code}/join", json={"name": "Bo"}).json()["seat_token"]
+    confirm(client, smtp, code, bo)
+    assert client.post(f"/api/rooms/{code}/leave", json={"seat_token": bo}).status_code == 200
+    client.post(f"/api/rooms/{code}/join", json={"name": "Cy", "seat": 1})
+    assert client.post(f"/api/rooms/{code}/start", json={"token": host}).status_code == 200
+    play_until_turn_of(client, code, 1)
+    client.app.state.mail.wake()  # type: ignore[attr-defined]
+    assert smtp.wait_for(1, timeout=1.0, kind="turn") == []
+
+    sent = 0
+    while True:
+        table, tokens = new_table(client)
+        for token in tokens:
+            r = client.post(f"/api/rooms/{table}/email",
+                            json={"token": token, "address": "flood@example.org"})
+            if r.status_code != 200:
+                assert (r.status_code, r.json()["error"]["code"]) == (429, "resend_slow")
+                assert sent == 10
+                return
+            sent += 1

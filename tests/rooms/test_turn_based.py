@@ -165,3 +165,14 @@ async def test_away_pauses_a_clock_once_per_game_for_at_most_a_week() -> None:
     with pytest.raises(RoomError) as refused:
         await late.go_away(rt_room, rt_tokens[0], 1)
     assert refused.value.code == "not_turn_based"
+
+
+@pytest.mark.asyncio
+async def test_a_turn_based_clock_is_saved_while_it_runs_so_a_crash_gives_back_little() -> None:
+    clock = Clock()
+    manager, room, journal, _ = await turn_based(settings(), clock)
+    clock.now += 5 * HOUR
+    await ClockKeeper(manager, "greedy").save_all(turn_based_only=True)  # as run() does
+    clock.now += 5 * HOUR  # then the process dies: these five hours are not saved
+    _, again = restarted(Settings(_env_file=None), room, journal, clock)
+    assert left(again) == (3 * DAY - 5 * HOUR) * 1000
