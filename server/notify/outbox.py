@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.db.models import ABANDONED, FINISHED, MailOutbox, Room, SeatAddress
 
 PENDING, SENT, DROPPED = "pending", "sent", "dropped"
-CLAIM_TTL = timedelta(seconds=120)  # longer than a send may take (SMTP_TIMEOUT)
+CLAIM_TTL = timedelta(seconds=120)  # longer than one send may take (SMTP_TIMEOUT)
 BACKOFF_FIRST, BACKOFF_MAX = 5.0, 1800.0  # seconds: 5, 10, 20, ... then every 30 minutes
 GIVE_UP_AFTER = 40  # attempts (about 17 hours of a dead SMTP server): then dropped
 
@@ -85,6 +85,15 @@ async def claim(session: AsyncSession, sender: str, now: datetime,
 def _mine(row_id: int, sender: str) -> Any:
     return (MailOutbox.id == row_id) & (MailOutbox.claimed_by == sender) & (
         MailOutbox.status == PENDING)
+
+
+async def extend(session: AsyncSession, row_id: int, sender: str, now: datetime) -> bool:
+    """Just before sending: the claim is still this sender's, for CLAIM_TTL from now. False:
+    it ran out and another sender may have it (a batch that took too long): skip the row."""
+    result = await session.execute(
+        update(MailOutbox).where(_mine(row_id, sender), MailOutbox.claimed_until > now)
+        .values(claimed_until=now + CLAIM_TTL))
+    return bool(getattr(result, "rowcount", 0))
 
 
 async def sent(session: AsyncSession, row_id: int, sender: str, now: datetime) -> bool:

@@ -159,6 +159,9 @@ class MailWorker:
             async with self.sessions() as session, session.begin():
                 await outbox.drop(session, row.id, self.sender, self.wall())
             return
+        async with self.sessions() as session, session.begin():
+            if not await outbox.extend(session, row.id, self.sender, self.wall()):
+                return  # the claim ran out while earlier rows of the batch were sent
         try:
             await self.mailer.send(mail)
         except Exception as exc:
