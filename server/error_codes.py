@@ -97,6 +97,13 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "reconnect"),
     ErrorCode("busy", 503, "cluster mode: the table is changing hands; retry in a moment "
               "(any request: the bodies being read passed `HTTP_BODY_BUDGET`)"),
+    # Turn-based time (server/rooms/late.py).
+    ErrorCode("not_late", 409,
+              "a choice for a late player when nobody's time has run out (or another player "
+              "chose first)"),
+    ErrorCode("not_turn_based", 409, "a pause (away) in a room that is not turn-based on a "
+              "clock, or not being played"),
+    ErrorCode("away_used", 409, "a second pause (away) by the same player in one game"),
     # E-mail for turn-based rooms (server/notify/).
     ErrorCode("mail_off", 409,
               "e-mail is not available: the server has no `SMTP_HOST` or no database, or the "

@@ -69,7 +69,45 @@ class SeatBot(HostOnly):
     )
 
 
+class LateChoice(SeatOnly):
+    choice: Literal["stand_in", "abandon"] = Field(
+        description="stand_in: a bot plays the late player's turn; abandon: the game ends, "
+        "recorded as abandoned")
+
+
+class Away(SeatOnly):
+    hours: int = Field(ge=1, le=168, description="hours the player is away (at most 7 days)")
+
+
+MAX_TURN_SEATS = 50
+
+
+class AddAddress(Body):
+    token: Token = Field(description="this seat's seat_token")
+    address: Annotated[str, StringConstraints(max_length=320)] = Field(
+        description="an e-mail address (else 422 address_invalid)")
+    lang: Annotated[str, StringConstraints(max_length=8)] = Field(
+        "en", description="the messages' language: en, th or ko")
+
+
+class ConfirmAddress(Body):
+    token: Token
+    code: Annotated[str, StringConstraints(max_length=16)] = Field(
+        description="the 6-digit code sent to the address")
+
+
+class SeatRef(Body):
+    code: Annotated[str, StringConstraints(max_length=16)]
+    token: Token
+
+
+class TurnsQuery(Body):
+    seats: list[SeatRef] = Field(max_length=MAX_TURN_SEATS,
+                                 description="the seats this browser holds")
+
+
 REQUEST_MODELS = (
-    CreateRoom, JoinRoom, LeaveRoom, HostOnly, SeatOnly, SeatAction, SeatBot, SetClock
+    CreateRoom, JoinRoom, LeaveRoom, HostOnly, SeatOnly, SeatAction, SeatBot, SetClock,
+    LateChoice, Away, AddAddress, ConfirmAddress, SeatRef, TurnsQuery,
 )
 RESPONSE_MODELS = (CreatedRoom, Joined)

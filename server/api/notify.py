@@ -10,49 +10,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import Field, StringConstraints
 
 from server.notify import AddressBook
 from server.rooms import PLAYING, Room, RoomError, RoomManager
 from server.rooms.errors import forbidden
 from server.rules import is_over
 
+from .error_pages import wants_html
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
-from .models import Body, Token
+from .models import AddAddress, ConfirmAddress, SeatOnly, TurnsQuery
 
 router = APIRouter(responses=EVERY_ROUTE)
-MAX_TURN_SEATS = 50
-
-
-class AddAddress(Body):
-    token: Token = Field(description="this seat's seat_token")
-    address: Annotated[str, StringConstraints(max_length=320)] = Field(
-        description="an e-mail address (else 422 address_invalid)")
-    lang: Annotated[str, StringConstraints(max_length=8)] = Field(
-        "en", description="the messages' language: en, th or ko")
-
-
-class ConfirmAddress(Body):
-    token: Token
-    code: Annotated[str, StringConstraints(max_length=16)] = Field(
-        description="the 6-digit code sent to the address")
-
-
-class SeatToken(Body):
-    token: Token
-
-
-class SeatRef(Body):
-    code: Annotated[str, StringConstraints(max_length=16)]
-    token: Token
-
-
-class TurnsQuery(Body):
-    seats: list[SeatRef] = Field(max_length=MAX_TURN_SEATS,
-                                 description="the seats this browser holds")
 
 
 def _book(request: Request) -> AddressBook:
@@ -94,14 +65,14 @@ async def confirm_address(code: str, body: ConfirmAddress, request: Request) -> 
 
 
 @router.post("/api/rooms/{code}/email/status", responses=STATE_CHANGING)
-async def address_status(code: str, body: SeatToken, request: Request) -> dict[str, Any]:
+async def address_status(code: str, body: SeatOnly, request: Request) -> dict[str, Any]:
     book = _book(request)
     room, seat = _seat(request, code, body.token)
     return await book.status(room.code, seat)
 
 
 @router.post("/api/rooms/{code}/email/remove", responses=STATE_CHANGING)
-async def remove_address(code: str, body: SeatToken, request: Request) -> dict[str, bool]:
+async def remove_address(code: str, body: SeatOnly, request: Request) -> dict[str, bool]:
     book = _book(request)
     room, seat = _seat(request, code, body.token)
     await book.remove(room.code, seat)
@@ -109,9 +80,20 @@ async def remove_address(code: str, body: SeatToken, request: Request) -> dict[s
 
 
 @router.get("/unsubscribe/{token}", responses=answers(403, 409))
-async def unsubscribe(token: str, request: Request) -> dict[str, Any]:
-    """One click from a message: no more e-mail to its address."""
-    await _book(request).unsubscribe(token)
+async def unsubscribe(token: str, request: Request) -> Any:
+    """One click from a message: no more e-mail to its address. A browser gets a page
+    (translated), any other client JSON; a link made for another address is refused
+    (`403 unsubscribe_invalid`)."""
+    try:
+        await _book(request).unsubscribe(token)
+    except RoomError as e:
+        if not wants_html(request) or e.code != "unsubscribe_invalid":
+            raise
+        return request.app.state.templates.TemplateResponse(
+            request, "unsubscribe.html", {"ok": False, "code": e.code}, status_code=e.status)
+    if wants_html(request):
+        return request.app.state.templates.TemplateResponse(
+            request, "unsubscribe.html", {"ok": True, "code": ""})
     return {"ok": True, "message": "this address gets no more e-mail from this server"}
 
 
@@ -120,13 +102,25 @@ async def my_turns(body: TurnsQuery, request: Request) -> dict[str, Any]:
     """For each (room, seat token) this browser holds: the room's state, whether it is that
     seat's turn and the time it has left. Only what the seat's own view shows."""
     manager: RoomManager = request.app.state.rooms
-    return {"seats": [_turn_of(manager, ref.code, ref.token) for ref in body.seats]}
+    # In cluster mode this instance holds only its own rooms: a room it does not hold says
+    # "elsewhere", and the client asks for it alone (POST /api/rooms/{code}/turn), which
+    # the proxy and OwnerRouting take to the instance that owns it.
+    cluster = bool(request.app.state.settings.cluster)
+    seats = [_turn_of(manager, ref.code, ref.token, cluster) for ref in body.seats]
+    return {"seats": seats}
 
 
-def _turn_of(manager: RoomManager, code: str, token: str) -> dict[str, Any]:
+@router.post("/api/rooms/{code}/turn", responses=STATE_CHANGING)
+async def my_turn(code: str, body: SeatOnly, request: Request) -> dict[str, Any]:
+    """As one entry of POST /api/turns, for one room (routed to its owner in a cluster)."""
+    manager: RoomManager = request.app.state.rooms
+    return _turn_of(manager, code, body.token, False)
+
+
+def _turn_of(manager: RoomManager, code: str, token: str, cluster: bool) -> dict[str, Any]:
     room = manager.find(code)
     if room is None:
-        return {"code": code, "status": "gone"}
+        return {"code": code, "status": "elsewhere" if cluster else "gone"}
     seat = room.seat_of(token)
     if seat is None:
         return {"code": room.display_code, "status": "gone"}

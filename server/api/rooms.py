@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from server.rooms import RoomManager, RoomOptions, seating
+from server.rooms import RoomManager, RoomOptions, late, seating
 from server.rooms.outgoing import RoomInfo
 from server.rules import RULES_VERSION
 
@@ -15,11 +15,13 @@ from .account_models import Empty, Rejoined
 from .account_session import Me, refuse_account_name, signed_in
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
 from .models import (
+    Away,
     CreatedRoom,
     CreateRoom,
     HostOnly,
     Joined,
     JoinRoom,
+    LateChoice,
     LeaveRoom,
     SeatAction,
     SeatBot,
@@ -159,6 +161,27 @@ async def set_clock(code: str, body: SetClock, request: Request) -> dict[str, bo
     """The host changes the turn clock while the room is waiting."""
     clock = None if body.clock is None else body.clock.model_dump()
     await seating.set_clock(rooms(request).get(code), body.token, clock)
+    return OK
+
+
+@router.post("/api/rooms/{code}/late", responses=STATE_CHANGING)
+async def late_choice(code: str, body: LateChoice, request: Request) -> dict[str, bool]:
+    """Turn-based: the player to act ran out of time and bank; another player of the table
+    chooses a stand-in bot for that turn, or to end the game (recorded as abandoned)."""
+    manager = rooms(request)
+    room = manager.get(code)
+    if body.choice == "abandon":
+        await manager.abandon_late(room, body.token)
+    else:
+        await late.stand_in(room, body.token, request.app.state.settings.TAKEOVER_LEVEL)
+    return OK
+
+
+@router.post("/api/rooms/{code}/away", responses=STATE_CHANGING)
+async def away(code: str, body: Away, request: Request) -> dict[str, bool]:
+    """Turn-based: the player is away for `hours` (once per game, at most 7 days); their
+    clock does not run meanwhile."""
+    await late.go_away(rooms(request).get(code), body.token, body.hours)
     return OK
 
 

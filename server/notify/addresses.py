@@ -23,7 +23,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.db.models import ADDRESS, SeatAddress
@@ -38,6 +38,7 @@ CODE_TTL = timedelta(minutes=15)
 MAX_TRIES = 5
 RESEND_GAP = timedelta(seconds=60)
 MAX_CODES = 5
+MAX_CODES_PER_ADDRESS = 10  # whatever seats ask: an address is no target for a flood
 CODES_WINDOW = timedelta(hours=24)
 
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
@@ -102,6 +103,7 @@ class AddressBook:
                 return self._status(row, now)
             row.lang, row.seat_link = lang, seat_token
             _check_rate(row, now)
+            await _check_address_rate(session, row, now)
             code = f"{secrets.randbelow(10**6):06d}"
             if row.window_at is None or now - row.window_at >= CODES_WINDOW:
                 row.window_at, row.codes_sent = now, 0
@@ -194,6 +196,19 @@ def _check_rate(row: SeatAddress, now: datetime) -> None:
     if in_window and row.codes_sent >= MAX_CODES:
         raise RoomError("resend_slow", f"{MAX_CODES} codes were sent to this seat today; "
                         "try again tomorrow", 429)
+
+
+async def _check_address_rate(session: AsyncSession, row: SeatAddress, now: datetime) -> None:
+    """At most MAX_CODES_PER_ADDRESS codes a day to one address, from every seat together."""
+    others = select(func.coalesce(func.sum(SeatAddress.codes_sent), 0)).where(
+        SeatAddress.address == row.address, SeatAddress.id != row.id,
+        SeatAddress.window_at > now - CODES_WINDOW)
+    count = int((await session.execute(others)).scalar_one())
+    if row.window_at is not None and now - row.window_at < CODES_WINDOW:
+        count += row.codes_sent
+    if count >= MAX_CODES_PER_ADDRESS:
+        raise RoomError("resend_slow", "this address got enough codes today; try tomorrow",
+                        429)
 
 
 async def _row(session: AsyncSession, room_code: str, seat: int,

@@ -33,8 +33,9 @@ class Mailer:
         msg["To"] = formataddr(("", mail.to))
         msg["Subject"] = mail.subject
         msg["Message-ID"] = f"<{hashlib.sha256(mail.key.encode()).hexdigest()[:32]}@{domain}>"
+        # A link to open (RFC 2369); not RFC 8058's one-click POST, which the site's
+        # boundary (JSON-only, same-origin POSTs) would refuse.
         msg["List-Unsubscribe"] = f"<{mail.unsubscribe}>"
-        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
         msg["Auto-Submitted"] = "auto-generated"
         msg.set_content(mail.body)
         return msg

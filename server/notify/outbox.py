@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.db.models import MailOutbox
+from server.db.models import ABANDONED, FINISHED, MailOutbox, Room, SeatAddress
 
 PENDING, SENT, DROPPED = "pending", "sent", "dropped"
-CLAIM_TTL = timedelta(seconds=120)  # longer than a send may take (SMTP_TIMEOUT)
+CLAIM_TTL = timedelta(seconds=120)  # longer than one send may take (SMTP_TIMEOUT)
 BACKOFF_FIRST, BACKOFF_MAX = 5.0, 1800.0  # seconds: 5, 10, 20, ... then every 30 minutes
 GIVE_UP_AFTER = 40  # attempts (about 17 hours of a dead SMTP server): then dropped
 
@@ -87,6 +87,15 @@ def _mine(row_id: int, sender: str) -> Any:
         MailOutbox.status == PENDING)
 
 
+async def extend(session: AsyncSession, row_id: int, sender: str, now: datetime) -> bool:
+    """Just before sending: the claim is still this sender's, for CLAIM_TTL from now. False:
+    it ran out and another sender may have it (a batch that took too long): skip the row."""
+    result = await session.execute(
+        update(MailOutbox).where(_mine(row_id, sender), MailOutbox.claimed_until > now)
+        .values(claimed_until=now + CLAIM_TTL))
+    return bool(getattr(result, "rowcount", 0))
+
+
 async def sent(session: AsyncSession, row_id: int, sender: str, now: datetime) -> bool:
     """The SMTP server took it: done (the payload, e.g. a code, is not kept)."""
     result = await session.execute(update(MailOutbox).where(_mine(row_id, sender)).values(
@@ -122,3 +131,21 @@ async def soonest(session: AsyncSession) -> datetime | None:
     first = (select(MailOutbox.next_at).where(MailOutbox.status == PENDING)
              .order_by(MailOutbox.next_at).limit(1))
     return (await session.execute(first)).scalar_one_or_none()
+
+
+async def room_status(session: AsyncSession, room_code: str) -> str | None:
+    """The stored status of a room (None: no such room)."""
+    found = select(Room.status).where(Room.code == room_code)
+    return (await session.execute(found)).scalar_one_or_none()
+
+
+async def forget_ended(session: AsyncSession) -> int:
+    """Delete the addresses (and their messages) of rooms whose game is over or that are
+    gone: an address, and the seat link kept with it, lives only as long as its game."""
+    ended = select(Room.code).where(Room.status.in_((FINISHED, ABANDONED)))
+    gone = SeatAddress.room_code.in_(ended) | ~SeatAddress.room_code.in_(select(Room.code))
+    ids = list((await session.execute(select(SeatAddress.id).where(gone))).scalars())
+    if ids:
+        await session.execute(delete(MailOutbox).where(MailOutbox.address_id.in_(ids)))
+        await session.execute(delete(SeatAddress).where(SeatAddress.id.in_(ids)))
+    return len(ids)

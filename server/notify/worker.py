@@ -18,8 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.config import Settings
 from server.db.models import SeatAddress
-from server.rooms import Room, RoomManager
+from server.rooms import PLAYING, Room, RoomManager
 from server.rooms.codes import display
+from server.rooms.seat import hash_token, same_hash
 
 from . import outbox
 from .addresses import subscribed, unsubscribe_token
@@ -30,6 +31,7 @@ from .turns import current_turn, waiting_turn
 log = logging.getLogger(__name__)
 
 POLL = 5.0  # seconds between passes when nothing wakes the worker
+CLEANUP_EVERY = 3600.0  # seconds between looks for addresses of games that are over
 
 
 def mail_settings_ok(settings: Settings) -> bool:
@@ -51,6 +53,7 @@ class MailWorker:
         self.sent = 0
         self._asked: set[str] = set()  # turn keys already put (or found without an address)
         self._wake = asyncio.Event()
+        self._cleaned: datetime | None = None
 
     def wake(self) -> None:
         self._wake.set()
@@ -80,13 +83,26 @@ class MailWorker:
                 await asyncio.wait_for(self._wake.wait(), wait)
 
     async def step(self) -> None:
-        """One pass: put the waiting turns, send what is due, count the backlog."""
+        """One pass: put the waiting turns, send what is due, count the backlog; now and
+        then forget the addresses of games that are over."""
         if self.sessions is None:
             return
         await self.put_turns()
         await self.drain()
         async with self.sessions() as session:
             self.backlog = await outbox.backlog(session)
+        now = self.wall()
+        if self._cleaned is None or (now - self._cleaned).total_seconds() >= CLEANUP_EVERY:
+            await self.cleanup()
+            self._cleaned = now
+
+    async def cleanup(self) -> int:
+        assert self.sessions is not None
+        async with self.sessions() as session, session.begin():
+            count = await outbox.forget_ended(session)
+        if count:
+            log.info("forgot %d e-mail address(es) of games that are over", count)
+        return count
 
     async def put_turns(self) -> None:
         assert self.sessions is not None
@@ -100,12 +116,20 @@ class MailWorker:
                 continue
             async with self.sessions() as session, session.begin():
                 row = await subscribed(session, turn.room_code, turn.seat)
-                if row is not None:
+                if row is not None and self._same_player(room, row):
                     await outbox.put(session, key=turn.key, kind="turn",
                                      room_code=turn.room_code, seat=turn.seat, seq=turn.seq,
                                      address_id=row.id, payload=None, now=self.wall())
             self._asked.add(turn.key)
         self._asked &= keys  # forget turns that are over
+
+    @staticmethod
+    def _same_player(room: Room, address: SeatAddress) -> bool:
+        """The address was given by the player who sits there now (a seat freed and taken
+        by someone else keeps no address of the one before)."""
+        token_hash = room.seats[address.seat].token_hash
+        return address.seat_link is not None and token_hash is not None and same_hash(
+            hash_token(address.seat_link), token_hash)
 
     def forget_turns(self, room_code: str) -> None:
         """An address was confirmed at this room: look at its turns again."""
@@ -126,10 +150,18 @@ class MailWorker:
         async with self.sessions() as session:
             address = await session.get(SeatAddress, row.address_id)
             mail = None if address is None else self._mail(row, address)
+            # A room not held here (another instance's, or over): only while it is played.
+            held = row.room_code in self.manager.rooms
+            if mail is not None and row.kind == "turn" and not held and (
+                    await outbox.room_status(session, row.room_code) != PLAYING):
+                mail = None
         if mail is None:
             async with self.sessions() as session, session.begin():
                 await outbox.drop(session, row.id, self.sender, self.wall())
             return
+        async with self.sessions() as session, session.begin():
+            if not await outbox.extend(session, row.id, self.sender, self.wall()):
+                return  # the claim ran out while earlier rows of the batch were sent
         try:
             await self.mailer.send(mail)
         except Exception as exc:
@@ -168,8 +200,8 @@ class MailWorker:
         name = ""
         if room is not None:
             now = current_turn(room)
-            if now is None or now.key != row.key:
-                return None  # the turn is over: the news is stale
+            if now is None or now.key != row.key or not self._same_player(room, address):
+                return None  # the turn is over (the news is stale), or the player left
             name = room.seats[row.seat].name or ""
         link = f"{base}/r/{code}"
         if address.seat_link:

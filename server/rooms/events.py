@@ -137,6 +137,14 @@ EVENTS: dict[str, EventType] = {e.type: e for e in (
               note="a turn ran out: a `level` bot finishes it; `away`: the seat now counts "
                    "as away"),
     EventType("back", ("seat",), "ev.back", NAME),
+    EventType("late", ("seat",), "ev.late", NAME, announce=True,
+              note="turn-based: the player to act ran out of time and bank; the others "
+                   "choose a stand-in or the end"),
+    EventType("abandoned", ("seat",), "ev.abandoned", NAME, announce=True,
+              note="turn-based: `seat` ended the game of a late player; it is recorded as "
+                   "abandoned and the table closes (bye `abandoned`)"),
+    EventType("away", ("seat", "hours"), "ev.away", {**NAME, "hours": ("hours", "number")},
+              note="turn-based: the player is away for `hours`; their clock is paused"),
 )}
 
 

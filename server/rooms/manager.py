@@ -11,7 +11,7 @@ from typing import Any
 
 from server.config import Settings
 
-from . import chat
+from . import chat, late
 from .codes import display, new_code, normalize
 from .errors import RoomError, forbidden, not_found
 from .options import RoomOptions
@@ -183,6 +183,19 @@ class RoomManager:
                 if room.status in (WAITING, PLAYING):
                     await room.tell_journal("abandoned")
         return dropped
+
+    async def abandon_late(self, room: Room, token: str) -> None:
+        """A player ends a turn-based game whose player to act is late (server.rooms.late):
+        recorded as abandoned with the standings it reached, like an expired room."""
+        async with room.lock:
+            seat, _ = late.check_late(room, token)
+            room.commit([{"type": "abandoned", "seat": seat}])
+            room.close_all("abandoned")
+            if self.rooms.get(room.code) is room:
+                del self.rooms[room.code]
+            await room.tell_journal("abandoned")
+        log.info("room %s ended as abandoned", room.display_code,
+                 extra={"room": room.display_code})
 
     def forget(self, room: Room) -> bool:
         """Stop holding `room` (another instance serves it now): False if this manager holds

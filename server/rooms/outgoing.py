@@ -48,6 +48,14 @@ class ClockState(BaseModel):
     turn_ms: int = Field(description="what is left of this turn's time at `at`")
     bank_ms: list[int] = Field(description="every seat's bank at `at`")
     at: int = Field(description="server time of this version, ms (compare only with other `at`)")
+    late: bool | None = Field(
+        None, description="turn-based only: the player to act ran out of time and bank and "
+        "nobody stands in yet; the other players choose (`POST /api/rooms/{code}/late`)")
+    away_ms: list[int] | None = Field(
+        None, description="turn-based only: what is left of each seat's pause (away until) "
+        "at `at`; a paused seat's clock does not run")
+    away_used: list[bool] | None = Field(
+        None, description="turn-based only: which seats have used their one pause")
 
 
 class RoomInfo(BaseModel):

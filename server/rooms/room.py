@@ -168,7 +168,8 @@ class Room:
         """Choose the turn clock (before the start)."""
         option = ClockOption.from_value(value)
         self.options = dataclasses.replace(self.options, clock=option)
-        self.turn_clock = None if option is None else TurnClock(option, len(self.seats))
+        self.turn_clock = None if option is None else TurnClock(
+            option, len(self.seats), self.options.turn_based)
 
     @property
     def display_code(self) -> str:

@@ -71,6 +71,7 @@ class Rooms(Protocol):
 
 TICK_MAX = 0.25  # seconds between looks when no deadline is sooner
 TICK_MIN = 0.005
+SAVE_TURN_BASED = 600.0  # room-clock seconds between checkpoints of turn-based clocks
 FINISHER = "greedy"  # the level that finishes a timed-out turn saved without one (older rows)
 
 
@@ -111,7 +112,9 @@ def _end_timed_out_turn(room: ClockedRoom, seat_index: int) -> None:
     clock, seat = room.turn_clock, room.seats[seat_index]
     if clock is None or not clock.spent:
         return
-    if seat.timeouts < AWAY_AFTER and seat.conn is not None and seat.stand_in is not None:
+    # Turn-based: the stand-in played the late turn only; the player hears of the next one.
+    back = seat.conn is not None or room.options.turn_based
+    if seat.timeouts < AWAY_AFTER and back and seat.stand_in is not None:
         room.set_stand_in(seat_index, None)
 
 
@@ -119,8 +122,8 @@ def check_act(room: ClockedRoom, seat: int) -> None:
     """A person's act is refused once their turn's time is up (the stand-in finishes it).
     Call under the lock, before applying it."""
     clock = room.turn_clock
-    if clock is None or clock.seat != seat:
-        return
+    if clock is None or clock.seat != seat or clock.late:
+        return  # late (turn-based): the player may still move until the others choose
     if clock.spent or clock.expired(room.clock()):
         raise RoomError("timed_out", "your time for this turn ran out; a bot finishes it", 409)
 
@@ -161,6 +164,8 @@ async def time_out(room: ClockedRoom, level: str) -> bool:
         seat = room.seats[clock.seat] if clock.seat is not None else None
         if seat is None or seat.played_by is not None:
             return False
+        if room.options.turn_based:
+            return await _late(room, seat)
         clock.time_out(room.clock())
         room.set_timeouts(seat.index, seat.timeouts + 1)
         room.set_stand_in(seat.index, level)
@@ -176,6 +181,19 @@ async def time_out(room: ClockedRoom, level: str) -> bool:
         room.commit([event])
         await save(room)
     await room.notify([event])
+    return True
+
+
+async def _late(room: ClockedRoom, seat: Seat) -> bool:
+    """A turn-based turn ran out (time and bank): no silent loss and no bot yet. The seat
+    is late; the other players choose (server.rooms.late): a stand-in, or the end."""
+    clock = room.turn_clock
+    assert clock is not None
+    clock.time_out(room.clock())
+    clock.late = True
+    event = {"type": "late", "seat": seat.index}
+    room.commit([event])
+    await save(room)
     return True
 
 
@@ -204,7 +222,7 @@ def restore(room: ClockedRoom, items: list[dict[str, Any]]) -> None:
     for seat, count in zip(room.seats, saved.get("timeouts") or [], strict=False):
         room.set_timeouts(seat.index, int(count))
     clock = room.turn_clock
-    if clock is not None and clock.spent and clock.seat is not None:
+    if clock is not None and clock.spent and clock.seat is not None and not clock.late:
         # The stand-in was finishing a timed-out turn: it goes on after the restart.
         room.set_stand_in(clock.seat, saved.get("finisher") or FINISHER)
 
@@ -238,15 +256,23 @@ class ClockKeeper:
         return soonest
 
     async def run(self) -> None:
+        saved = self.manager.clock()
         while True:
             soonest = await self.check()
+            if self.manager.clock() - saved >= SAVE_TURN_BASED:
+                saved = self.manager.clock()
+                await self.save_all(turn_based_only=True)
             wait = TICK_MAX if soonest is None else soonest - self.manager.clock()
             await asyncio.sleep(min(TICK_MAX, max(TICK_MIN, wait)))
 
-    async def save_all(self) -> None:
-        """Save every running clock (at shutdown: a restart then costs nobody time)."""
+    async def save_all(self, turn_based_only: bool = False) -> None:
+        """Save every running clock (at shutdown: a restart then costs nobody time; and
+        every SAVE_TURN_BASED the turn-based ones, whose turns last days: a crash gives
+        back at most that much of one)."""
         for room in list(self.manager.rooms.values()):
             if room.turn_clock is None or room.status != "playing":
+                continue
+            if turn_based_only and not room.options.turn_based:
                 continue
             try:
                 async with room.lock:

@@ -78,7 +78,7 @@ class ClockOption:
 
 
 class TurnClock:
-    def __init__(self, option: ClockOption, seats: int) -> None:
+    def __init__(self, option: ClockOption, seats: int, turn_based: bool = False) -> None:
         self.option = option
         self.bank_ms = [option.bank * 1000] * seats
         self.key: Key | None = None
@@ -87,14 +87,32 @@ class TurnClock:
         self.spent = False  # this turn timed out: stopped until the next turn
         self.held = False  # restored: stopped until the player to act is connected
         self.since = 0.0  # room-clock time the remaining times were last settled at
+        # Turn-based only. `late`: the turn ran out and nobody stands in yet (the other
+        # players choose a stand-in or the end; the player may still move meanwhile).
+        # `away_until`: room-clock time until which a seat's clock is paused ("away until",
+        # once per game: `away_used`).
+        self.turn_based = turn_based
+        self.late = False
+        self.away_until = [0.0] * seats
+        self.away_used = [False] * seats
 
     @property
     def seat(self) -> int | None:
         return None if self.key is None else self.key[1]
 
+    def _start(self) -> float:
+        """When the running seat's time began to count: not before its pause is over."""
+        return self.since if self.seat is None else max(self.since, self.away_until[self.seat])
+
+    def pause(self, seat: int, now: float, seconds: float) -> None:
+        """The seat's player is away until now + seconds: their clock does not run."""
+        self._settle(now)
+        self.away_until[seat] = now + seconds
+        self.away_used[seat] = True
+
     def _settle(self, now: float) -> None:
         if self.running and self.seat is not None:
-            used = max(0, round((now - self.since) * 1000))
+            used = max(0, round((now - self._start()) * 1000))
             from_turn = min(used, self.turn_ms)
             self.turn_ms -= from_turn
             self.bank_ms[self.seat] = max(0, self.bank_ms[self.seat] - (used - from_turn))
@@ -108,6 +126,7 @@ class TurnClock:
         changed = key != self.key
         if changed:
             self.key, self.turn_ms, self.spent = key, self.option.turn * 1000, False
+            self.late = False
         if changed or present:
             self.held = False
         self.running = key is not None and human and not self.spent and not self.held
@@ -119,7 +138,7 @@ class TurnClock:
             return 0, 0
         turn, bank = self.turn_ms, self.bank_ms[self.seat]
         if self.running:
-            used = max(0, round((now - self.since) * 1000))
+            used = max(0, round((now - self._start()) * 1000))
             from_turn = min(used, turn)
             turn, bank = turn - from_turn, max(0, bank - (used - from_turn))
         return turn, bank
@@ -128,7 +147,7 @@ class TurnClock:
         """Room-clock time at which the running turn times out; None if it is stopped."""
         if not self.running or self.seat is None:
             return None
-        return self.since + (self.turn_ms + self.bank_ms[self.seat]) / 1000
+        return self._start() + (self.turn_ms + self.bank_ms[self.seat]) / 1000
 
     def expired(self, now: float) -> bool:
         deadline = self.deadline()
@@ -148,10 +167,18 @@ class TurnClock:
         banks = list(self.bank_ms)
         if self.seat is not None:
             banks[self.seat] = bank
-        return {
+        view: dict[str, Any] = {
             "seat": self.seat, "running": self.running, "turn_ms": turn, "bank_ms": banks,
             "at": round(now * 1000),
         }
+        if self.turn_based:
+            view["late"] = self.late
+            view["away_ms"] = self._away_ms(now)
+            view["away_used"] = list(self.away_used)
+        return view
+
+    def _away_ms(self, now: float) -> list[int]:
+        return [max(0, round((until - now) * 1000)) for until in self.away_until]
 
     # --- saving and restoring (the journal keeps this between processes) ----------------
 
@@ -160,10 +187,14 @@ class TurnClock:
         banks = list(self.bank_ms)
         if self.seat is not None:
             banks[self.seat] = bank
-        return {
+        state: dict[str, Any] = {
             "key": None if self.key is None else list(self.key), "turn_ms": turn,
             "bank_ms": banks, "spent": self.spent,
         }
+        if self.turn_based:  # a pause is kept as what is left of it: downtime is free
+            state.update(late=self.late, away_ms=self._away_ms(now),
+                         away_used=list(self.away_used))
+        return state
 
     def load(self, state: dict[str, Any], now: float) -> None:
         key = state.get("key")
@@ -174,3 +205,9 @@ class TurnClock:
             self.bank_ms = banks
         self.spent = bool(state.get("spent", False))
         self.running, self.since, self.held = False, now, True
+        self.late = bool(state.get("late", False))
+        away = [int(ms) for ms in state.get("away_ms") or []]
+        used = [bool(u) for u in state.get("away_used") or []]
+        if len(away) == len(self.away_until) and len(used) == len(self.away_used):
+            self.away_until = [now + ms / 1000 for ms in away]
+            self.away_used = used

@@ -135,7 +135,9 @@ export function createClock({ nameOf, announce, send, setClock }) {
 
   function left() {
     const c = state.clock;
-    const elapsed = c.running ? performance.now() - state.received : 0;
+    // A paused seat (turn-based "away until") starts counting once its pause is over.
+    const pause = c.away_ms ? c.away_ms[c.seat] || 0 : 0;
+    const elapsed = c.running ? Math.max(0, performance.now() - state.received - pause) : 0;
     const seatBank = c.bank_ms[c.seat] ?? 0;
     const turn = Math.max(0, c.turn_ms - elapsed);
     const overflow = Math.max(0, elapsed - c.turn_ms);

@@ -148,7 +148,17 @@ async function refreshMine() {
   const seats = mySeats();
   if (!seats.length) return;
   try {
-    renderMine((await call("POST", "/api/turns", { seats })).seats);
+    const answers = (await call("POST", "/api/turns", { seats })).seats;
+    // Cluster mode: a room another instance owns is asked for on its own (routed there).
+    await Promise.all(answers.map(async (a, i) => {
+      if (a.status !== "elsewhere") return;
+      try {
+        answers[i] = await call("POST", `/api/rooms/${seats[i].code}/turn`, { token: seats[i].token });
+      } catch {
+        answers[i] = { code: a.code, status: "gone" };
+      }
+    }));
+    renderMine(answers);
   } catch {
     // keep what is shown
   }

@@ -17,6 +17,7 @@ import { createTable, nameOfFactory, renderTable } from "./view.js";
 import { createChat } from "./chat.js";
 import { createClock } from "./clock.js";
 import { createMailPanel } from "./mail.js";
+import { createTurnBased } from "./turnbased.js";
 import { titleAlerts, yourTurn } from "./notify.js";
 
 const body = document.body;
@@ -203,6 +204,7 @@ function draw() {
   }
   talk.clock.update(view, isHost(view));
   mailPanel.update(view);
+  turnBased.update(view);
   talk.chat.update(view);
   wasMine = mine;
   $("device-link").value = tokens.seat(code) ? `${location.origin}${location.pathname}#seat=${encodeURIComponent(tokens.seat(code))}` : "";
@@ -468,6 +470,7 @@ const talk = {
 
 // Turn-based tables: "e-mail me when it is my turn" (mail.js).
 const mailPanel = createMailPanel({ code, token: () => tokens.seat(code) });
+const turnBased = createTurnBased({ code, token: () => tokens.seat(code), nameOf: (seat) => nameOfFactory(store.view)(seat) });
 
 body.dataset.busy = "0";
 draw();

@@ -64,6 +64,9 @@ def test_a_crash_between_the_move_and_the_send_loses_and_repeats_nothing(
         smtp.start()
         server.start()
         assert len(smtp.wait_for(1, kind="turn")) == 1
+        # Restored as it was: turn-based, its clock running with nobody at the table.
+        info = httpx.get(f"{server.http}/api/rooms/{code}", timeout=5).json()
+        assert info["options"]["mode"] == "turn_based" and info["clock"]["running"]
         deadline = time.monotonic() + 10
         while server.health()["mail"]["backlog"] != 0:
             assert time.monotonic() < deadline

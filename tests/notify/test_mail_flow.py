@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from prometheus_client import generate_latest
 
 from server.main import create_app
+from server.rooms.timeouts import ClockKeeper
 
 from .conftest import FakeClock
 from .smtp import SmtpServer, body, code_in, link_in
@@ -210,3 +211,64 @@ def test_smtp_down_delays_mail_but_never_a_move(app_client: TestClient, smtp: Sm
     while client.get("/healthz").json()["mail"] != {"backlog": 0, "smtp": "ok"}:
         assert time.monotonic() < deadline
         time.sleep(0.05)
+
+
+def test_a_late_game_ended_as_abandoned_is_kept_and_its_addresses_forgotten(
+        app_client: TestClient, smtp: SmtpServer, fake_clock: FakeClock) -> None:
+    """Time and bank gone (in the table, through HTTP): no bot by itself; another player
+    ends the game, which is stored with end_reason "abandoned"; the addresses of a game that
+    is over (and the seat link kept with them) are then deleted."""
+    client = app_client
+    code, tokens = new_table(client)
+    confirm(client, smtp, code, tokens[1])
+    room = client.app.state.rooms.get(code)  # type: ignore[attr-defined]
+    late, other = room.game.current, 1 - room.game.current
+    fake_clock.advance(4 * DAY)
+    keeper = ClockKeeper(client.app.state.rooms, "greedy")  # type: ignore[attr-defined]
+    client.portal.call(keeper.check)  # type: ignore[union-attr]
+    assert client.get(f"/api/rooms/{code}").json()["clock"]["late"]
+    r = client.post(f"/api/rooms/{code}/late", json={"token": tokens[late], "choice": "abandon"})
+    assert r.status_code == 403
+    r = client.post(f"/api/rooms/{code}/late", json={"token": tokens[other], "choice": "abandon"})
+    assert r.status_code == 200, r.text
+    assert client.get(f"/api/rooms/{code}").status_code == 404
+    deadline = time.monotonic() + 10
+    while not (games := client.get("/api/games").json()["items"]):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert games[0]["end_reason"] == "abandoned" and games[0]["abandoned"]
+    worker = client.app.state.mail  # type: ignore[attr-defined]
+    assert client.portal.call(worker.cleanup) == 1  # type: ignore[union-attr]
+    book = client.app.state.addresses  # type: ignore[attr-defined]
+    assert client.portal.call(book.status, room.code, 1) == {"state": "none"}  # type: ignore[union-attr]
+
+
+def test_an_address_follows_its_player_not_the_seat(app_client: TestClient, smtp: SmtpServer,
+                                                    fake_clock: FakeClock) -> None:
+    """Bo confirms an address, leaves; Cy takes the seat: Cy's turns mail nobody. And one
+    address gets at most 10 codes a day, whichever seats ask."""
+    client = app_client
+    r = client.post("/api/rooms", json={"players": 2, "mode": "turn_based",
+                                         "starting_player": 0})
+    code, host = r.json()["code"], r.json()["host_token"]
+    client.post(f"/api/rooms/{code}/join", json={"name": "Ana"})
+    bo = client.post(f"/api/rooms/{code}/join", json={"name": "Bo"}).json()["seat_token"]
+    confirm(client, smtp, code, bo)
+    assert client.post(f"/api/rooms/{code}/leave", json={"seat_token": bo}).status_code == 200
+    client.post(f"/api/rooms/{code}/join", json={"name": "Cy", "seat": 1})
+    assert client.post(f"/api/rooms/{code}/start", json={"token": host}).status_code == 200
+    play_until_turn_of(client, code, 1)
+    client.app.state.mail.wake()  # type: ignore[attr-defined]
+    assert smtp.wait_for(1, timeout=1.0, kind="turn") == []
+
+    sent = 0
+    while True:
+        table, tokens = new_table(client)
+        for token in tokens:
+            r = client.post(f"/api/rooms/{table}/email",
+                            json={"token": token, "address": "flood@example.org"})
+            if r.status_code != 200:
+                assert (r.status_code, r.json()["error"]["code"]) == (429, "resend_slow")
+                assert sent == 10
+                return
+            sent += 1

@@ -79,6 +79,9 @@ ROOM_SAMPLES = [
     {"type": "clock_set", "clock": None},
     {"type": "spectators", "count": 2},
     {"type": "rematch", "code": "ABCD-EFGH"},
+    {"type": "late", "seat": 1},
+    {"type": "abandoned", "seat": 0},
+    {"type": "away", "seat": 1, "hours": 48},
 ]
 
 
