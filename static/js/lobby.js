@@ -112,8 +112,9 @@ function clockChoice(modeChanged = false) {
   $("clock-custom").hidden = select.value !== "custom";
 }
 
-// This browser's seats (tokens kept by api.js) in turn-based tables: yours to play first,
-// with the time you have left; the page title counts them.
+// My tables: this browser's seats (tokens kept by api.js) and, signed in, the account's
+// seats from any device; yours to play first, with the time you have left; the page title
+// counts them. A seat this browser holds no token for is taken back with one click.
 const TITLE = document.title;
 
 function mySeats() {
@@ -125,30 +126,61 @@ function mySeats() {
   return seats.slice(0, 50);
 }
 
-function renderMine(seats) {
-  const mine = seats.filter((s) => s.mode === "turn_based" && s.status !== "gone");
-  mine.sort((a, b) => (b.your_turn - a.your_turn) || ((a.left_ms ?? Infinity) - (b.left_ms ?? Infinity)));
+function stateOf(s) {
+  if (s.your_turn) return t("mine.yourTurn") + (s.left_ms != null ? ` — ${t("mine.left", { time: longDuration(s.left_ms) })}` : "");
+  if (s.status === "playing") return s.names ? t("mine.waitingFor", { name: s.names[s.to_act] || "?" }) : t("mine.playing");
+  if (s.status === "waiting") return t("mine.waiting");
+  return t("mine.over");
+}
+
+async function rejoin(table, button) {
+  button.disabled = true;
+  try {
+    const res = await call("POST", table.rejoin, {});
+    tokens.setSeat(table.code, res.seat_token);
+    location.href = res.url;
+  } catch (err) {
+    button.disabled = false;
+    button.title = refusal(err.code);
+  }
+}
+
+function renderMine(seats, account) {
+  const held = seats.filter((s) => s.status !== "gone" && s.status !== "elsewhere");
+  const known = new Set(held.map((s) => normalizeCode(s.code)));
+  const elsewhere = account.filter((a) => !known.has(normalizeCode(a.code)))
+    .map((a) => ({ ...a, to_act: a.turn, left_ms: null }));
+  const mine = [...held, ...elsewhere];
+  const rank = (s) => (s.your_turn ? 0 : s.status === "playing" ? 1 : 2);
+  mine.sort((a, b) => (rank(a) - rank(b)) || ((a.left_ms ?? Infinity) - (b.left_ms ?? Infinity)));
   $("mine").hidden = mine.length === 0;
   const turns = mine.filter((s) => s.your_turn).length;
   document.title = turns ? `(${turns}) ${TITLE}` : TITLE;
   $("my-tables").replaceChildren(...mine.map((s) => {
     const code = s.code;
-    let state;
-    if (s.your_turn) state = t("mine.yourTurn") + (s.left_ms !== null ? ` — ${t("mine.left", { time: longDuration(s.left_ms) })}` : "");
-    else if (s.status === "playing") state = t("mine.waitingFor", { name: s.names[s.to_act] || "?" });
-    else if (s.status === "waiting") state = t("mine.waiting");
-    else state = t("mine.over");
+    const go = s.rejoin
+      ? h("button", { type: "button", class: "btn small rejoin", text: t("mine.rejoin"), "aria-label": t("mine.rejoinCode", { code }) })
+      : null;
+    if (go) go.addEventListener("click", () => rejoin(s, go));
     return h("li", { class: s.your_turn ? "your-turn" : "" },
       h("a", { class: "room-link", href: `/r/${code}`, "aria-label": t("mine.open", { code }), text: code }),
-      h("span", { class: "room-meta", text: state }));
+      h("span", { class: "room-meta", text: stateOf(s) }), go);
   }));
+}
+
+async function accountTables() {
+  try {
+    return (await call("GET", "/api/me/tables")).tables;
+  } catch {
+    return [];  // a guest, or a server without accounts
+  }
 }
 
 async function refreshMine() {
   const seats = mySeats();
-  if (!seats.length) return;
+  const account = accountTables();
   try {
-    const answers = (await call("POST", "/api/turns", { seats })).seats;
+    const answers = seats.length ? (await call("POST", "/api/turns", { seats })).seats : [];
     // Cluster mode: a room another instance owns is asked for on its own (routed there).
     await Promise.all(answers.map(async (a, i) => {
       if (a.status !== "elsewhere") return;
@@ -158,7 +190,7 @@ async function refreshMine() {
         answers[i] = { code: a.code, status: "gone" };
       }
     }));
-    renderMine(answers);
+    renderMine(answers, await account);
   } catch {
     // keep what is shown
   }

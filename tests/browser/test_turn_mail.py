@@ -73,7 +73,7 @@ def test_a_player_confirms_an_address_and_the_lobby_says_your_turn(
             mail = smtp.wait_for(1, kind="turn")
             assert len(mail) == 1 and mail[0]["To"] == "bo@example.org"
             bo.reload()
-            expect(bo.get_by_role("heading", name="My turn-based tables")).to_be_visible()
+            expect(bo.get_by_role("heading", name="My tables")).to_be_visible()
             expect(bo.locator("#my-tables li.your-turn")).to_contain_text("Your turn")
             expect(bo).to_have_title(re.compile(r"^\(1\) "))
             turns = httpx.post(f"{url}/api/turns", json={"seats": [

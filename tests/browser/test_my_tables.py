@@ -1,0 +1,64 @@
+"""My tables (issue 29): a signed-in player finds a table they sit at from a second device
+and takes their seat back with one click; a guest finds theirs from the seat links this
+browser holds. Yours to play first; the page title counts them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .ui import screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def sign_up(page: Page, name: str) -> None:
+    """An account with a password, made through the API from this browser (its cookie)."""
+    made = page.request.post("/api/accounts", data={"name": name, "password": "lattes-4-all"})
+    assert made.status == 201, made.text()
+
+
+def test_my_tables_from_a_second_device_and_for_a_guest(new_page) -> None:  # noqa: ANN001
+    first = new_page(width=1440, height=900)
+    first.goto("/")
+    sign_up(first, "Mira")
+    made = first.request.post("/api/rooms", data={"players": 2}).json()
+    code = made["code"]
+    sat = first.request.post(f"/api/rooms/{code}/join", data={"name": "ignored"}).json()
+    guest = new_page(width=360, height=740)
+    guest.goto(f"/r/{code}")
+    guest.get_by_label("Your name").fill("Gus")
+    guest.get_by_role("button", name="Sit in seat 2", exact=True).click()
+    expect(guest.get_by_text("(you)")).to_be_visible()
+    assert first.request.post(f"/api/rooms/{code}/start",
+                              data={"token": made["host_token"]}).ok
+
+    # A second device: signed in to the same account, no seat link of its own.
+    second = new_page(width=1366, height=768)
+    second.goto("/")
+    signed = second.request.post("/api/sign-in/password",
+                                 data={"name": "mira", "password": "lattes-4-all"})
+    assert signed.ok, signed.text()
+    second.reload()
+    mine = second.locator("#my-tables li")
+    expect(mine).to_have_count(1)
+    expect(mine.locator(".room-link")).to_have_text(code)
+    screenshot(second, "my-tables-1366", full_page=False)
+    mine.get_by_role("button", name=re.compile("Take your seat at")).click()
+    second.wait_for_url(re.compile(rf"/r/{code}"))
+    expect(second.get_by_text("(you")).to_be_visible()
+    # The seat's old link stopped working; the new one is this device's.
+    assert first.request.post(f"/api/rooms/{code}/leave",
+                              data={"seat_token": sat["seat_token"]}).status >= 400
+
+    # The guest's lobby lists the table from the link this browser holds, no rejoin needed.
+    guest.goto("/")
+    row = guest.locator("#my-tables li")
+    expect(row).to_have_count(1)
+    expect(row.locator(".room-link")).to_have_text(code)
+    expect(row.locator("button.rejoin")).to_have_count(0)
+    turn = guest.evaluate("document.title")
+    assert turn.startswith("(1) ") == ("Your turn" in (row.text_content() or ""))
+    screenshot(guest, "my-tables-360", full_page=False)
