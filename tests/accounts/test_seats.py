@@ -45,8 +45,8 @@ async def test_a_signed_in_player_sits_verified_under_their_account_name(app: Fa
             == [(0, "Alice", me["id"]), (1, "Bob", None)]
 
 
-async def test_a_guest_cannot_sit_under_an_accounts_name(app: FastAPI) -> None:
-    async with client(app) as alice, client(app) as guest:
+async def test_a_guest_cannot_sit_under_an_accounts_name(sqlite_app: FastAPI) -> None:
+    async with client(sqlite_app) as alice, client(sqlite_app) as guest:
         await sign_up(alice, "Alice")
         code, _ = await _room(guest)
         for name in ("Alice", "alice", "\u0410lice"):
@@ -56,8 +56,8 @@ async def test_a_guest_cannot_sit_under_an_accounts_name(app: FastAPI) -> None:
         assert r.status_code == 200
 
 
-async def test_one_seat_per_account_and_table(app: FastAPI) -> None:
-    async with client(app) as alice:
+async def test_one_seat_per_account_and_table(sqlite_app: FastAPI) -> None:
+    async with client(sqlite_app) as alice:
         await sign_up(alice, "Alice")
         code, _ = await _room(alice)
         assert (await alice.post(f"/api/rooms/{code}/join", json={"name": "x"})).status_code \
