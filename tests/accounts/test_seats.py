@@ -13,6 +13,7 @@ from sqlalchemy import text
 
 from server.config import Settings
 from server.main import create_app
+from server.rooms import RoomOptions
 
 from .conftest import client, refused, sign_up
 
@@ -127,3 +128,16 @@ async def test_the_verified_seat_is_back_after_a_restart(
         assert second.state.rooms.get(code).seats[0].account_id == me["id"]
         tables = (await alice.get("/api/me/tables")).json()["tables"]
         assert [t["code"] for t in tables] == [code]
+
+
+async def test_a_rematch_keeps_each_players_account(sqlite_app: FastAPI) -> None:
+    manager = sqlite_app.state.rooms
+    old = manager.build("OLDROOM1", RoomOptions(2), 7, "h")
+    old.sit(0, "Alice", "t0", account_id=7)
+    old.sit(1, "Bob", "t1")
+    new = manager.build("NEWROOM1", RoomOptions(2), 8, "h2")
+    new.seat_players_of(old)
+    assert [(s.name, s.account_id) for s in new.seats] == [("Alice", 7), ("Bob", None)]
+    assert [s.info().get("verified") for s in new.seats] == [True, None]
+    new.vacate(0)
+    assert new.seats[0].account_id is None
