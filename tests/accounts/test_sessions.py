@@ -4,6 +4,7 @@ sessions end; over HTTPS the cookie is Secure."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -12,10 +13,13 @@ from sqlalchemy import text
 
 from server.accounts import sessions, store
 from server.accounts.names import name_key
+from server.config import Settings
 from server.db.migrate import upgrade_async
 from server.db.models import utcnow
 from server.db.session import make_engine, session_factory
+from server.main import create_app
 
+from .authenticator import Authenticator
 from .conftest import client, sign_up
 
 pytestmark = pytest.mark.asyncio
@@ -67,3 +71,20 @@ async def test_over_https_the_cookie_is_secure(sqlite_app: FastAPI) -> None:
         r = await alice.post("/api/accounts", json={"name": "Alice", "password": "pw-pw-pw-1"})
         assert r.status_code == 201, r.text
         assert "Secure" in r.headers["set-cookie"] and "HttpOnly" in r.headers["set-cookie"]
+
+
+async def test_public_origin_binds_passkeys_and_makes_the_cookie_secure(
+    make_settings: Callable[..., Settings],
+) -> None:
+    built = create_app(make_settings(BOT_WORKERS=0, PUBLIC_ORIGIN="https://coffee.example"))
+    async with built.router.lifespan_context(built), client(
+            built, origin="https://testserver", base_url="https://testserver") as browser:
+        r = await browser.post("/api/accounts/passkey/begin", json={"name": "Alice"})
+        assert r.json()["options"]["rp"]["id"] == "coffee.example"
+        r = await browser.post("/api/accounts", json={"name": "Alice", "password": "pw-pw-pw-1"})
+        assert "Secure" in r.headers["set-cookie"]
+        device = Authenticator(origin="https://testserver")  # not the public origin
+        r = await browser.post("/api/me/passkeys/begin", json={})
+        r = await browser.post("/api/me/passkeys/finish",
+                               json={"credential": device.create(r.json()["options"])})
+        assert r.json()["error"]["code"] == "passkey_rejected"
