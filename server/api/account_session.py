@@ -41,7 +41,10 @@ DB = Annotated[Sessions, Depends(database)]
 
 
 def secure(request: Request) -> bool:
-    return request.url.scheme == "https"
+    """Whether the cookie is Secure: the request came over HTTPS (as the proxy says, when
+    FORWARDED_ALLOW_IPS trusts it), or the site's PUBLIC_ORIGIN is https."""
+    public = request.app.state.settings.PUBLIC_ORIGIN
+    return request.url.scheme == "https" or public.startswith("https://")
 
 
 def check_same_site(request: Request) -> None:

@@ -1,11 +1,25 @@
 // The header's account link on every page: "Sign in", or the signed-in player's name
-// (with ✓), both leading to /account; hidden on a server without accounts.
+// (with ✓), both leading to /account; hidden on a server without accounts. At a table, a
+// signed-in player sits under their account's name: the waiting room's name field shows
+// it, read-only.
 import { call } from "./api.js";
 import { onLangChange, t } from "./i18n.js";
 
 let state = null;
 
+/**
+ * A field for the name to sit under: the signed-in player's account name, read-only.
+ * @param {HTMLInputElement | null} input
+ * @returns {void}
+ */
+export function lockSeatName(input) {
+  if (!input || !state || !state.account) return;
+  if (input.value !== state.account.name) input.value = state.account.name;
+  input.readOnly = true;
+}
+
 function show() {
+  lockSeatName(/** @type {HTMLInputElement | null} */ (document.getElementById("player-name")));
   for (const link of document.querySelectorAll("[data-account-link]")) {
     link.hidden = !state || !state.accounts;
     if (!state || !state.account) continue;

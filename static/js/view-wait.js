@@ -1,5 +1,6 @@
 // The waiting room: share link, seats (sit, leave, remove, bots, host), start, and the
 // "continue on another device" link. Built once; the seat list is reconciled by seat.
+import { lockSeatName } from "./account-nav.js";
 import { attr, h, syncList, text } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatNames } from "./names.js";
@@ -69,6 +70,7 @@ export function updateWaiting(parts, view, ctx) {
   text(parts.nameLabel, t("wait.name"));
   const free = room.seats.filter((s) => s.name === null && !s.bot);
   parts.nameInput.closest(".name-row").hidden = me !== null || free.length === 0;
+  lockSeatName(parts.nameInput);  // signed in: the account's name
 
   text(parts.optionsTitle, t("wait.options"));
   const o = room.options;

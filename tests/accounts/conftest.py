@@ -4,6 +4,7 @@ ASGI transport, each client with the address it pretends to come from), never a 
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ import pytest
 import pytest_asyncio
 from db.conftest import PG_URL, reset_postgres
 from fastapi import FastAPI
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 from server.config import Settings
 from server.main import create_app
@@ -27,7 +30,26 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path}/db/coffee-rush.db"
     reset_postgres(PG_URL)
+    wait_for_the_last_server()
     return PG_URL
+
+
+def wait_for_the_last_server(url: str = PG_URL, seconds: float = 10.0) -> None:
+    """Until no server holds the journal's advisory lock on the test database: a closed
+    app's locking connection ends a moment after it was closed (PostgreSQL notices the
+    disconnect on its own time), and the next app would find the lock still held."""
+    engine = create_engine(make_url(url).set(drivername="postgresql+psycopg"))
+    try:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            with engine.connect() as conn:
+                if not conn.scalar(text("SELECT count(*) FROM pg_locks l JOIN pg_database d"
+                                        " ON d.oid = l.database WHERE l.locktype = 'advisory'"
+                                        " AND d.datname = current_database()")):
+                    return
+            time.sleep(0.05)
+    finally:
+        engine.dispose()
 
 
 @pytest_asyncio.fixture(params=["sqlite", "postgresql"])
@@ -36,6 +58,7 @@ async def app(request: pytest.FixtureRequest,
     overrides: dict[str, Any] = {"BOT_WORKERS": 0}
     if request.param == "postgresql":
         reset_postgres(PG_URL)
+        wait_for_the_last_server()
         overrides["DATABASE_URL"] = PG_URL
     built = create_app(make_settings(**overrides))
     async with built.router.lifespan_context(built):
@@ -54,9 +77,10 @@ def client(app: FastAPI, address: str = "10.0.0.1", origin: str | None = ORIGIN,
            **kwargs: Any) -> httpx.AsyncClient:
     """A browser at `address` on `origin` (None: a script that sends no Origin)."""
     headers = {**({} if origin is None else {"origin": origin}), **kwargs.pop("headers", {})}
+    kwargs.setdefault("base_url", "http://testserver")
     return httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app, client=(address, 40000)),
-        base_url="http://testserver", headers=headers, **kwargs)
+        transport=httpx.ASGITransport(app=app, client=(address, 40000)), headers=headers,
+        **kwargs)
 
 
 async def sign_up(browser: httpx.AsyncClient, name: str, password: str = "correct horse"

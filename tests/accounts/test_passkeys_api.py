@@ -43,11 +43,11 @@ async def test_sign_up_with_a_passkey_then_sign_in_with_it(app: FastAPI) -> None
         assert me["passkeys"][0]["last_used_at"] is not None
 
 
-async def test_a_replayed_assertion_is_refused(app: FastAPI) -> None:
+async def test_a_replayed_assertion_is_refused(sqlite_app: FastAPI) -> None:
     device = Authenticator()
-    async with client(app) as browser:
+    async with client(sqlite_app) as browser:
         await sign_up_with_passkey(browser, "Alice", device)
-    async with client(app) as thief:
+    async with client(sqlite_app) as thief:
         answer = device.get(await _begin(thief))
         assert (await thief.post("/api/sign-in/passkey/finish",
                                  json={"credential": answer})).status_code == 200
@@ -57,9 +57,9 @@ async def test_a_replayed_assertion_is_refused(app: FastAPI) -> None:
         refused(await thief.get("/api/me"), 401, "not_signed_in")
 
 
-async def test_a_failed_answer_uses_up_its_challenge(app: FastAPI) -> None:
+async def test_a_failed_answer_uses_up_its_challenge(sqlite_app: FastAPI) -> None:
     device = Authenticator()
-    async with client(app) as browser:
+    async with client(sqlite_app) as browser:
         await sign_up_with_passkey(browser, "Alice", device)
         await browser.post("/api/sign-out", json={})
         options = await _begin(browser)
@@ -72,11 +72,11 @@ async def test_a_failed_answer_uses_up_its_challenge(app: FastAPI) -> None:
         refused(r, 400, "passkey_rejected")  # that challenge is gone
 
 
-async def test_an_answer_made_for_another_site_is_refused(app: FastAPI) -> None:
+async def test_an_answer_made_for_another_site_is_refused(sqlite_app: FastAPI) -> None:
     device = Authenticator()
-    async with client(app) as browser:
+    async with client(sqlite_app) as browser:
         await sign_up_with_passkey(browser, "Alice", device)
-    async with client(app) as browser:
+    async with client(sqlite_app) as browser:
         options = await _begin(browser)
         device.credentials[-1].rp_id = "evil.example"  # signed for another RP id
         r = await browser.post("/api/sign-in/passkey/finish",
@@ -85,10 +85,10 @@ async def test_an_answer_made_for_another_site_is_refused(app: FastAPI) -> None:
 
 
 async def test_an_assertion_claiming_another_accounts_credential_is_refused(
-    app: FastAPI,
+    sqlite_app: FastAPI,
 ) -> None:
     alice, mallory = Authenticator(), Authenticator()
-    async with client(app) as a, client(app) as m:
+    async with client(sqlite_app) as a, client(sqlite_app) as m:
         await sign_up_with_passkey(a, "Alice", alice)
         await sign_up_with_passkey(m, "Mallory", mallory)
         await m.post("/api/sign-out", json={})
@@ -99,9 +99,9 @@ async def test_an_assertion_claiming_another_accounts_credential_is_refused(
         refused(await m.get("/api/me"), 401, "not_signed_in")
 
 
-async def test_a_signed_in_player_adds_a_passkey_to_a_password_account(app: FastAPI) -> None:
+async def test_a_signed_in_player_adds_a_passkey_to_a_password_account(sqlite_app: FastAPI) -> None:
     device = Authenticator()
-    async with client(app) as browser:
+    async with client(sqlite_app) as browser:
         await sign_up(browser, "Alice")
         r = await browser.post("/api/me/passkeys/begin", json={})
         options = r.json()["options"]
@@ -115,10 +115,10 @@ async def test_a_signed_in_player_adds_a_passkey_to_a_password_account(app: Fast
 
 
 async def test_an_add_passkey_request_made_for_another_account_is_refused(
-    app: FastAPI,
+    sqlite_app: FastAPI,
 ) -> None:
     device = Authenticator()
-    async with client(app) as a, client(app) as b:
+    async with client(sqlite_app) as a, client(sqlite_app) as b:
         await sign_up(a, "Alice")
         await sign_up(b, "Bob")
         options = (await a.post("/api/me/passkeys/begin", json={})).json()["options"]
@@ -127,8 +127,8 @@ async def test_an_add_passkey_request_made_for_another_account_is_refused(
         assert (await b.get("/api/me")).json()["passkeys"] == []
 
 
-async def test_a_passkey_sign_up_for_a_name_taken_meanwhile_is_refused(app: FastAPI) -> None:
-    async with client(app) as a, client(app) as b:
+async def test_a_passkey_sign_up_for_a_name_taken_meanwhile_is_refused(sqlite_app: FastAPI) -> None:
+    async with client(sqlite_app) as a, client(sqlite_app) as b:
         r = await a.post("/api/accounts/passkey/begin", json={"name": "Alice"})
         options = r.json()["options"]
         await sign_up(b, "alice")

@@ -14,8 +14,8 @@ from .conftest import client, refused, sign_up
 pytestmark = pytest.mark.asyncio
 
 
-async def test_signing_up_signs_in_with_an_httponly_lax_cookie(app: FastAPI) -> None:
-    async with client(app) as browser:
+async def test_signing_up_signs_in_with_an_httponly_lax_cookie(sqlite_app: FastAPI) -> None:
+    async with client(sqlite_app) as browser:
         r = await browser.post("/api/accounts", json={"name": " Alice ", "password": "pw-pw-pw-1"})
         assert r.status_code == 201 and r.json()["name"] == "Alice"
         cookie = r.headers["set-cookie"]
@@ -34,8 +34,10 @@ async def test_a_name_or_its_look_alike_is_taken_once(app: FastAPI) -> None:
         refused(await b.get("/api/me"), 401, "not_signed_in")
 
 
-async def test_names_that_pass_for_bots_and_short_passwords_are_refused(app: FastAPI) -> None:
-    async with client(app) as browser:
+async def test_names_that_pass_for_bots_and_short_passwords_are_refused(
+    sqlite_app: FastAPI,
+) -> None:
+    async with client(sqlite_app) as browser:
         for name in ("expert", "Bot B", "greedy bot"):
             r = await browser.post("/api/accounts", json={"name": name, "password": "pw-pw-pw"})
             refused(r, 422, "name_reserved")
@@ -90,18 +92,18 @@ async def test_sign_in_is_limited_per_address_whatever_the_name(app: FastAPI) ->
         assert r.status_code == 200
 
 
-async def test_signing_out_ends_the_session_on_the_server(app: FastAPI) -> None:
-    async with client(app) as browser:
+async def test_signing_out_ends_the_session_on_the_server(sqlite_app: FastAPI) -> None:
+    async with client(sqlite_app) as browser:
         await sign_up(browser, "Alice")
         secret = browser.cookies[COOKIE]
         r = await browser.post("/api/sign-out", json={})
         assert r.status_code == 200 and COOKIE not in browser.cookies
-    async with client(app, cookies={COOKIE: secret}) as replay:  # the old cookie, kept
+    async with client(sqlite_app, cookies={COOKIE: secret}) as replay:  # the old cookie, kept
         refused(await replay.get("/api/me"), 401, "not_signed_in")
 
 
-async def test_a_changed_password_ends_the_other_sessions(app: FastAPI) -> None:
-    async with client(app) as a, client(app) as b:
+async def test_a_changed_password_ends_the_other_sessions(sqlite_app: FastAPI) -> None:
+    async with client(sqlite_app) as a, client(sqlite_app) as b:
         await sign_up(a, "Alice", "first pass")
         r = await b.post("/api/sign-in/password", json={"name": "Alice", "password": "first pass"})
         assert r.status_code == 200

@@ -13,6 +13,7 @@ from sqlalchemy import text
 
 from server.config import Settings
 from server.main import create_app
+from server.rooms import RoomOptions
 
 from .conftest import client, refused, sign_up
 
@@ -45,8 +46,8 @@ async def test_a_signed_in_player_sits_verified_under_their_account_name(app: Fa
             == [(0, "Alice", me["id"]), (1, "Bob", None)]
 
 
-async def test_a_guest_cannot_sit_under_an_accounts_name(app: FastAPI) -> None:
-    async with client(app) as alice, client(app) as guest:
+async def test_a_guest_cannot_sit_under_an_accounts_name(sqlite_app: FastAPI) -> None:
+    async with client(sqlite_app) as alice, client(sqlite_app) as guest:
         await sign_up(alice, "Alice")
         code, _ = await _room(guest)
         for name in ("Alice", "alice", "\u0410lice"):
@@ -56,8 +57,8 @@ async def test_a_guest_cannot_sit_under_an_accounts_name(app: FastAPI) -> None:
         assert r.status_code == 200
 
 
-async def test_one_seat_per_account_and_table(app: FastAPI) -> None:
-    async with client(app) as alice:
+async def test_one_seat_per_account_and_table(sqlite_app: FastAPI) -> None:
+    async with client(sqlite_app) as alice:
         await sign_up(alice, "Alice")
         code, _ = await _room(alice)
         assert (await alice.post(f"/api/rooms/{code}/join", json={"name": "x"})).status_code \
@@ -127,3 +128,16 @@ async def test_the_verified_seat_is_back_after_a_restart(
         assert second.state.rooms.get(code).seats[0].account_id == me["id"]
         tables = (await alice.get("/api/me/tables")).json()["tables"]
         assert [t["code"] for t in tables] == [code]
+
+
+async def test_a_rematch_keeps_each_players_account(sqlite_app: FastAPI) -> None:
+    manager = sqlite_app.state.rooms
+    old = manager.build("OLDROOM1", RoomOptions(2), 7, "h")
+    old.sit(0, "Alice", "t0", account_id=7)
+    old.sit(1, "Bob", "t1")
+    new = manager.build("NEWROOM1", RoomOptions(2), 8, "h2")
+    new.seat_players_of(old)
+    assert [(s.name, s.account_id) for s in new.seats] == [("Alice", 7), ("Bob", None)]
+    assert [s.info().get("verified") for s in new.seats] == [True, None]
+    new.vacate(0)
+    assert new.seats[0].account_id is None

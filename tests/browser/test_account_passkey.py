@@ -53,7 +53,9 @@ def test_a_passkey_account_signs_out_signs_back_in_and_sits_verified(
         expect(page.locator("header [data-account-link]")).to_have_text("✓ Pia Passkey")
         page.locator("#create-form button[type=submit]").click()
         page.wait_for_url(re.compile(r"/r/[A-Z0-9]{4}-[A-Z0-9]{4}$"))
-        page.locator("#player-name").fill("Someone Else")  # a signed-in player sits as themself
+        name = page.locator("#player-name")  # a signed-in player sits as themself
+        expect(name).to_have_value("Pia Passkey")
+        expect(name).not_to_be_editable()
         page.locator(".seat-ctrls .btn.primary").first.click()
         seat = page.locator(".seat").first
         expect(seat.locator(".seat-name")).to_have_text("Pia Passkey")
