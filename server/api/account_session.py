@@ -11,10 +11,14 @@ Origin at all and no browser saying it is cross-site.
 
 from __future__ import annotations
 
-from typing import Annotated
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Annotated, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import Depends, Request, Response
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.accounts import sessions
@@ -23,10 +27,13 @@ from server.accounts.names import name_key
 from server.accounts.passkeys import RelyingParty
 from server.accounts.store import AccountInfo, key_taken
 from server.db.models import utcnow
+from server.rooms import RoomError
 
 from .security import host_name
 
 Sessions = async_sessionmaker[AsyncSession]
+T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 def database(request: Request) -> Sessions:
@@ -70,16 +77,38 @@ def _foreign() -> AccountError:
                         "another site may not act with this site's sign-in", 403)
 
 
+class Unreachable(Exception):
+    """The database did not answer a request's account question in DB_TIMEOUT."""
+
+
+async def _ask(request: Request, factory: Sessions,
+               question: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    """`question` in a transaction of its own, within DB_TIMEOUT: a database that is down,
+    full or frozen must not hang or break the room routes (play goes on through outages)."""
+    try:
+        async with asyncio.timeout(request.app.state.settings.DB_TIMEOUT):
+            async with factory() as session, session.begin():
+                return await question(session)
+    except (SQLAlchemyError, OSError, TimeoutError) as exc:
+        log.warning("accounts: the database did not answer (%r)", exc)
+        raise Unreachable from exc
+
+
 async def signed_in(request: Request) -> AccountInfo | None:
     """The signed-in account, or None (no database, no cookie, a dead session). A state
-    change with the cookie from another site is refused."""
+    change with the cookie from another site is refused; while the database cannot say who
+    the cookie belongs to, the request is refused as unavailable (503)."""
     factory = getattr(request.app.state, "db_sessions", None)
     secret = request.cookies.get(sessions.COOKIE)
     if factory is None or not secret:
         return None
     check_same_site(request)
-    async with factory() as session, session.begin():
-        return await sessions.account_of(session, secret, utcnow())
+    try:
+        return await _ask(request, factory,
+                          lambda session: sessions.account_of(session, secret, utcnow()))
+    except Unreachable:
+        raise RoomError("unavailable", "the database cannot say who you are right now; "
+                        "try again in a moment", 503) from None
 
 
 async def account(request: Request, db: DB) -> AccountInfo:
@@ -121,8 +150,10 @@ async def refuse_account_name(request: Request, name: str) -> None:
     factory = getattr(request.app.state, "db_sessions", None)
     if factory is None:
         return
-    async with factory() as session:
-        taken = await key_taken(session, name_key(name))
+    try:
+        taken = await _ask(request, factory, lambda session: key_taken(session, name_key(name)))
+    except Unreachable:  # during an outage a guest still sits down (the check is skipped)
+        return
     if taken:
         raise AccountError("name_taken",
                            "that name belongs to an account: sign in to sit under it", 409)

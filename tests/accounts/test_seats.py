@@ -141,3 +141,38 @@ async def test_a_rematch_keeps_each_players_account(sqlite_app: FastAPI) -> None
     assert [s.info().get("verified") for s in new.seats] == [True, None]
     new.vacate(0)
     assert new.seats[0].account_id is None
+
+
+async def test_a_database_away_neither_breaks_nor_hangs_a_join(sqlite_app: FastAPI) -> None:
+    """With another process holding SQLite's write lock, a guest and a signed-in player still
+    sit down (reads go on; the journal goes to its fallback file). With the accounts'
+    database unreachable (nothing listens where it was), a guest still sits down (the name
+    check is skipped) and a signed-in player is told to try again (503): never a 500."""
+    import sqlite3
+
+    from server.db.session import make_engine, session_factory, sqlite_path
+    from tests.serving import free_port
+
+    async with client(sqlite_app) as alice, client(sqlite_app) as guest:
+        await sign_up(alice, "Alice")
+        code, _ = await _room(guest)
+        lock = sqlite3.connect(sqlite_path(sqlite_app.state.settings.DATABASE_URL),
+                               isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")
+        try:
+            for who, name in ((guest, "Bob"), (alice, "x")):
+                r = await who.post(f"/api/rooms/{code}/join", json={"name": name})
+                assert r.status_code == 200, r.text
+        finally:
+            lock.execute("COMMIT")
+            lock.close()
+        code, _ = await _room(guest)
+        gone = make_engine(f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/none")
+        sqlite_app.state.db_sessions = session_factory(gone)
+        try:
+            r = await guest.post(f"/api/rooms/{code}/join", json={"name": "Bob"})
+            assert r.status_code == 200, r.text
+            refused(await alice.post(f"/api/rooms/{code}/join", json={"name": "x"}),
+                    503, "unavailable")
+        finally:
+            await gone.dispose()
