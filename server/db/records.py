@@ -106,6 +106,7 @@ class PlayerResult:
     rush: int
     tiles: tuple[str, ...]
     stand_in: str | None = None  # the bot level that played for this player at the end
+    profile: str | None = None  # the name of the player's live account, if they had one
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +35,7 @@ from .models import (
     FINISHED,
     UNFINISHED,
     WAITING,
+    Account,
     Game,
     GamePlayer,
     JournalEntry,
@@ -479,7 +480,18 @@ _SUMMARY = load_only(
 )
 
 
-def _summary(g: Game) -> GameSummary:
+async def _profiles(session: AsyncSession, games: Sequence[Game]) -> dict[int, str]:
+    """{account id: name} of the live accounts among these games' players (a profile to
+    link to; a deleted or disabled account has none)."""
+    ids = {p.account_id for g in games for p in g.players if p.account_id is not None}
+    if not ids:
+        return {}
+    rows = await session.execute(select(Account.id, Account.name).where(
+        Account.id.in_(ids), Account.deleted_at.is_(None), Account.disabled.is_(False)))
+    return {account_id: name for account_id, name in rows}
+
+
+def _summary(g: Game, profiles: Mapping[int, str]) -> GameSummary:
     return GameSummary(
         id=g.id, room_code=g.room_code, started_at=g.started_at, ended_at=g.ended_at,
         end_reason=g.end_reason, turns=g.turns, action_count=g.action_count,
@@ -489,6 +501,7 @@ def _summary(g: Game) -> GameSummary:
                 total=p.total, orders=p.orders, upgrades=p.upgrades,
                 penalties=p.penalties, rush=p.rush, tiles=tuple(p.tiles),
                 stand_in=p.stand_in,
+                profile=None if p.account_id is None else profiles.get(p.account_id),
             )
             for p in g.players
         ),
@@ -512,12 +525,13 @@ async def list_games(
             GamePlayer.game_id == Game.id, GamePlayer.account_id == account_id
         ))
     total = await session.scalar(select(func.count()).select_from(query.subquery()))
-    games = await session.scalars(
+    games = (await session.scalars(
         query.options(_SUMMARY, selectinload(Game.players))
         .order_by(Game.ended_at.desc(), Game.id.desc())
         .limit(per_page).offset((page - 1) * per_page)
-    )
-    return GamePage(tuple(_summary(g) for g in games), total or 0, page, per_page)
+    )).all()
+    profiles = await _profiles(session, games)
+    return GamePage(tuple(_summary(g, profiles) for g in games), total or 0, page, per_page)
 
 
 async def get_game(session: AsyncSession, game_id: int) -> GameDetail | None:
@@ -539,7 +553,7 @@ async def _detail(session: AsyncSession, where: Any) -> GameDetail | None:
     if g is None:
         return None
     return GameDetail(
-        summary=_summary(g), seed=g.seed, options=g.options, rules_version=g.rules_version,
+        summary=_summary(g, await _profiles(session, [g])), seed=g.seed, options=g.options, rules_version=g.rules_version,
         actions=tuple((seat, action) for seat, action in g.actions), result=g.result,
         talk=tuple(g.talk or ()),
     )

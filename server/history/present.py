@@ -20,7 +20,7 @@ def level_named(p: PlayerResult) -> bool:
 def player_json(p: PlayerResult) -> dict[str, Any]:
     return {
         "seat": p.seat, "name": p.name, "bot": p.bot, "level_named": level_named(p),
-        "stand_in": p.stand_in,
+        "stand_in": p.stand_in, "profile": p.profile,
         "place": p.place, "winner": p.winner,
         "total": p.total, "orders": p.orders, "upgrades": p.upgrades,
         "penalties": p.penalties, "rush": p.rush, "tiles": list(p.tiles),

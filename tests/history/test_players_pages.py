@@ -98,3 +98,15 @@ def test_the_final_screen_learns_how_a_game_moved_the_ratings(
     assert (ben["seat"], ben["name"]) == (0, "Ben") and ben["change"] > 0
     assert ben["after"] - ben["before"] == ben["change"]
     assert api.get("/api/rooms/NOPE0000/ratings").status_code == 404
+
+
+def test_the_games_list_links_signed_in_players_to_their_profile(
+    make_client: Callable[[str | None], TestClient], empty_db_url: str
+) -> None:
+    asyncio.run(_fill(empty_db_url))
+    api = make_client(empty_db_url)
+    page = html.unescape(api.get("/games").text)
+    assert page.count('href="/u/Ana"') == 3 and page.count('href="/u/Ben"') == 4
+    assert "/u/Zed" not in page  # deleted: the game stays, no profile to link to
+    listed = api.get("/api/games").json()["items"]
+    assert {p["profile"] for g in listed for p in g["players"]} == {"Ana", "Ben", None}
