@@ -47,11 +47,11 @@ def new_table(client: TestClient) -> tuple[str, list[str]]:
 
 
 def confirm(client: TestClient, smtp: SmtpServer, code: str, token: str,
-            address: str = ADDRESS) -> None:
+            address: str = ADDRESS, codes_before: int = 0) -> None:
     r = client.post(f"/api/rooms/{code}/email", json={"token": token, "address": address})
     assert r.status_code == 200, r.text
     assert r.json()["state"] == "pending" and address not in r.text  # masked
-    mail = smtp.wait_for(1, kind="code")[-1]
+    mail = smtp.wait_for(codes_before + 1, kind="code")[-1]
     assert mail["To"] == address
     r = client.post(f"/api/rooms/{code}/email/confirm",
                     json={"token": token, "code": code_in(mail)})
@@ -272,3 +272,40 @@ def test_an_address_follows_its_player_not_the_seat(app_client: TestClient, smtp
                 assert sent == 10
                 return
             sent += 1
+
+
+def test_a_daily_digest_gathers_the_turns_of_one_address(
+        app_client: TestClient, smtp: SmtpServer, fake_clock: FakeClock) -> None:
+    client = app_client
+    tables = [new_table(client) for _ in range(2)]
+    for n, (code, tokens) in enumerate(tables):
+        confirm(client, smtp, code, tokens[1], codes_before=n)
+        r = client.post(f"/api/rooms/{code}/email/digest",
+                        json={"token": tokens[1], "digest": True})
+        assert r.json()["digest"] is True
+    for code, _ in tables:
+        play_until_turn_of(client, code, 1)
+    digest = smtp.wait_for(1, kind="turn")  # one message for both tables
+    assert len(digest) == 1 and "2" in str(digest[0]["Subject"])
+    for code, tokens in tables:
+        assert f"{code}: http://play.example/r/{code}#seat={tokens[1]}" in body(digest[0])
+    # Bo's next turn at the first table waits for tomorrow's digest.
+    code, tokens = tables[0]
+    play_until_turn_of(client, code, 0)
+    play_until_turn_of(client, code, 1)
+    client.app.state.mail.wake()  # type: ignore[attr-defined]
+    assert len(smtp.wait_for(2, timeout=1.0, kind="turn")) == 1
+    fake_clock.advance(25 * 3600)
+    client.app.state.mail.wake()  # type: ignore[attr-defined]
+    later = smtp.wait_for(2, kind="turn")
+    assert len(later) == 2 and "1" in str(later[1]["Subject"])
+    # Digest off: the turns waiting go out one by one at once.
+    play_until_turn_of(client, code, 0)
+    play_until_turn_of(client, code, 1)
+    client.app.state.mail.wake()  # type: ignore[attr-defined]
+    assert len(smtp.wait_for(3, timeout=1.0, kind="turn")) == 2
+    r = client.post(f"/api/rooms/{code}/email/digest", json={"token": tokens[1], "digest": False})
+    assert r.json()["digest"] is False
+    assert len(smtp.wait_for(3, kind="turn")) == 3
+    r = client.post(f"/api/rooms/{code}/email/digest", json={"token": tokens[0], "digest": True})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "no_address"
