@@ -163,7 +163,9 @@ class AddressBook:
             if row is None:
                 raise RoomError("no_address", "this seat has no e-mail address; add one", 409)
             row.digest = on
-            if not on:
+            if on:
+                await outbox.hold_pending(session, row.address)
+            else:
                 await outbox.release_held(session, row.address)
             status = self._status(row, self.wall())
         self.wake()

@@ -193,3 +193,11 @@ async def release_held(session: AsyncSession, address: str) -> None:
     ids = select(SeatAddress.id).where(SeatAddress.address == address)
     await session.execute(update(MailOutbox).where(
         MailOutbox.status == HELD, MailOutbox.address_id.in_(ids)).values(status=PENDING))
+
+
+async def hold_pending(session: AsyncSession, address: str) -> None:
+    """The address asked for a digest: its turns not yet sent (nor being sent) wait for it."""
+    ids = select(SeatAddress.id).where(SeatAddress.address == address)
+    await session.execute(update(MailOutbox).where(
+        MailOutbox.status == PENDING, MailOutbox.kind == "turn",
+        MailOutbox.claimed_by.is_(None), MailOutbox.address_id.in_(ids)).values(status=HELD))

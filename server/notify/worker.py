@@ -54,6 +54,7 @@ class MailWorker:
         self._asked: set[str] = set()  # turn keys already put (or found without an address)
         self._wake = asyncio.Event()
         self._cleaned: datetime | None = None
+        self._stopping = False
 
     def wake(self) -> None:
         self._wake.set()
@@ -63,13 +64,26 @@ class MailWorker:
         if room.options.turn_based:
             self._wake.set()
 
+    async def stop(self, task: asyncio.Task[None], grace: float = 5.0) -> None:
+        """Let the pass under way finish (its sessions close cleanly), then end the task."""
+        self._stopping = True
+        self._wake.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(task), grace)
+        except (TimeoutError, asyncio.CancelledError):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
     async def run(self) -> None:
-        while True:
+        while not self._stopping:
             self._wake.clear()  # before the pass: a wake-up during it makes another pass
             try:
                 await self.step()
             except Exception:
                 log.exception("mail worker pass failed")
+            if self._stopping:
+                return
             wait = POLL
             if self.sessions is not None:
                 try:

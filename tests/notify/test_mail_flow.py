@@ -34,7 +34,7 @@ def app_client(make_settings: Callable[..., Any], smtp: SmtpServer,
         yield client
 
 
-def new_table(client: TestClient) -> tuple[str, list[str]]:
+def new_table(client: TestClient, start: bool = True) -> tuple[str, list[str]]:
     r = client.post("/api/rooms", json={"players": 2, "mode": "turn_based",
                                          "starting_player": 0,
                                          "clock": {"turn": DAY, "bank": 3 * DAY}})
@@ -42,7 +42,10 @@ def new_table(client: TestClient) -> tuple[str, list[str]]:
     code, host = r.json()["code"], r.json()["host_token"]
     tokens = [client.post(f"/api/rooms/{code}/join", json={"name": name}).json()["seat_token"]
               for name in ("Ana", "Bo")]
-    assert client.post(f"/api/rooms/{code}/start", json={"token": host}).status_code == 200
+    if start:
+        assert client.post(f"/api/rooms/{code}/start", json={"token": host}).status_code == 200
+    else:
+        tokens.append(host)
     return code, tokens
 
 
@@ -277,28 +280,29 @@ def test_an_address_follows_its_player_not_the_seat(app_client: TestClient, smtp
 def test_a_daily_digest_gathers_the_turns_of_one_address(
         app_client: TestClient, smtp: SmtpServer, fake_clock: FakeClock) -> None:
     client = app_client
-    tables = [new_table(client) for _ in range(2)]
-    for n, (code, tokens) in enumerate(tables):
+    tables = [new_table(client, start=False) for _ in range(2)]
+    for n, (code, tokens) in enumerate(tables):  # set up while waiting, then started
         confirm(client, smtp, code, tokens[1], codes_before=n)
         r = client.post(f"/api/rooms/{code}/email/digest",
                         json={"token": tokens[1], "digest": True})
         assert r.json()["digest"] is True
-    for code, _ in tables:
-        play_until_turn_of(client, code, 1)
-    digest = smtp.wait_for(1, kind="turn")  # one message for both tables
-    assert len(digest) == 1 and "2" in str(digest[0]["Subject"])
-    for code, tokens in tables:
-        assert f"{code}: http://play.example/r/{code}#seat={tokens[1]}" in body(digest[0])
-    # Bo's next turn at the first table waits for tomorrow's digest.
-    code, tokens = tables[0]
-    play_until_turn_of(client, code, 0)
-    play_until_turn_of(client, code, 1)
+        assert client.post(f"/api/rooms/{code}/start", json={"token": tokens[2]}).is_success
+    (first, first_tokens), (second, second_tokens) = tables
+    play_until_turn_of(client, first, 1)
+    assert "1" in str(smtp.wait_for(1, kind="turn")[0]["Subject"])  # the first: at once
+    # More turns within the day wait for the next digest, which gathers them.
+    play_until_turn_of(client, second, 1)
+    play_until_turn_of(client, first, 0)
+    play_until_turn_of(client, first, 1)
     client.app.state.mail.wake()  # type: ignore[attr-defined]
     assert len(smtp.wait_for(2, timeout=1.0, kind="turn")) == 1
     fake_clock.advance(25 * 3600)
     client.app.state.mail.wake()  # type: ignore[attr-defined]
-    later = smtp.wait_for(2, kind="turn")
-    assert len(later) == 2 and "1" in str(later[1]["Subject"])
+    digest = smtp.wait_for(2, kind="turn")
+    assert len(digest) == 2 and "2" in str(digest[1]["Subject"])
+    for code, tokens in tables:
+        assert f"{code}: http://play.example/r/{code}#seat={tokens[1]}" in body(digest[1])
+    code, tokens = first, first_tokens
     # Digest off: the turns waiting go out one by one at once.
     play_until_turn_of(client, code, 0)
     play_until_turn_of(client, code, 1)
