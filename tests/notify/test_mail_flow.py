@@ -226,6 +226,15 @@ def test_a_late_game_ended_as_abandoned_is_kept_and_its_addresses_forgotten(
     confirm(client, smtp, code, tokens[1])
     room = client.app.state.rooms.get(code)  # type: ignore[attr-defined]
     late, other = room.game.current, 1 - room.game.current
+    # The other player pauses their clock once (HTTP), not twice.
+    away = f"/api/rooms/{code}/away"
+    assert client.post(away, json={"token": tokens[other], "hours": 24}).status_code == 200
+    r = client.post(away, json={"token": tokens[other], "hours": 24})
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "away_used")
+    r = client.post(away, json={"token": tokens[late], "hours": 169})
+    assert (r.status_code, r.json()["error"]["code"]) == (422, "malformed")
+    mine = client.post(f"/api/rooms/{code}/turn", json={"token": tokens[late]}).json()
+    assert mine["your_turn"] and mine["left_ms"] == 4 * DAY * 1000
     fake_clock.advance(4 * DAY)
     keeper = ClockKeeper(client.app.state.rooms, "greedy")  # type: ignore[attr-defined]
     client.portal.call(keeper.check)  # type: ignore[union-attr]
