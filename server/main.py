@@ -117,8 +117,8 @@ def create_app(
             yield
         finally:
             sweeper.cancel()
-            if mailing is not None:
-                mailing.cancel()
+            if mailing is not None and mail is not None:
+                await mail.stop(mailing)  # before the database closes under it
             if collector is not None:
                 collector.cancel()
             pauses.remove()

@@ -5,7 +5,8 @@ Revises: 0007
 Create Date: 2026-12-04
 
 `seat_addresses` keeps the address a player of a turn-based room gave for their seat (its
-confirmation code's hash, tries and sends, its unsubscribe key); `mail_outbox` the messages
+confirmation code's hash, tries and sends, its unsubscribe key, whether it wants a daily
+digest instead of a message per turn); `mail_outbox` the messages
 to send, one row per `key` (a turn mail: room, the journal seq that made it the seat's
 turn, seat), so a message is written at most once however often it is asked for.
 
@@ -56,6 +57,8 @@ def upgrade() -> None:
         sa.Column("last_code_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("unsub_key", sa.String(length=64), nullable=False),
         sa.Column("unsubscribed_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("digest", sa.Boolean(), nullable=False, server_default=sa.false()),
+        sa.Column("digest_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_seat_addresses"),
         sa.UniqueConstraint("room_code", "seat", name="uq_seat_addresses_room_code_seat"),

@@ -96,6 +96,10 @@ class ConfirmAddress(Body):
         description="the 6-digit code sent to the address")
 
 
+class DigestChoice(SeatOnly):
+    digest: bool = Field(description="true: one e-mail a day at most, listing your turns")
+
+
 class SeatRef(Body):
     code: Annotated[str, StringConstraints(max_length=16)]
     token: Token
@@ -108,6 +112,6 @@ class TurnsQuery(Body):
 
 REQUEST_MODELS = (
     CreateRoom, JoinRoom, LeaveRoom, HostOnly, SeatOnly, SeatAction, SeatBot, SetClock,
-    LateChoice, Away, AddAddress, ConfirmAddress, SeatRef, TurnsQuery,
+    LateChoice, Away, AddAddress, ConfirmAddress, DigestChoice, SeatRef, TurnsQuery,
 )
 RESPONSE_MODELS = (CreatedRoom, Joined)

@@ -3,6 +3,7 @@
     POST /api/rooms/{code}/email          a seat's player gives an address (a code is sent)
     POST /api/rooms/{code}/email/confirm  ... and confirms it with that code
     POST /api/rooms/{code}/email/status   what this seat's address is (masked) and its state
+    POST /api/rooms/{code}/email/digest   ... asks for a daily digest instead (or not)
     POST /api/rooms/{code}/email/remove   ... takes it back
     GET  /unsubscribe/{token}             the one-click link of every message
     POST /api/turns                       for (room, seat token) pairs: whose turn, time left
@@ -21,7 +22,7 @@ from server.rules import is_over
 
 from .error_pages import wants_html
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
-from .models import AddAddress, ConfirmAddress, SeatOnly, TurnsQuery
+from .models import AddAddress, ConfirmAddress, DigestChoice, SeatOnly, TurnsQuery
 
 router = APIRouter(responses=EVERY_ROUTE)
 
@@ -69,6 +70,15 @@ async def address_status(code: str, body: SeatOnly, request: Request) -> dict[st
     book = _book(request)
     room, seat = _seat(request, code, body.token)
     return await book.status(room.code, seat)
+
+
+@router.post("/api/rooms/{code}/email/digest", responses=STATE_CHANGING)
+async def address_digest(code: str, body: DigestChoice, request: Request) -> dict[str, Any]:
+    """A daily digest of this seat's turns (with the address's other digest seats) instead
+    of one message per turn."""
+    book = _book(request)
+    room, seat = _seat(request, code, body.token)
+    return await book.set_digest(room.code, seat, body.digest)
 
 
 @router.post("/api/rooms/{code}/email/remove", responses=STATE_CHANGING)

@@ -394,6 +394,9 @@ class SeatAddress(Base):
     last_code_at: Mapped[datetime | None]
     unsub_key: Mapped[str] = mapped_column(String(TOKEN_HASH))  # signs the unsubscribe link
     unsubscribed_at: Mapped[datetime | None]
+    # A daily digest instead of a message per turn; when this address last got one.
+    digest: Mapped[bool] = mapped_column(Boolean, default=False)
+    digest_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -406,14 +409,15 @@ class MailOutbox(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     key: Mapped[str] = mapped_column(String(96), unique=True)
-    kind: Mapped[str] = mapped_column(String(16))  # "turn" | "code"
+    kind: Mapped[str] = mapped_column(String(16))  # "turn" | "code" | "digest"
     room_code: Mapped[str] = mapped_column(String(ROOM_CODE))
     seat: Mapped[int]
     seq: Mapped[int] = mapped_column(Integer, default=0)
     address_id: Mapped[int] = mapped_column(
         ForeignKey("seat_addresses.id", ondelete="CASCADE"), index=True)
     payload: Mapped[dict[str, Any] | None]
-    status: Mapped[str] = mapped_column(String(16))  # pending | sent | dropped
+    # pending | sent | dropped; a digest address's turns: held, then digested
+    status: Mapped[str] = mapped_column(String(16))
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_at: Mapped[datetime]
     claimed_by: Mapped[str | None] = mapped_column(String(96))

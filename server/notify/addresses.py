@@ -92,7 +92,7 @@ class AddressBook:
             if row is None:
                 row = SeatAddress(room_code=room_code, seat=seat, address=address, lang=lang,
                                   code_tries=0, codes_sent=0, unsub_key=secrets.token_hex(32),
-                                  created_at=now)
+                                  digest=False, created_at=now)
                 session.add(row)
                 await session.flush()
             elif row.address != address or row.unsubscribed_at is not None:
@@ -155,6 +155,22 @@ class AddressBook:
             row = await _row(session, room_code, seat)
             return {"state": "none"} if row is None else self._status(row, self.wall())
 
+    async def set_digest(self, room_code: str, seat: int, on: bool) -> dict[str, Any]:
+        """A daily digest of this address's turns instead of a message per turn (off: the
+        turns waiting for the digest go out one by one)."""
+        async with self.sessions() as session, session.begin():
+            row = await _row(session, room_code, seat, lock=True)
+            if row is None:
+                raise RoomError("no_address", "this seat has no e-mail address; add one", 409)
+            row.digest = on
+            if on:
+                await outbox.hold_pending(session, row.address)
+            else:
+                await outbox.release_held(session, row.address)
+            status = self._status(row, self.wall())
+        self.wake()
+        return status
+
     async def remove(self, room_code: str, seat: int) -> None:
         """The seat's player takes their address back."""
         async with self.sessions() as session, session.begin():
@@ -185,7 +201,8 @@ class AddressBook:
         wait = 0
         if row.last_code_at is not None:
             wait = max(0, round((row.last_code_at + RESEND_GAP - now).total_seconds()))
-        return {"state": state, "address": mask(row.address), "resend_in": wait}
+        return {"state": state, "address": mask(row.address), "resend_in": wait,
+                "digest": bool(row.digest)}
 
 
 def _check_rate(row: SeatAddress, now: datetime) -> None:

@@ -7,6 +7,9 @@
   draining at once never take the same row; a claim that runs out (its sender died) makes
   the row due again. SQLite has one server per file (server.persist.lock), one drainer.
 - `sent` / `retry` / `drop` settle a claimed row, only while this sender's claim stands.
+- `make_digests`: an address that asked for a daily digest gets its turns `held`; at most
+  once every DIGEST_EVERY they become one `digest` row (keyed on the address and the day,
+  so two instances make one), in the same transaction as the turns are marked `digested`.
 
 A row is sent at most once unless its sender dies between the SMTP server's answer and
 `sent` (a window of one round trip): then it goes again after CLAIM_TTL, with the same
@@ -15,6 +18,7 @@ Message-ID, which mail clients use to fold duplicates. Nothing is ever lost that
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -26,6 +30,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.db.models import ABANDONED, FINISHED, MailOutbox, Room, SeatAddress
 
 PENDING, SENT, DROPPED = "pending", "sent", "dropped"
+HELD, DIGESTED = "held", "digested"  # a digest address's turns: waiting for, then in, one
+DIGEST_EVERY = timedelta(hours=24)
 CLAIM_TTL = timedelta(seconds=120)  # longer than one send may take (SMTP_TIMEOUT)
 BACKOFF_FIRST, BACKOFF_MAX = 5.0, 1800.0  # seconds: 5, 10, 20, ... then every 30 minutes
 GIVE_UP_AFTER = 40  # attempts (about 17 hours of a dead SMTP server): then dropped
@@ -51,10 +57,10 @@ def backoff(attempts: int) -> timedelta:
 
 async def put(session: AsyncSession, *, key: str, kind: str, room_code: str, seat: int,
               seq: int, address_id: int, payload: dict[str, Any] | None,
-              now: datetime) -> bool:
+              now: datetime, status: str = PENDING) -> bool:
     """Write the message `key` unless it exists; True if this call wrote it."""
     values = dict(key=key, kind=kind, room_code=room_code, seat=seat, seq=seq,
-                  address_id=address_id, payload=payload, status=PENDING, attempts=0,
+                  address_id=address_id, payload=payload, status=status, attempts=0,
                   next_at=now, created_at=now)
     dialect = session.get_bind().dialect.name
     insert: Any = postgresql.insert if dialect == "postgresql" else sqlite.insert
@@ -149,3 +155,49 @@ async def forget_ended(session: AsyncSession) -> int:
         await session.execute(delete(MailOutbox).where(MailOutbox.address_id.in_(ids)))
         await session.execute(delete(SeatAddress).where(SeatAddress.id.in_(ids)))
     return len(ids)
+
+
+async def make_digests(session: AsyncSession, now: datetime) -> int:
+    """Gather each digest address's held turns into one message, if its last digest is at
+    least DIGEST_EVERY old; returns how many digests were written."""
+    held = (select(MailOutbox.id, MailOutbox.key, MailOutbox.room_code, MailOutbox.seat,
+                   MailOutbox.address_id, SeatAddress.address)
+            .join(SeatAddress, SeatAddress.id == MailOutbox.address_id)
+            .where(MailOutbox.status == HELD).order_by(MailOutbox.id)
+            .with_for_update(of=MailOutbox, skip_locked=True))
+    by_address: dict[str, list[Any]] = {}
+    for row in (await session.execute(held)).all():
+        by_address.setdefault(row.address, []).append(row)
+    made = 0
+    for address, turns in by_address.items():
+        last = (await session.execute(select(func.max(SeatAddress.digest_at))
+                                      .where(SeatAddress.address == address))).scalar_one()
+        if last is not None and now - last < DIGEST_EVERY:
+            continue
+        first = turns[0]
+        tag = hashlib.sha256(address.encode()).hexdigest()[:24]
+        payload = {"turns": [[t.key, t.room_code, t.seat, t.address_id] for t in turns]}
+        if await put(session, key=f"digest:{tag}:{now:%Y-%m-%d}", kind="digest",
+                     room_code=first.room_code, seat=first.seat, seq=0,
+                     address_id=first.address_id, payload=payload, now=now):
+            await session.execute(update(MailOutbox).where(
+                MailOutbox.id.in_([t.id for t in turns])).values(status=DIGESTED, sent_at=now))
+            await session.execute(update(SeatAddress).where(SeatAddress.address == address)
+                                  .values(digest_at=now))
+            made += 1
+    return made
+
+
+async def release_held(session: AsyncSession, address: str) -> None:
+    """The address turned its digest off: its held turns go out one by one after all."""
+    ids = select(SeatAddress.id).where(SeatAddress.address == address)
+    await session.execute(update(MailOutbox).where(
+        MailOutbox.status == HELD, MailOutbox.address_id.in_(ids)).values(status=PENDING))
+
+
+async def hold_pending(session: AsyncSession, address: str) -> None:
+    """The address asked for a digest: its turns not yet sent (nor being sent) wait for it."""
+    ids = select(SeatAddress.id).where(SeatAddress.address == address)
+    await session.execute(update(MailOutbox).where(
+        MailOutbox.status == PENDING, MailOutbox.kind == "turn",
+        MailOutbox.claimed_by.is_(None), MailOutbox.address_id.in_(ids)).values(status=HELD))

@@ -6,6 +6,9 @@ LANGS = ("en", "th", "ko")
 
 STRINGS: dict[str, dict[str, str]] = {
     "en": {
+        "digest.subject": "Coffee Rush: your turn at {count} table(s)",
+        "digest.body": "Hello,\n\nIt is your turn at these Coffee Rush tables:\n{lines}",
+        "digest.line": "  {code}: {link}\n",
         "turn.subject": "Coffee Rush: your turn at table {code}",
         "turn.body": "Hello {name},\n\nIt is your turn at Coffee Rush table {code}.\n"
                      "Play your move here: {link}\n",
@@ -16,6 +19,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "footer": "\nNo more e-mails from Coffee Rush to this address: {unsubscribe}\n",
     },
     "th": {
+        "digest.subject": "Coffee Rush: ถึงตาคุณที่ {count} โต๊ะ",
+        "digest.body": "สวัสดี\n\nถึงตาคุณแล้วที่โต๊ะ Coffee Rush เหล่านี้:\n{lines}",
+        "digest.line": "  {code}: {link}\n",
         "turn.subject": "Coffee Rush: ถึงตาคุณที่โต๊ะ {code}",
         "turn.body": "สวัสดี {name}\n\nถึงตาคุณแล้วที่โต๊ะ Coffee Rush {code}\n"
                      "เล่นตาของคุณได้ที่นี่: {link}\n",
@@ -25,6 +31,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "footer": "\nเลิกรับอีเมลจาก Coffee Rush ที่ที่อยู่นี้: {unsubscribe}\n",
     },
     "ko": {
+        "digest.subject": "Coffee Rush: {count}개 테이블에서 당신 차례입니다",
+        "digest.body": "안녕하세요.\n\n이 Coffee Rush 테이블에서 당신 차례입니다:\n{lines}",
+        "digest.line": "  {code}: {link}\n",
         "turn.subject": "Coffee Rush: {code} 테이블에서 당신 차례입니다",
         "turn.body": "{name} 님, 안녕하세요.\n\nCoffee Rush {code} 테이블에서 당신 차례입니다.\n"
                      "여기에서 두세요: {link}\n",

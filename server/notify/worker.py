@@ -54,6 +54,7 @@ class MailWorker:
         self._asked: set[str] = set()  # turn keys already put (or found without an address)
         self._wake = asyncio.Event()
         self._cleaned: datetime | None = None
+        self._stopping = False
 
     def wake(self) -> None:
         self._wake.set()
@@ -63,13 +64,26 @@ class MailWorker:
         if room.options.turn_based:
             self._wake.set()
 
+    async def stop(self, task: asyncio.Task[None], grace: float = 5.0) -> None:
+        """Let the pass under way finish (its sessions close cleanly), then end the task."""
+        self._stopping = True
+        self._wake.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(task), grace)
+        except (TimeoutError, asyncio.CancelledError):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
     async def run(self) -> None:
-        while True:
+        while not self._stopping:
             self._wake.clear()  # before the pass: a wake-up during it makes another pass
             try:
                 await self.step()
             except Exception:
                 log.exception("mail worker pass failed")
+            if self._stopping:
+                return
             wait = POLL
             if self.sessions is not None:
                 try:
@@ -88,6 +102,8 @@ class MailWorker:
         if self.sessions is None:
             return
         await self.put_turns()
+        async with self.sessions() as session, session.begin():
+            await outbox.make_digests(session, self.wall())
         await self.drain()
         async with self.sessions() as session:
             self.backlog = await outbox.backlog(session)
@@ -119,7 +135,8 @@ class MailWorker:
                 if row is not None and self._same_player(room, row):
                     await outbox.put(session, key=turn.key, kind="turn",
                                      room_code=turn.room_code, seat=turn.seat, seq=turn.seq,
-                                     address_id=row.id, payload=None, now=self.wall())
+                                     address_id=row.id, payload=None, now=self.wall(),
+                                     status=outbox.HELD if row.digest else outbox.PENDING)
             self._asked.add(turn.key)
         self._asked &= keys  # forget turns that are over
 
@@ -149,12 +166,15 @@ class MailWorker:
         assert self.sessions is not None
         async with self.sessions() as session:
             address = await session.get(SeatAddress, row.address_id)
-            mail = None if address is None else self._mail(row, address)
-            # A room not held here (another instance's, or over): only while it is played.
-            held = row.room_code in self.manager.rooms
-            if mail is not None and row.kind == "turn" and not held and (
-                    await outbox.room_status(session, row.room_code) != PLAYING):
+            if address is None:
                 mail = None
+            elif row.kind == "digest":
+                mail = await self._digest(session, row, address)
+            else:
+                mail = self._mail(row, address)
+                if mail is not None and row.kind == "turn" and not await self._still_on(
+                        session, row.key, row.room_code, address):
+                    mail = None
         if mail is None:
             async with self.sessions() as session, session.begin():
                 await outbox.drop(session, row.id, self.sender, self.wall())
@@ -197,18 +217,47 @@ class MailWorker:
         if address.confirmed_at is None:
             return None
         room = self.manager.rooms.get(row.room_code)
-        name = ""
-        if room is not None:
-            now = current_turn(room)
-            if now is None or now.key != row.key or not self._same_player(room, address):
-                return None  # the turn is over (the news is stale), or the player left
-            name = room.seats[row.seat].name or ""
-        link = f"{base}/r/{code}"
-        if address.seat_link:
-            link += f"#seat={address.seat_link}"
+        name = "" if room is None else room.seats[row.seat].name or ""
         return Mail(address.address, say(lang, "turn.subject", code=code),
-                    say(lang, "turn.body", code=code, name=name, link=link) + footer,
+                    say(lang, "turn.body", code=code, name=name,
+                        link=self._link(row.room_code, address)) + footer,
                     row.key, unsubscribe)
+
+    def _link(self, room_code: str, address: SeatAddress) -> str:
+        """Straight to the seat: the table with the seat token the player gave."""
+        link = f"{self.public_url()}/r/{display(room_code)}"
+        return link + (f"#seat={address.seat_link}" if address.seat_link else "")
+
+    async def _still_on(self, session: AsyncSession, key: str, room_code: str,
+                        address: SeatAddress) -> bool:
+        """The turn of `key` is still being waited for, by the player who gave `address`
+        (a room not held here, another instance's or over: while the game is played)."""
+        room = self.manager.rooms.get(room_code)
+        if room is None:
+            return await outbox.room_status(session, room_code) == PLAYING
+        now = current_turn(room)
+        return now is not None and now.key == key and self._same_player(room, address)
+
+    async def _digest(self, session: AsyncSession, row: outbox.Claimed,
+                      address: SeatAddress) -> Mail | None:
+        """One message for the turns gathered in a digest row (those still waiting)."""
+        if address.unsubscribed_at is not None:
+            return None
+        lines = []
+        for key, room_code, _seat, address_id in (row.payload or {}).get("turns", []):
+            seat_address = await session.get(SeatAddress, address_id)
+            if seat_address is None or seat_address.unsubscribed_at is not None:
+                continue
+            if await self._still_on(session, key, room_code, seat_address):
+                lines.append(say(address.lang, "digest.line", code=display(room_code),
+                                 link=self._link(room_code, seat_address)))
+        if not lines:
+            return None
+        unsubscribe = (f"{self.public_url()}/unsubscribe/"
+                       f"{unsubscribe_token(address.id, address.address, address.unsub_key)}")
+        return Mail(address.address, say(address.lang, "digest.subject", count=len(lines)),
+                    say(address.lang, "digest.body", lines="".join(lines))
+                    + say(address.lang, "footer", unsubscribe=unsubscribe), row.key, unsubscribe)
 
     def public_url(self) -> str:
         s = self.settings

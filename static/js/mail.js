@@ -21,9 +21,12 @@ export function createMailPanel({ code, token }) {
   const codeIn = h("input", { type: "text", id: "mail-code", inputmode: "numeric", autocomplete: "one-time-code", maxlength: "6" });
   const confirm = h("button", { type: "button", id: "mail-confirm", class: "btn small primary" });
   const remove = h("button", { type: "button", id: "mail-remove", class: "btn small" });
+  const digest = h("input", { type: "checkbox", id: "mail-digest" });
+  const digestLabel = h("span", {});
+  const digestRow = h("label", { class: "check", hidden: true }, digest, " ", digestLabel);
   const error = h("p", { class: "form-error", role: "alert", id: "mail-error" });
   const codeRow = h("p", { class: "mail-row", hidden: true }, codeLabel, codeIn, confirm);
-  panel.append(summary, state, h("p", { class: "mail-row" }, addressLabel, address, send), codeRow, remove, error);
+  panel.append(summary, state, h("p", { class: "mail-row" }, addressLabel, address, send), codeRow, digestRow, remove, error);
   document.getElementById("waiting").after(panel);
 
   let status = { state: "none" };
@@ -41,6 +44,7 @@ export function createMailPanel({ code, token }) {
 
   send.addEventListener("click", () => ask("", { address: address.value, lang: getLang() }));
   confirm.addEventListener("click", () => ask("/confirm", { code: codeIn.value }));
+  digest.addEventListener("change", () => ask("/digest", { digest: digest.checked }));
   remove.addEventListener("click", async () => {
     await ask("/remove", {});
     status = { state: "none" };
@@ -57,6 +61,9 @@ export function createMailPanel({ code, token }) {
     text(send, t(s === "pending" ? "mail.resend" : "mail.send"));
     text(state, s === "none" ? "" : t(`mail.${s}`, { address: status.address }));
     codeRow.hidden = s !== "pending";
+    text(digestLabel, t("mail.digest"));
+    digestRow.hidden = s !== "confirmed";
+    digest.checked = !!status.digest;
     remove.hidden = s === "none";
   }
 

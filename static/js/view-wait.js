@@ -80,6 +80,7 @@ export function updateWaiting(parts, view, ctx) {
     `${t("lobby.visibility")}: ${t(o.public ? "lobby.public" : "lobby.private")}`,
   ];
   if (o.starter_orders) lines.push(t("lobby.variant"));
+  if (o.mode === "turn_based") lines.push(`${t("mode.label")}: ${t("mode.turn_based")}`);
   if (parts.optionsList.dataset.sig !== JSON.stringify(lines)) {
     parts.optionsList.dataset.sig = JSON.stringify(lines);
     parts.optionsList.replaceChildren(...lines.map((line) => h("li", { text: line })));

@@ -34,7 +34,7 @@ def app_client(make_settings: Callable[..., Any], smtp: SmtpServer,
         yield client
 
 
-def new_table(client: TestClient) -> tuple[str, list[str]]:
+def new_table(client: TestClient, start: bool = True) -> tuple[str, list[str]]:
     r = client.post("/api/rooms", json={"players": 2, "mode": "turn_based",
                                          "starting_player": 0,
                                          "clock": {"turn": DAY, "bank": 3 * DAY}})
@@ -42,16 +42,19 @@ def new_table(client: TestClient) -> tuple[str, list[str]]:
     code, host = r.json()["code"], r.json()["host_token"]
     tokens = [client.post(f"/api/rooms/{code}/join", json={"name": name}).json()["seat_token"]
               for name in ("Ana", "Bo")]
-    assert client.post(f"/api/rooms/{code}/start", json={"token": host}).status_code == 200
+    if start:
+        assert client.post(f"/api/rooms/{code}/start", json={"token": host}).status_code == 200
+    else:
+        tokens.append(host)
     return code, tokens
 
 
 def confirm(client: TestClient, smtp: SmtpServer, code: str, token: str,
-            address: str = ADDRESS) -> None:
+            address: str = ADDRESS, codes_before: int = 0) -> None:
     r = client.post(f"/api/rooms/{code}/email", json={"token": token, "address": address})
     assert r.status_code == 200, r.text
     assert r.json()["state"] == "pending" and address not in r.text  # masked
-    mail = smtp.wait_for(1, kind="code")[-1]
+    mail = smtp.wait_for(codes_before + 1, kind="code")[-1]
     assert mail["To"] == address
     r = client.post(f"/api/rooms/{code}/email/confirm",
                     json={"token": token, "code": code_in(mail)})
@@ -223,6 +226,15 @@ def test_a_late_game_ended_as_abandoned_is_kept_and_its_addresses_forgotten(
     confirm(client, smtp, code, tokens[1])
     room = client.app.state.rooms.get(code)  # type: ignore[attr-defined]
     late, other = room.game.current, 1 - room.game.current
+    # The other player pauses their clock once (HTTP), not twice.
+    away = f"/api/rooms/{code}/away"
+    assert client.post(away, json={"token": tokens[other], "hours": 24}).status_code == 200
+    r = client.post(away, json={"token": tokens[other], "hours": 24})
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "away_used")
+    r = client.post(away, json={"token": tokens[late], "hours": 169})
+    assert (r.status_code, r.json()["error"]["code"]) == (422, "malformed")
+    mine = client.post(f"/api/rooms/{code}/turn", json={"token": tokens[late]}).json()
+    assert mine["your_turn"] and mine["left_ms"] == 4 * DAY * 1000
     fake_clock.advance(4 * DAY)
     keeper = ClockKeeper(client.app.state.rooms, "greedy")  # type: ignore[attr-defined]
     client.portal.call(keeper.check)  # type: ignore[union-attr]
@@ -272,3 +284,41 @@ def test_an_address_follows_its_player_not_the_seat(app_client: TestClient, smtp
                 assert sent == 10
                 return
             sent += 1
+
+
+def test_a_daily_digest_gathers_the_turns_of_one_address(
+        app_client: TestClient, smtp: SmtpServer, fake_clock: FakeClock) -> None:
+    client = app_client
+    tables = [new_table(client, start=False) for _ in range(2)]
+    for n, (code, tokens) in enumerate(tables):  # set up while waiting, then started
+        confirm(client, smtp, code, tokens[1], codes_before=n)
+        r = client.post(f"/api/rooms/{code}/email/digest",
+                        json={"token": tokens[1], "digest": True})
+        assert r.json()["digest"] is True
+        assert client.post(f"/api/rooms/{code}/start", json={"token": tokens[2]}).is_success
+    (first, first_tokens), (second, second_tokens) = tables
+    play_until_turn_of(client, first, 1)
+    assert "1" in str(smtp.wait_for(1, kind="turn")[0]["Subject"])  # the first: at once
+    # More turns within the day wait for the next digest, which gathers them.
+    play_until_turn_of(client, second, 1)
+    play_until_turn_of(client, first, 0)
+    play_until_turn_of(client, first, 1)
+    client.app.state.mail.wake()  # type: ignore[attr-defined]
+    assert len(smtp.wait_for(2, timeout=1.0, kind="turn")) == 1
+    fake_clock.advance(25 * 3600)
+    client.app.state.mail.wake()  # type: ignore[attr-defined]
+    digest = smtp.wait_for(2, kind="turn")
+    assert len(digest) == 2 and "2" in str(digest[1]["Subject"])
+    for code, tokens in tables:
+        assert f"{code}: http://play.example/r/{code}#seat={tokens[1]}" in body(digest[1])
+    code, tokens = first, first_tokens
+    # Digest off: the turns waiting go out one by one at once.
+    play_until_turn_of(client, code, 0)
+    play_until_turn_of(client, code, 1)
+    client.app.state.mail.wake()  # type: ignore[attr-defined]
+    assert len(smtp.wait_for(3, timeout=1.0, kind="turn")) == 2
+    r = client.post(f"/api/rooms/{code}/email/digest", json={"token": tokens[1], "digest": False})
+    assert r.json()["digest"] is False
+    assert len(smtp.wait_for(3, kind="turn")) == 3
+    r = client.post(f"/api/rooms/{code}/email/digest", json={"token": tokens[0], "digest": True})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "no_address"

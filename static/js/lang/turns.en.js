@@ -49,4 +49,6 @@ export default {
   "unsub.done.title": "No more e-mail",
   "unsub.done.text": "This address gets no more e-mail from this server.",
   "unsub.bad.title": "This link does not work",
+  "mail.digest": "One e-mail a day at most, listing my turns",
+  "err.no_address": "This seat has no e-mail address yet.",
 };

@@ -49,4 +49,6 @@ export default {
   "unsub.done.title": "더 이상 이메일 없음",
   "unsub.done.text": "이 주소는 이 서버에서 더 이상 이메일을 받지 않습니다.",
   "unsub.bad.title": "이 링크는 작동하지 않습니다",
+  "mail.digest": "하루에 한 번만, 내 차례를 모아서",
+  "err.no_address": "이 자리에는 아직 이메일 주소가 없습니다.",
 };
