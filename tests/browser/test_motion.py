@@ -7,6 +7,7 @@ geometry, never by the clock."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page
@@ -202,12 +203,12 @@ def test_a_penalty_lands_marked(new_page, base_url: str) -> None:  # noqa: ANN00
     assert any("marked" in c for c in shot.get("penalty", [])), shot
 
 
-def test_a_watcher_sees_an_order_served_and_the_score_count_up(new_page) -> None:  # noqa: ANN001
-    """Alice plays turns that seek to serve (test_play's planner); a watcher at 360×740 sees her
-    served order slide to the done pile and her score count up."""
+def watched_game(new_page, width: int, height: int) -> tuple[Page, Page, Page, Any]:  # noqa: ANN001
+    """Alice (seat 1, first) and Bob at a table of test_play's seed, a watcher whose page
+    counts the motion it plays; the game started and past its set-up (the engine's copy)."""
     from server.rules import legal_actions, new_game
 
-    from .test_play import SEED, act, move_turn, open_table
+    from .test_play import SEED, act, open_table
 
     alice = new_page(width=1440, height=900)
     url = open_table(alice)
@@ -215,7 +216,7 @@ def test_a_watcher_sees_an_order_served_and_the_score_count_up(new_page) -> None
     bob.goto(url)
     bob.get_by_label("Your name").fill("Bob")
     bob.get_by_role("button", name="Sit in seat 2", exact=True).click()
-    watcher = new_page(width=360, height=740, reduced_motion="no-preference")
+    watcher = new_page(width=width, height=height, reduced_motion="no-preference")
     watcher.add_init_script(COUNT_ANIMATIONS)
     watcher.goto(url)
     watcher.get_by_text("Every seat is taken — you are watching.").wait_for()
@@ -224,6 +225,16 @@ def test_a_watcher_sees_an_order_served_and_the_score_count_up(new_page) -> None
     pages = {0: alice, 1: bob}
     while game.phase in ("placement", "starting_cup"):
         act(pages[game.current], game, legal_actions(game)[0])
+    return alice, bob, watcher, game
+
+
+def test_a_watcher_sees_an_order_served_and_the_score_count_up(new_page) -> None:  # noqa: ANN001
+    """Alice plays turns that seek to serve (test_play's planner); a watcher at 360×740 sees her
+    served order slide to the done pile and her score count up."""
+    from .test_play import move_turn
+
+    alice, bob, watcher, game = watched_game(new_page, 360, 740)
+    pages = {0: alice, 1: bob}
     for _ in range(12):
         seat = game.current
         before = len(game.players[0].completed)
@@ -247,25 +258,11 @@ def test_a_watcher_sees_an_order_served_and_the_score_count_up(new_page) -> None
 def test_a_watcher_sees_an_undo_rewind_and_a_token_go_back(new_page) -> None:  # noqa: ANN001
     """Alice steps and takes it back (the meeple rewinds the way it came); Bob returns a
     token he gained to the supply (it flies there). The watcher's table plays both."""
-    from server.rules import legal_actions, new_game
+    from server.rules import legal_actions
 
-    from .test_play import SEED, act, move_turn, open_table
+    from .test_play import act, move_turn
 
-    alice = new_page(width=1440, height=900)
-    url = open_table(alice)
-    bob = new_page(width=1024)
-    bob.goto(url)
-    bob.get_by_label("Your name").fill("Bob")
-    bob.get_by_role("button", name="Sit in seat 2", exact=True).click()
-    watcher = new_page(width=1440, height=900, reduced_motion="no-preference")
-    watcher.add_init_script(COUNT_ANIMATIONS)
-    watcher.goto(url)
-    watcher.get_by_text("Every seat is taken — you are watching.").wait_for()
-    alice.get_by_role("button", name="Start the game", exact=True).click()
-    game = new_game(SEED, 2, 0, False)
-    pages = {0: alice, 1: bob}
-    while game.phase in ("placement", "starting_cup"):
-        act(pages[game.current], game, legal_actions(game)[0])
+    alice, bob, watcher, game = watched_game(new_page, 1440, 900)
 
     def seen_by_watcher(page: Page) -> list[str]:
         v = page.evaluate("document.body.dataset.v")
