@@ -56,6 +56,7 @@ function render() {
   if (noPasskeys && !me) $("sign-up-password-box").hidden = false;
   if (!me) return;
   text($("account-name"), t("acct.signedInAs", { name: me.name }));
+  $("profile-link").href = `/u/${encodeURIComponent(me.name)}`;
   text($("account-keys"), [t("acct.passkeyCount", { n: me.passkeys.length }),
     t(me.password ? "acct.hasPassword" : "acct.noPassword")].join(" · "));
   $("current-password-box").hidden = !me.password;

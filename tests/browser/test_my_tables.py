@@ -41,7 +41,9 @@ def test_my_tables_from_a_second_device_and_for_a_guest(new_page) -> None:  # no
     signed = second.request.post("/api/sign-in/password",
                                  data={"name": "mira", "password": "lattes-4-all"})
     assert signed.ok, signed.text()
-    second.reload()
+    second.goto("/account")  # the account page leads to the profile and to my tables
+    expect(second.locator("#profile-link")).to_have_attribute("href", "/u/Mira")
+    second.get_by_role("link", name="Your tables").click()
     mine = second.locator("#my-tables li")
     expect(mine).to_have_count(1)
     expect(mine.locator(".room-link")).to_have_text(code)

@@ -6,6 +6,9 @@ export default {
 
   "end.ratings": "Ratings:",
 
+  "acct.profile": "Your profile and rating",
+  "acct.tables": "Your tables",
+
   "players.title": "Leaderboard",
   "players.explain": { one: "Signed-in players with at least {n} rated game.", other: "Signed-in players with at least {n} rated games." },
   "players.place": "#",

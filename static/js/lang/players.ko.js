@@ -5,6 +5,9 @@ export default {
 
   "end.ratings": "레이팅:",
 
+  "acct.profile": "내 프로필과 레이팅",
+  "acct.tables": "내 테이블",
+
   "players.title": "순위표",
   "players.explain": { other: "레이팅 게임을 {n}판 이상 한 로그인 플레이어" },
   "players.place": "#",

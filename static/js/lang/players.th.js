@@ -5,6 +5,9 @@ export default {
 
   "end.ratings": "เรตติ้ง:",
 
+  "acct.profile": "โปรไฟล์และเรตติ้งของคุณ",
+  "acct.tables": "โต๊ะของคุณ",
+
   "players.title": "อันดับผู้เล่น",
   "players.explain": { other: "ผู้เล่นที่ลงชื่อเข้าใช้และเล่นเกมที่นับเรตติ้งอย่างน้อย {n} เกม" },
   "players.place": "#",
