@@ -110,3 +110,13 @@ def test_the_games_list_links_signed_in_players_to_their_profile(
     assert "/u/Zed" not in page  # deleted: the game stays, no profile to link to
     listed = api.get("/api/games").json()["items"]
     assert {p["profile"] for g in listed for p in g["players"]} == {"Ana", "Ben", None}
+
+
+def test_the_readme_publishes_the_bots_ratings_the_server_uses() -> None:
+    from pathlib import Path
+
+    from server.db.ratings import BOT_RATINGS, shown
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    published = ", ".join(f"{level} {shown(mu)}" for level, (mu, _) in BOT_RATINGS.items())
+    assert f"({published})" in readme.replace("\n", " ")
