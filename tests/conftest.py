@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from server.config import Settings
 from server.db.migrate import upgrade
 from server.main import create_app
+from tests.notify.smtp import SmtpServer
 from tests.serving import served_process
 
 LOBBY = "<h1>lobby</h1>{% for r in rooms.open %}<li>{{ r.code }}</li>{% endfor %}"
@@ -223,3 +224,14 @@ def connect(client: TestClient) -> Iterator[Callable[..., Viewer]]:
             return Viewer(ws)
 
         yield open_socket
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpServer]:
+    """A real SMTP server in this process, keeping what it receives (tests/notify/smtp.py)."""
+    server = SmtpServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

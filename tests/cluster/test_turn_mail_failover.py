@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 import httpx
 
-from tests.notify.conftest import smtp  # noqa: F401 - the fixture, used by name
 from tests.notify.smtp import SmtpServer, code_in
 from tests.persist.live import Player
 

@@ -1,20 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-
-from .smtp import SmtpServer
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    server = SmtpServer()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 class FakeClock:
