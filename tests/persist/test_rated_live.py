@@ -1,7 +1,8 @@
-"""Rated games end to end on a real server (SQLite and PostgreSQL): two signed-in players and
+"""Rated games end to end on a real server: two signed-in players and
 a greedy bot play a whole game over websockets; the game is stored and rated once, the
 final screen's question says how each rating moved, the profiles and the leaderboard show
-it. A guest at another table plays by link as before, and that game is not rated."""
+it. A guest at another table plays by link as before, and that game is not rated. (On
+SQLite: both databases' writers rate a game in tests/db/test_ratings.py.)"""
 
 from __future__ import annotations
 
@@ -61,10 +62,8 @@ def ratings_of(api: httpx.Client, code: str) -> dict[str, Any]:
     raise AssertionError(f"the game of {code} was never stored")
 
 
-def test_a_rated_game_moves_the_ratings_and_a_guest_game_does_not(
-    tmp_path: Path, db_url: str
-) -> None:
-    server = Server({"DATABASE_URL": db_url, "BOT_WORKERS": "1", "BOT_DELAY": "0",
+def test_a_rated_game_moves_the_ratings_and_a_guest_game_does_not(tmp_path: Path) -> None:
+    server = Server({"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/coffee-rush.db", "BOT_WORKERS": "1", "BOT_DELAY": "0",
                      "JOURNAL_FALLBACK_PATH": str(tmp_path / "fallback.jsonl"),
                      "RATED_GAMES_TO_RANK": "1"})
     server.start()
