@@ -64,3 +64,35 @@ def test_my_tables_from_a_second_device_and_for_a_guest(new_page) -> None:  # no
     turn = guest.evaluate("document.title")
     assert turn.startswith("(1) ") == ("Your turn" in (row.text_content() or ""))
     screenshot(guest, "my-tables-360", full_page=False)
+
+
+def test_the_final_screen_says_how_a_rated_game_moved_the_ratings(
+    new_page, base_url: str  # noqa: ANN001
+) -> None:
+    """Two signed-in players finish a rated game (played over their sockets); the final
+    screen, for a player and for a watcher, says how each rating moved."""
+    from tests.persist.live import play_out
+
+    ana, ben = new_page(width=1440, height=900), new_page(width=360, height=740, locale="ko-KR")
+    for page, name in ((ana, "Anya"), (ben, "Benno")):
+        page.goto("/")
+        sign_up(page, name)
+    made = ana.request.post("/api/rooms", data={"players": 2}).json()
+    code = made["code"]
+    seats = {}
+    for page in (ana, ben):
+        sat = page.request.post(f"/api/rooms/{code}/join", data={"name": "-"}).json()
+        seats[sat["seat"]] = sat["seat_token"]
+    assert ana.request.post(f"/api/rooms/{code}/start", data={"token": made["host_token"]}).ok
+    final = play_out(base_url.replace("http", "ws", 1) + f"/ws/{code}", seats, 11)
+    winners = final["result"]["winners"]
+    ana.goto(f"/r/{code}")
+    line = ana.locator("#final .rating-changes")
+    expect(line).to_be_visible(timeout=15_000)
+    expect(line).to_contain_text("Anya")
+    expect(line).to_contain_text("Benno")
+    if len(winners) == 1:  # the winner's rating went up
+        expect(line.locator(".up")).to_have_count(1)
+    screenshot(ana, "final-ratings-1440", full_page=False)
+    ben.goto(f"/r/{code}")
+    expect(ben.locator("#final .rating-changes")).to_contain_text("레이팅")

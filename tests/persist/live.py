@@ -172,6 +172,31 @@ class Table:
         self.api.close()
 
 
+def play_out(ws: str, tokens: dict[int, str], seed: int) -> dict[str, Any]:
+    """Random legal moves for the seats in `tokens` at the room socket `ws` (bots play the
+    others) until the end; the final view of the game."""
+    rng = random.Random(seed)
+    players = {seat: Player(ws, token) for seat, token in tokens.items()}
+    watch = next(iter(players.values()))
+    try:
+        while True:
+            game = watch.game()
+            if game["phase"] == "over":
+                return game
+            mover = players.get(game["current"])
+            if mover is None:  # a bot's turn: wait for its move
+                watch.recv(timeout=30)
+                continue
+            while mover.v < watch.v:
+                mover.recv()
+            mover.act(rng.choice(mover.game()["legal"]))
+            while watch.v < mover.v:
+                watch.recv()
+    finally:
+        for p in players.values():
+            p.close()
+
+
 def bots_game(url: str) -> str:
     """A started two-player room with a random bot in each seat, made over HTTP at `url`;
     its code."""

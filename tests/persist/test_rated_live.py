@@ -6,7 +6,6 @@ SQLite: both databases' writers rate a game in tests/db/test_ratings.py.)"""
 
 from __future__ import annotations
 
-import random
 import time
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.persist.live import Player, Server
+from tests.persist.live import Server, play_out
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -25,31 +24,6 @@ def sign_up(server: Server, name: str) -> httpx.Client:
     made = client.post("/api/accounts", json={"name": name, "password": f"{name}-secret-1"})
     assert made.status_code == 201, made.text
     return client
-
-
-def play_out(server: Server, code: str, tokens: dict[int, str], seed: int) -> dict[str, Any]:
-    """Random legal moves for the seats in `tokens` (bots play the others) until the end;
-    the final view."""
-    rng = random.Random(seed)
-    players = {seat: Player(server.ws(code), token) for seat, token in tokens.items()}
-    watch = next(iter(players.values()))
-    try:
-        while True:
-            game = watch.game()
-            if game["phase"] == "over":
-                return game
-            mover = players.get(game["current"])
-            if mover is None:  # a bot's turn: wait for its move
-                watch.recv(timeout=30)
-                continue
-            while mover.v < watch.v:
-                mover.recv()
-            mover.act(rng.choice(mover.game()["legal"]))
-            while watch.v < mover.v:
-                watch.recv()
-    finally:
-        for p in players.values():
-            p.close()
 
 
 def ratings_of(api: httpx.Client, code: str) -> dict[str, Any]:
@@ -63,7 +37,8 @@ def ratings_of(api: httpx.Client, code: str) -> dict[str, Any]:
 
 
 def test_a_rated_game_moves_the_ratings_and_a_guest_game_does_not(tmp_path: Path) -> None:
-    server = Server({"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/coffee-rush.db", "BOT_WORKERS": "1", "BOT_DELAY": "0",
+    server = Server({"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/coffee-rush.db",
+                     "BOT_WORKERS": "1", "BOT_DELAY": "0",
                      "JOURNAL_FALLBACK_PATH": str(tmp_path / "fallback.jsonl"),
                      "RATED_GAMES_TO_RANK": "1"})
     server.start()
@@ -79,7 +54,7 @@ def test_a_rated_game_moves_the_ratings_and_a_guest_game_does_not(tmp_path: Path
         assert guest.post(f"/api/rooms/{code}/bot", json={
             "token": host, "seat": 2, "level": "greedy"}).is_success
         assert guest.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
-        final = play_out(server, code, {s: t["seat_token"] for s, t in tokens.items()}, 5)
+        final = play_out(server.ws(code), {s: t["seat_token"] for s, t in tokens.items()}, 5)
 
         moved = {p["name"]: p for p in ratings_of(guest, code)["players"]}
         assert set(moved) == {"Ana", "Ben"}  # the bot's rating does not move
@@ -100,7 +75,7 @@ def test_a_rated_game_moves_the_ratings_and_a_guest_game_does_not(tmp_path: Path
         other = ana.post(f"/api/rooms/{link}/join", json={"name": "typed"}).json()
         assert guest.post(f"/api/rooms/{link}/start", json={"token": made["host_token"]}
                           ).is_success
-        play_out(server, link, {seat["seat"]: seat["seat_token"],
+        play_out(server.ws(link), {seat["seat"]: seat["seat_token"],
                                 other["seat"]: other["seat_token"]}, 6)
         assert ratings_of(guest, link)["players"] == []
         assert guest.get("/api/players/ana").json()["rated_games"] == 1
