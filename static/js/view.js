@@ -69,9 +69,10 @@ export function renderTable(parts, view, acts, sel, ctx) {
     // The Starting Player Token, said as what it means: the game goes on, or this round is
     // the last. A status line, not a control: it looks like one (no pill while open).
     if (!token.firstChild) token.append(icon("react-wait", null, "ico token-ico"), h("span", { class: "token-words" }));
-    text(token.querySelector(".token-words"), g.closed ? t("hdr.closed") : t("hdr.open"));
-    toggle(token, "closed", g.closed);
-    attr(token, "title", t(g.closed ? "hdr.closedHelp" : "hdr.openHelp"));
+    const state = g.phase === "over" ? "over" : g.closed ? "closed" : "open";
+    text(token.querySelector(".token-words"), t(`hdr.${state}`));
+    toggle(token, "closed", state === "closed");
+    attr(token, "title", t(`hdr.${state}Help`));
     text($("deck-count"), t("hdr.deck", { n: g.deck }));
   }
   $("deck-count").hidden = !g;

@@ -93,6 +93,7 @@ def test_the_final_screen_says_how_a_rated_game_moved_the_ratings(
     expect(line).to_contain_text("Benno")
     if len(winners) == 1:  # the winner's rating went up
         expect(line.locator(".up")).to_have_count(1)
+    expect(ana.locator("#token-state")).to_have_text("Game over")  # not "Last round"
     screenshot(ana, "final-ratings-1440", full_page=False)
     ben.goto(f"/r/{code}")
     expect(ben.locator("#final .rating-changes")).to_contain_text("레이팅")

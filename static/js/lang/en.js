@@ -75,6 +75,8 @@ export default {
   "hdr.open": "Game goes on", "hdr.closed": "Last round",
   "hdr.openHelp": "The game goes on until the deck runs out or someone has 5 penalties; then that round is the last.",
   "hdr.closedHelp": "Last round: the game ends when every player has had this round's turn.",
+  "hdr.over": "Game over",
+  "hdr.overHelp": "The game is over: the final scores are below.",
   "hdr.deck": "deck {n}",
   "hdr.mute": "Mute sounds", "hdr.unmute": "Turn sounds on",
   "hdr.help": "Help",

@@ -71,6 +71,8 @@ export default {
   "hdr.open": "게임 진행 중", "hdr.closed": "마지막 라운드",
   "hdr.openHelp": "덱이 다 떨어지거나 누군가 벌점 5장을 받을 때까지 게임이 계속되고, 그 라운드가 마지막이 됩니다.",
   "hdr.closedHelp": "마지막 라운드: 모든 플레이어가 이번 라운드의 차례를 마치면 게임이 끝납니다.",
+  "hdr.over": "게임 종료",
+  "hdr.overHelp": "게임이 끝났습니다: 아래에서 최종 점수를 보세요.",
   "hdr.deck": "덱 {n}",
   "hdr.mute": "소리 끄기", "hdr.unmute": "소리 켜기",
   "hdr.help": "도움말",
