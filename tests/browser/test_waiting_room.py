@@ -43,7 +43,9 @@ def test_the_clock_sits_with_the_options_and_chat_covers_nothing(
 
     card = page.locator("#waiting").bounding_box()
     options = page.locator("#wait-options")
-    expect(options.locator("li")).to_have_count(3)  # players, starting player, visibility
+    expect(options.locator("li")).to_have_count(4)  # players, starting player, visibility, rated
+    rated = {"en-US": "Rated", "th-TH": "นับเรตติ้ง", "ko-KR": "레이팅 반영"}[locale]
+    expect(options).to_contain_text(rated)
     clock = page.locator("#clock-setting")
     expect(clock).to_be_visible()
     assert card and inside(clock.bounding_box(), card)  # type: ignore[arg-type]

@@ -9,6 +9,9 @@ export default {
   "acct.profile": "Your profile and rating",
   "acct.tables": "Your tables",
 
+  "wait.rated": "Rated, if every player is signed in",
+  "wait.unrated": "Not rated",
+
   "players.title": "Leaderboard",
   "players.explain": { one: "Signed-in players with at least {n} rated game.", other: "Signed-in players with at least {n} rated games." },
   "players.place": "#",

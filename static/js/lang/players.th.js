@@ -8,6 +8,9 @@ export default {
   "acct.profile": "โปรไฟล์และเรตติ้งของคุณ",
   "acct.tables": "โต๊ะของคุณ",
 
+  "wait.rated": "นับเรตติ้ง หากผู้เล่นทุกคนลงชื่อเข้าใช้",
+  "wait.unrated": "ไม่นับเรตติ้ง",
+
   "players.title": "อันดับผู้เล่น",
   "players.explain": { other: "ผู้เล่นที่ลงชื่อเข้าใช้และเล่นเกมที่นับเรตติ้งอย่างน้อย {n} เกม" },
   "players.place": "#",
