@@ -3,7 +3,8 @@
 // room's whole game log fills in what came before, back to the first turn. New lines are
 // put on top as they come; a fill or a language change retells every line. Presence noise
 // is folded: in a run of presence events (nothing else happened between them), each player
-// keeps one line, their latest ("went offline", "is back") instead of every flap.
+// keeps one line, their latest ("went offline", "is back") instead of every flap. A player
+// may show only their own lines (and those about nobody in particular).
 import { logLine } from "./log.js";
 
 // Lines kept: more than a whole four-player game's events.
@@ -16,6 +17,14 @@ export class LogList {
     /** @type {{v: number, event: import("./types.js").GameEvent}[]} oldest first */
     this.entries = [];
     this.drawn = 0; // entries already drawn, oldest first (-1: draw them all again)
+    /** @type {number | null} show only this seat's lines (and those about no seat) */
+    this.only = null;
+  }
+
+  /** @param {number | null} seat @param {import("./types.js").NameOf} nameOf @returns {void} */
+  showOnly(seat, nameOf) {
+    this.only = seat;
+    this.render(nameOf, true);
   }
 
   /** @param {number} v @param {import("./types.js").GameEvent[]} events @returns {void} */
@@ -49,6 +58,7 @@ export class LogList {
         if (!isPresence(event)) run.clear();
         else if (run.has(event.seat)) continue;
         else run.add(event.seat);
+        if (this.only !== null && event.seat != null && event.seat !== this.only) continue;
         const item = logLine(event, nameOf);
         if (item) items.push(item);
       }

@@ -206,12 +206,25 @@ function draw() {
   mailPanel.update(view);
   turnBased.update(view);
   talk.chat.update(view);
+  syncMineOnly(view);
   wasMine = mine;
   $("device-link").value = tokens.seat(code) ? `${location.origin}${location.pathname}#seat=${encodeURIComponent(tokens.seat(code))}` : "";
   $("help-device").hidden = !tokens.seat(code);
 }
 
 const log = new LogList($("log-list"));
+// "Only my moves": a seated player's filter of the log.
+const mineOnly = h("button", { type: "button", class: "btn small log-mine", "aria-pressed": "false" });
+$("log").querySelector("h2").after(mineOnly);
+mineOnly.addEventListener("click", () => {
+  const on = mineOnly.getAttribute("aria-pressed") !== "true";
+  mineOnly.setAttribute("aria-pressed", String(on));
+  log.showOnly(on ? store.view.you.seat : null, nameOfFactory(store.view));
+});
+function syncMineOnly(view) {
+  mineOnly.hidden = view.you.seat === null;
+  text(mineOnly, t("log.mine"));
+}
 const motion = new Motion();
 
 function logEvents(v, events) {

@@ -79,13 +79,17 @@ def test_the_final_screen_says_how_a_rated_game_moved_the_ratings(
         sign_up(page, name)
     made = ana.request.post("/api/rooms", data={"players": 2}).json()
     code = made["code"]
-    seats = {}
-    for page in (ana, ben):
+    seats, seats_of = {}, {}
+    for page, name in ((ana, "Anya"), (ben, "Benno")):
         sat = page.request.post(f"/api/rooms/{code}/join", data={"name": "-"}).json()
         seats[sat["seat"]] = sat["seat_token"]
+        seats_of[name] = sat["seat"]
     assert ana.request.post(f"/api/rooms/{code}/start", data={"token": made["host_token"]}).ok
     final = play_out(base_url.replace("http", "ws", 1) + f"/ws/{code}", seats, 11)
     winners = final["result"]["winners"]
+    token = seats[seats_of["Anya"]]  # Anya's browser keeps her seat's link, as after a join
+    ana.evaluate("([c, t]) => localStorage.setItem(`cr.seat.${c}`, t)",
+                 [code.replace("-", ""), token])
     ana.goto(f"/r/{code}")
     line = ana.locator("#final .rating-changes")
     expect(line).to_be_visible(timeout=15_000)
@@ -95,5 +99,16 @@ def test_the_final_screen_says_how_a_rated_game_moved_the_ratings(
         expect(line.locator(".up")).to_have_count(1)
     expect(ana.locator("#token-state")).to_have_text("Game over")  # not "Last round"
     screenshot(ana, "final-ratings-1440", full_page=False)
+    # The log's "Only my moves" (issue 26): the other player's lines go, and come back.
+    lines = ana.locator("#log-list li")
+    expect(lines.first).to_be_visible()
+    seat = str(seats_of["Anya"])
+    other = f'#log-list li[data-seat]:not([data-seat=""]):not([data-seat="{seat}"])'
+    assert ana.locator(other).count() > 0
+    ana.get_by_role("button", name="Only my moves").click()
+    expect(ana.locator(other)).to_have_count(0)
+    expect(ana.locator(f'#log-list li[data-seat="{seat}"]').first).to_be_visible()
+    ana.get_by_role("button", name="Only my moves").click()
+    expect(ana.locator(other).first).to_be_attached()
     ben.goto(f"/r/{code}")
     expect(ben.locator("#final .rating-changes")).to_contain_text("레이팅")

@@ -49,3 +49,12 @@ test("a game line between two presence events keeps both", () => {
   log.render(nameOf);
   assert.deepEqual(shown(log), ["presence", "turn_ended", "presence"]);
 });
+
+test("only my moves: other players' lines go, lines about nobody stay", () => {
+  const log = new LogList(new Element("ol"));
+  log.add(1, [{ type: "turn_ended", seat: 0 }, { type: "turn_ended", seat: 1 }, { type: "game_started" }]);
+  log.showOnly(1, nameOf);
+  assert.deepEqual(log.list.children.map((li) => li.dataset.seat), ["", 1]);
+  log.showOnly(null, nameOf);
+  assert.equal(log.list.children.length, 3);
+});

@@ -12,6 +12,8 @@ export default {
   "wait.rated": "Rated, if every player is signed in",
   "wait.unrated": "Not rated",
 
+  "log.mine": "Only my moves",
+
   "players.title": "Leaderboard",
   "players.explain": { one: "Signed-in players with at least {n} rated game.", other: "Signed-in players with at least {n} rated games." },
   "players.place": "#",

@@ -11,6 +11,8 @@ export default {
   "wait.rated": "모든 플레이어가 로그인하면 레이팅 반영",
   "wait.unrated": "레이팅 미반영",
 
+  "log.mine": "내 기록만",
+
   "players.title": "순위표",
   "players.explain": { other: "레이팅 게임을 {n}판 이상 한 로그인 플레이어" },
   "players.place": "#",
