@@ -62,12 +62,16 @@ from dataclasses import dataclass, field, replace
 
 from server.rules import Game, apply, public_view
 from server.rules.actions import action_key
-from server.rules.data import UPGRADE_INDEX
-from server.rules.state import MOVE, OVER, UPGRADE, Player
+from server.rules.data import INGREDIENTS, UPGRADE_INDEX
+from server.rules.scoring import total
+from server.rules.state import MOVE, OVER, POUR, UPGRADE, Player
 
-from . import greedy, rollout, value
+from . import endgame, greedy, rollout, value
+from . import multiset as ms
 from .budget import Budget, log_cut
 from .determinize import determinize, unseen_cards
+from .orders import Allocation
+from .paths import Ending
 from .strong import fingerprint
 
 LEVEL = "expert"
@@ -86,6 +90,8 @@ CUP_SHARE = 0.15  # a cup part-way to an order: this share of a point per token
 RUSH_VALUE = 0.2
 WIN = 3.0  # a finished game won (lost) outweighs a few points either way
 POINTS = 1.0  # weight of the margin in points
+RESCUE = True  # offer endgame.py's rescues when tab 4 threatens the penalty limit
+RESCUE_ROLLOUTS = True  # and play the best rescue in our own rollout turns
 VALUE_MODEL = True  # unfinished games: value.py's chance of winning (else the margin only)
 CACHE_SIZE = 512
 # Greedy-vs-greedy, 100 games (2 players): this order won 56% [46, 65] against greedy's.
@@ -143,16 +149,31 @@ def _upgrade_choices(game: Game) -> list[dict]:
     return choices
 
 
-def _finish_plan(game: Game, choice: greedy.Choice) -> list[dict]:
-    ending = choice.ending
+def _finish_plan(
+    game: Game, meeple: int, ending: Ending, pour: Allocation | None = None
+) -> list[dict]:
+    """The move to `ending`, then `pour`'s emptying and pouring if given, then greedy's
+    pour of what is left, its serves and the end of the turn."""
     g = game.clone()
     actions: list[dict] = []
     seat, turn = g.current, g.turn
+    poured: list[dict] = []
     while g.current == seat and g.turn == turn and g.phase != OVER:
         if g.phase == MOVE:
-            action = greedy.move_action(g, choice.meeple, ending)
+            action = greedy.move_action(g, meeple, ending)
             if action["type"] == "step":
                 ending = replace(ending, path=ending.path[1:])
+        elif g.phase == POUR and pour is not None:
+            player = g.players[seat]
+            poured = [{"type": "empty", "cup": k} for k, c in enumerate(pour.cups)
+                      if c.empty_first and player.cups[k]]
+            poured += [{"type": "pour", "ingredient": INGREDIENTS[ing], "cup": k}
+                       for k, c in enumerate(pour.cups)
+                       for ing, count in enumerate(ms.unpack(c.add)) for _ in range(count)]
+            pour = None
+            continue
+        elif poured:
+            action = poured.pop(0)
         else:
             action = greedy.act(g)
         actions.append(action)
@@ -160,18 +181,22 @@ def _finish_plan(game: Game, choice: greedy.Choice) -> list[dict]:
     return actions
 
 
-def _label(prefix: list[dict], choice: greedy.Choice) -> str:
+def _label(prefix: list[dict], served: int, rush: int, saved: int = 0) -> str:
     parts = []
     if prefix and prefix[0]["type"] == "upgrade":
         parts.append(f"upgrade {prefix[0]['tile'].replace('_', ' ')}")
-    parts.append(f"serve {choice.served}" if choice.served else "serve none")
-    if choice.ending.rush:
-        parts.append(f"spend {choice.ending.rush} rush")
+    if saved:
+        parts.append(f"save {saved} order{'s' if saved > 1 else ''} from tab 4")
+    else:
+        parts.append(f"serve {served}" if served else "serve none")
+    if rush:
+        parts.append(f"spend {rush} rush")
     return ", ".join(parts)
 
 
 def candidate_plans(game: Game) -> list[Plan]:
-    """Whole-turn plans, greedy's first: upgrade choices x the best ENDINGS moves."""
+    """Whole-turn plans, greedy's first: upgrade choices x the best ENDINGS moves, and
+    when the tab-4 orders threaten the penalty limit, the best rescues (endgame.py)."""
     plans: list[Plan] = []
     upgrades: list[dict | None] = [*_upgrade_choices(game)] or [None]
     if not UPGRADE_SEARCH:
@@ -183,13 +208,20 @@ def candidate_plans(game: Game) -> list[Plan]:
             apply(base, up)
             prefix.append(up)
         for choice in greedy.best_endings(base, ENDINGS):
-            plans.append(Plan(prefix + _finish_plan(base, choice), _label(prefix, choice)))
+            plans.append(Plan(prefix + _finish_plan(base, choice.meeple, choice.ending),
+                              _label(prefix, choice.served, choice.ending.rush)))
+        if RESCUE and endgame.at_risk(base):
+            known = {tuple(map(action_key, p.actions)) for p in plans}
+            for r in endgame.rescues(base):
+                actions = prefix + _finish_plan(base, r.meeple, r.ending, r.pour)
+                if tuple(map(action_key, actions)) not in known:
+                    plans.append(Plan(actions, _label(prefix, r.saved, r.rush, r.saved)))
     return plans
 
 
 def standing(player: Player) -> float:
     """A player's score as it stands plus what is coming."""
-    return (value.points(player) - RISK * value.risk(player)
+    return (total(player) - RISK * value.risk(player)
             + CUP_SHARE * value.cup_progress(player) + RUSH_VALUE * player.rush)
 
 
@@ -223,7 +255,8 @@ def sample_value(
         apply(g, action)
     turns = 1
     while g.phase != OVER and (turns <= HORIZON or g.current != seat):
-        rollout.finish_turn(g, memo)
+        if g.current != seat or not _rescue_turn(g):
+            rollout.finish_turn(g, memo)
         turns += 1
     value = evaluate(g, seat)
     if g.phase != OVER and LOOKAHEAD:
@@ -232,6 +265,22 @@ def sample_value(
         value += LOOKAHEAD * greedy.best_endings(g, 1, rollout.ROLLOUT_RUSH, memo)[0].value
         turns += 1
     return value, turns
+
+
+def _rescue_turn(game: Game) -> bool:
+    """In a rollout, our own turn when the tab-4 orders threaten the penalty limit: play
+    the best rescue (endgame.py) if there is one, as the expert itself would consider."""
+    if not RESCUE_ROLLOUTS or not endgame.at_risk(game):
+        return False
+    if game.phase == UPGRADE:
+        apply(game, upgrade_action(game))
+    found = endgame.rescues(game, 1)
+    if not found:
+        rollout.finish_turn(game)
+        return True
+    for action in _finish_plan(game, found[0].meeple, found[0].ending, found[0].pour):
+        apply(game, action)
+    return True
 
 
 def work_units(turns: int, memo: greedy.AllocationMemo) -> float:
