@@ -31,11 +31,13 @@ from server.rules.data import (
 from server.rules.legal import gain_multiplier
 
 from . import multiset as ms
-from .orders import Allocation, Allocator, player_orders
+from .greedy import AllocationMemo
+from .orders import Allocation, Allocator, Order, player_orders
 from .paths import Ending, occupied
 
 RESCUE_RUSH = 5  # the most Rush Tokens a rescue may spend
 RESCUES = 2  # rescue plans offered per search
+ALLOCATION_STEPS = 5  # work: an allocation for the tab-4 orders, in path steps' worth
 
 
 class Rescue(NamedTuple):
@@ -56,9 +58,13 @@ def at_risk(game: Game) -> bool:
     return bool(player.tabs[3]) and len(player.penalties) + len(player.tabs[3]) >= PENALTY_LIMIT
 
 
-def rescues(game: Game, limit: int = RESCUES) -> list[Rescue]:
+def rescues(
+    game: Game, limit: int = RESCUES, max_rush: int = RESCUE_RUSH,
+    memo: AllocationMemo | None = None,
+) -> list[Rescue]:
     """The `limit` best distinct moves for the tab-4 orders: most served, then fewest Rush
-    Tokens, then greedy's value of the move; none when no move serves any of them."""
+    Tokens (at most `max_rush`), then greedy's value of the move; none when no move serves
+    any of them. `memo` (optional) counts the work done, in path steps expanded."""
     player = game.players[game.current]
     orders = player_orders(player)
     urgent_orders = [o for o in orders if o.tab == 3]
@@ -68,8 +74,12 @@ def rescues(game: Game, limit: int = RESCUES) -> list[Rescue]:
     hand = ms.pack(game.hand)
     meeples = [game.moving] if game.moving is not None else range(len(player.meeples))
     found: list[tuple[int, int, int, Ending, Allocation]] = []
+    work = [0, 0]  # allocations, steps
+    needs = _needs(urgent_orders, urgent.cups, hand)
     for m in meeples:
-        found.extend(_rescues_of(game, m, urgent, hand, most))
+        found.extend(_rescues_of(game, m, urgent, hand, needs, most, max_rush, work))
+    if memo is not None:  # a tab-4 allocation (one or two orders) costs about 5 steps
+        memo.steps += work[1] + ALLOCATION_STEPS * (work[0] + len(found))
     if not found:
         return []
     top = max(found, key=lambda f: (f[0], -f[1]))
@@ -83,12 +93,26 @@ def rescues(game: Game, limit: int = RESCUES) -> list[Rescue]:
     return ranked[:limit]
 
 
+def _needs(orders: list[Order], cups: list[int], hand: int) -> int:
+    """The tokens the tab-4 orders still lack, each in its fullest fitting cup, beyond
+    those in hand: gains past these do not change which of them a move can serve (up to
+    cups shared by two orders, which is only a search shortcut, never an illegal plan)."""
+    need = [0] * len(ms.unpack(hand))
+    for o in orders:
+        lack = min((o.recipe - c for c in cups if ms.fits(c, o.recipe)), key=ms.size,
+                   default=o.recipe)
+        for ing, count in enumerate(ms.unpack(lack)):
+            need[ing] += count
+    return ms.pack(max(0, n - h) for n, h in zip(need, ms.unpack(hand), strict=True))
+
+
 def _rescues_of(
-    game: Game, meeple: int, urgent: Allocator, hand: int, most: int
+    game: Game, meeple: int, urgent: Allocator, hand: int, needs: int, most: int,
+    max_rush: int, work: list[int],
 ) -> list[tuple[int, int, int, Ending, Allocation]]:
     """Breadth first over `meeple`'s paths, as paths.endings, but merging paths whose
-    gains agree on what the tab-4 orders can use (far fewer states with many Rush Tokens
-    to spend), and stopping at the first depth that serves as many as possible."""
+    gains agree on what the tab-4 orders lack (`needs`: far fewer states with many Rush
+    Tokens to spend), and stopping at the first depth that serves as many as it can."""
     player = game.players[game.current]
     taken = game.steps if game.moving == meeple else 0
     start = player.meeples[meeple]
@@ -96,7 +120,7 @@ def _rescues_of(
     mult = tuple(gain_multiplier(player.upgrades, cell, others) for cell in range(16))
     neighbours = ALL_NEIGHBOURS if player.upgrades[DIAGONAL] else ORTHOGONAL_NEIGHBOURS
     free = max(0, BASE_STEPS - taken)
-    deepest = free + min(RESCUE_RUSH, player.rush)
+    deepest = free + min(max_rush, player.rush)
     supply = game.supply
     cache: dict[int, Allocation] = {}
     best: list[tuple[int, int, int, Ending, Allocation]] = []
@@ -108,11 +132,12 @@ def _rescues_of(
         rush = max(0, depth - free)
         nxt: dict[tuple[int, int], tuple[tuple[int, ...], int]] = {}
         for (cell, _), (path, gains) in frontier.items():
+            work[1] += len(neighbours[cell])
             for to in neighbours[cell]:
                 ing = CELL_ING[to]
                 got = min(mult[to], supply[ing] - ms.count(gains, ing))
                 more = gains + ms.single(ing, got) if got > 0 else gains
-                key = (to, urgent.usable(more))
+                key = (to, ms.meet(more, needs))
                 if key not in nxt:
                     nxt[key] = (path + (to,), more)
         frontier = nxt
@@ -123,6 +148,7 @@ def _rescues_of(
             pour = cache.get(usable)
             if pour is None:
                 pour = cache[usable] = urgent.allocate(usable)
+                work[0] += 1
             if pour.served and pour.served >= best_saved:
                 if pour.served > best_saved:
                     best, best_saved = [], pour.served

@@ -78,6 +78,7 @@ LEVEL = "expert"
 FULL_WORK = 7000  # work units (work_units) per search at budget 1.0: ~0.35 s of one core here
 TURN_UNITS = 11.0  # a simulated turn's own cost (actions, pour), in allocations
 ENDINGS_PER_UNIT = 100.0  # move endings scored per allocation's worth of CPU
+STEPS_PER_UNIT = 30.0  # rescue path steps expanded per allocation's worth (measured)
 MISS_SHARE = 0.1  # of the work, for a search that starts mid-turn (a plan not found)
 MIN_ROUNDS = 2  # rounds every plan gets before any is dropped
 MARGIN = 1.0  # standard errors by which a plan must beat greedy's to replace it
@@ -92,6 +93,7 @@ WIN = 3.0  # a finished game won (lost) outweighs a few points either way
 POINTS = 1.0  # weight of the margin in points
 RESCUE = True  # offer endgame.py's rescues when tab 4 threatens the penalty limit
 RESCUE_ROLLOUTS = True  # and play the best rescue in our own rollout turns
+ROLLOUT_RESCUE_RUSH = 3  # with at most this many Rush Tokens (a cheaper search)
 VALUE_MODEL = True  # unfinished games: value.py's chance of winning (else the margin only)
 CACHE_SIZE = 512
 # Greedy-vs-greedy, 100 games (2 players): this order won 56% [46, 65] against greedy's.
@@ -255,7 +257,7 @@ def sample_value(
         apply(g, action)
     turns = 1
     while g.phase != OVER and (turns <= HORIZON or g.current != seat):
-        if g.current != seat or not _rescue_turn(g):
+        if g.current != seat or not _rescue_turn(g, memo):
             rollout.finish_turn(g, memo)
         turns += 1
     value = evaluate(g, seat)
@@ -267,16 +269,16 @@ def sample_value(
     return value, turns
 
 
-def _rescue_turn(game: Game) -> bool:
+def _rescue_turn(game: Game, memo: greedy.AllocationMemo) -> bool:
     """In a rollout, our own turn when the tab-4 orders threaten the penalty limit: play
     the best rescue (endgame.py) if there is one, as the expert itself would consider."""
     if not RESCUE_ROLLOUTS or not endgame.at_risk(game):
         return False
     if game.phase == UPGRADE:
         apply(game, upgrade_action(game))
-    found = endgame.rescues(game, 1)
+    found = endgame.rescues(game, 1, ROLLOUT_RESCUE_RUSH, memo)
     if not found:
-        rollout.finish_turn(game)
+        rollout.finish_turn(game, memo)
         return True
     for action in _finish_plan(game, found[0].meeple, found[0].ending, found[0].pour):
         apply(game, action)
@@ -286,7 +288,8 @@ def _rescue_turn(game: Game) -> bool:
 def work_units(turns: int, memo: greedy.AllocationMemo) -> float:
     """Work counted in allocations' worth of CPU: simulated turns, the allocations
     computed and the move endings scored (what a search spends its time on)."""
-    return TURN_UNITS * turns + memo.allocations + memo.endings / ENDINGS_PER_UNIT
+    return (TURN_UNITS * turns + memo.allocations + memo.endings / ENDINGS_PER_UNIT
+            + memo.steps / STEPS_PER_UNIT)
 
 
 def search(
