@@ -27,30 +27,19 @@ and RNG seed give the same decision on any machine; and since decks are only eve
 from the unseen cards in id order, the decision is the same for every real deck
 consistent with the view.
 
-Measured against greedy (tuning, 2 players, 40 games each at 270 turns of work, before
-the margin rule): a 1-turn look plus greedy's value of our next move won 35%; 2 turns
-40%; 4 turns 47.5-55%; 8 turns 50% at 20 games; searching the upgrade choice too lost
-tiles to short looks (a tile is -1 point now, its gains come later; never upgrading wins
-16% against greedy). At the full budget (`coffee-rush tournament --bots expert,greedy
---games 400 --players 2 --seed 2027`): 61.6% of 400 games [56.8, 66.3], mean score 8.79
-to 8.06, penalties 4.03 to 4.64 (fewer than greedy's in 228 games, more in 142; all 400
-ended by a fifth penalty, greedy's in 270); CPU per search 0.3 s typical, p95 of all
-decisions 0.22 s, max 1.25 s on this shared 2-core machine under load. 4 players, two
-seats each, same seed: 61.0% of 400 games' wins [56.1, 65.7], mean score 5.35 to 5.02,
-penalties 3.40 to 3.56, ended by the deck 278 times and by penalties 122; CPU max 0.42 s.
-The targets (75% and 65%) are not met yet.
-With the win chance and the work counted in allocations (FULL_WORK 7000), same seed
-(bench/bots.py --log, 2-core machine at load 5-10): 2 players, 400 games: 63.0%
-[58.2, 67.6], score 8.84 to 7.98, penalties 3.96 to 4.64, all ended by penalties, CPU
-per decision 0.026 / p95 0.32 / max 0.86 s; 4 players, two seats each, 254 of 400 games
-(stopped for time): 55.5% [49.4, 61.5], score 5.24 to 5.04, penalties 3.41 to 3.50,
-ended by the deck 180, penalties 74, CPU per decision 0.028 / p95 0.32 / max 0.56 s.
-No decision passed 1 s of CPU. The value model did not lift the 2-player rate
-measurably (61.6% before); the targets are still not met.
+The penalty race, made explicit (endgame.py): when the orders on tab 4 would bring the
+fifth penalty at the end of the turn, the candidates also include the best rescues (moves
+that serve those orders with any Rush Tokens up to endgame.RESCUE_RUSH and cups emptied
+for them), and in the rollouts our own turns play the best rescue (at most
+ROLLOUT_RESCUE_RUSH tokens) where greedy would not look for one: a rescue now is worth
+little if the rollout then takes the fifth penalty next turn anyway. Its work is counted
+too (path steps, STEPS_PER_UNIT, measured at about 1.7 us a step).
 
 Later decisions of the turn follow the plan, looked up by the public view (per process,
 as strong does); a miss plans again with MISS_SHARE of the work. `decide` returns the
 action with a one-line reason: what a hint for a learning player needs.
+
+Measured strength, the tuning history and how to reproduce the figures: docs/BOTS.md.
 """
 
 from __future__ import annotations

@@ -6,7 +6,6 @@ from .data import UPGRADES
 from .shapes import Result, Score
 from .state import Game, Player
 
-
 ORDER_POINTS = 1  # per completed order still held
 TILE_POINTS = 2  # per active Upgrade Tile
 PENALTY_POINTS = -1  # per Penalty Card
