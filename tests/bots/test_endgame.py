@@ -61,3 +61,22 @@ def test_no_rescue_plans_when_the_limit_is_not_in_reach():
     game.players[game.current].penalties = []
     assert not endgame.at_risk(game)
     assert not [p for p in expert.candidate_plans(game) if "from tab 4" in p.label]
+
+
+def test_our_rollout_turns_rescue_too_and_the_work_is_counted():
+    game = _risky_turn_greedy_loses()
+    seat = game.current
+    memo = greedy.AllocationMemo()
+    g = game.clone()
+    assert expert._rescue_turn(g, memo)
+    assert g.current != seat or g.phase == OVER  # the whole turn was played
+    assert len(g.players[seat].penalties) < PENALTY_LIMIT
+    assert memo.steps > 0  # counted in expert.work_units, so the budget bounds it
+    assert expert.work_units(1, memo) > expert.TURN_UNITS
+
+
+def test_a_rescue_never_pours_a_token_the_hand_lacks():  # R-POUR
+    for first_seed in (0, 7, 19):
+        game = _risky_turn_greedy_loses(first_seed)
+        for plan in expert.candidate_plans(game):
+            _penalties_after(game, plan.actions)  # apply() refuses an illegal pour
