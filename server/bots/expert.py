@@ -27,30 +27,19 @@ and RNG seed give the same decision on any machine; and since decks are only eve
 from the unseen cards in id order, the decision is the same for every real deck
 consistent with the view.
 
-Measured against greedy (tuning, 2 players, 40 games each at 270 turns of work, before
-the margin rule): a 1-turn look plus greedy's value of our next move won 35%; 2 turns
-40%; 4 turns 47.5-55%; 8 turns 50% at 20 games; searching the upgrade choice too lost
-tiles to short looks (a tile is -1 point now, its gains come later; never upgrading wins
-16% against greedy). At the full budget (`coffee-rush tournament --bots expert,greedy
---games 400 --players 2 --seed 2027`): 61.6% of 400 games [56.8, 66.3], mean score 8.79
-to 8.06, penalties 4.03 to 4.64 (fewer than greedy's in 228 games, more in 142; all 400
-ended by a fifth penalty, greedy's in 270); CPU per search 0.3 s typical, p95 of all
-decisions 0.22 s, max 1.25 s on this shared 2-core machine under load. 4 players, two
-seats each, same seed: 61.0% of 400 games' wins [56.1, 65.7], mean score 5.35 to 5.02,
-penalties 3.40 to 3.56, ended by the deck 278 times and by penalties 122; CPU max 0.42 s.
-The targets (75% and 65%) are not met yet.
-With the win chance and the work counted in allocations (FULL_WORK 7000), same seed
-(bench/bots.py --log, 2-core machine at load 5-10): 2 players, 400 games: 63.0%
-[58.2, 67.6], score 8.84 to 7.98, penalties 3.96 to 4.64, all ended by penalties, CPU
-per decision 0.026 / p95 0.32 / max 0.86 s; 4 players, two seats each, 254 of 400 games
-(stopped for time): 55.5% [49.4, 61.5], score 5.24 to 5.04, penalties 3.41 to 3.50,
-ended by the deck 180, penalties 74, CPU per decision 0.028 / p95 0.32 / max 0.56 s.
-No decision passed 1 s of CPU. The value model did not lift the 2-player rate
-measurably (61.6% before); the targets are still not met.
+The penalty race, made explicit (endgame.py): when the orders on tab 4 would bring the
+fifth penalty at the end of the turn, the candidates also include the best rescues (moves
+that serve those orders with any Rush Tokens up to endgame.RESCUE_RUSH and cups emptied
+for them), and in the rollouts our own turns play the best rescue (at most
+ROLLOUT_RESCUE_RUSH tokens) where greedy would not look for one: a rescue now is worth
+little if the rollout then takes the fifth penalty next turn anyway. Its work is counted
+too (path steps, STEPS_PER_UNIT, measured at about 1.7 us a step).
 
 Later decisions of the turn follow the plan, looked up by the public view (per process,
 as strong does); a miss plans again with MISS_SHARE of the work. `decide` returns the
 action with a one-line reason: what a hint for a learning player needs.
+
+Measured strength, the tuning history and how to reproduce the figures: docs/BOTS.md.
 """
 
 from __future__ import annotations
@@ -62,18 +51,23 @@ from dataclasses import dataclass, field, replace
 
 from server.rules import Game, apply, public_view
 from server.rules.actions import action_key
-from server.rules.data import UPGRADE_INDEX
-from server.rules.state import MOVE, OVER, UPGRADE, Player
+from server.rules.data import INGREDIENTS, UPGRADE_INDEX
+from server.rules.scoring import total
+from server.rules.state import MOVE, OVER, POUR, UPGRADE, Player
 
-from . import greedy, rollout, value
+from . import endgame, greedy, rollout, value
+from . import multiset as ms
 from .budget import Budget, log_cut
 from .determinize import determinize, unseen_cards
+from .orders import Allocation
+from .paths import Ending
 from .strong import fingerprint
 
 LEVEL = "expert"
 FULL_WORK = 7000  # work units (work_units) per search at budget 1.0: ~0.35 s of one core here
 TURN_UNITS = 11.0  # a simulated turn's own cost (actions, pour), in allocations
 ENDINGS_PER_UNIT = 100.0  # move endings scored per allocation's worth of CPU
+STEPS_PER_UNIT = 30.0  # rescue path steps expanded per allocation's worth (measured)
 MISS_SHARE = 0.1  # of the work, for a search that starts mid-turn (a plan not found)
 MIN_ROUNDS = 2  # rounds every plan gets before any is dropped
 MARGIN = 1.0  # standard errors by which a plan must beat greedy's to replace it
@@ -86,6 +80,9 @@ CUP_SHARE = 0.15  # a cup part-way to an order: this share of a point per token
 RUSH_VALUE = 0.2
 WIN = 3.0  # a finished game won (lost) outweighs a few points either way
 POINTS = 1.0  # weight of the margin in points
+RESCUE = True  # offer endgame.py's rescues when tab 4 threatens the penalty limit
+RESCUE_ROLLOUTS = True  # and play the best rescue in our own rollout turns
+ROLLOUT_RESCUE_RUSH = 3  # with at most this many Rush Tokens (a cheaper search)
 VALUE_MODEL = True  # unfinished games: value.py's chance of winning (else the margin only)
 CACHE_SIZE = 512
 # Greedy-vs-greedy, 100 games (2 players): this order won 56% [46, 65] against greedy's.
@@ -143,16 +140,31 @@ def _upgrade_choices(game: Game) -> list[dict]:
     return choices
 
 
-def _finish_plan(game: Game, choice: greedy.Choice) -> list[dict]:
-    ending = choice.ending
+def _finish_plan(
+    game: Game, meeple: int, ending: Ending, pour: Allocation | None = None
+) -> list[dict]:
+    """The move to `ending`, then `pour`'s emptying and pouring if given, then greedy's
+    pour of what is left, its serves and the end of the turn."""
     g = game.clone()
     actions: list[dict] = []
     seat, turn = g.current, g.turn
+    poured: list[dict] = []
     while g.current == seat and g.turn == turn and g.phase != OVER:
         if g.phase == MOVE:
-            action = greedy.move_action(g, choice.meeple, ending)
+            action = greedy.move_action(g, meeple, ending)
             if action["type"] == "step":
                 ending = replace(ending, path=ending.path[1:])
+        elif g.phase == POUR and pour is not None:
+            player = g.players[seat]
+            poured = [{"type": "empty", "cup": k} for k, c in enumerate(pour.cups)
+                      if c.empty_first and player.cups[k]]
+            poured += [{"type": "pour", "ingredient": INGREDIENTS[ing], "cup": k}
+                       for k, c in enumerate(pour.cups)
+                       for ing, count in enumerate(ms.unpack(c.add)) for _ in range(count)]
+            pour = None
+            continue
+        elif poured:
+            action = poured.pop(0)
         else:
             action = greedy.act(g)
         actions.append(action)
@@ -160,18 +172,22 @@ def _finish_plan(game: Game, choice: greedy.Choice) -> list[dict]:
     return actions
 
 
-def _label(prefix: list[dict], choice: greedy.Choice) -> str:
+def _label(prefix: list[dict], served: int, rush: int, saved: int = 0) -> str:
     parts = []
     if prefix and prefix[0]["type"] == "upgrade":
         parts.append(f"upgrade {prefix[0]['tile'].replace('_', ' ')}")
-    parts.append(f"serve {choice.served}" if choice.served else "serve none")
-    if choice.ending.rush:
-        parts.append(f"spend {choice.ending.rush} rush")
+    if saved:
+        parts.append(f"save {saved} order{'s' if saved > 1 else ''} from tab 4")
+    else:
+        parts.append(f"serve {served}" if served else "serve none")
+    if rush:
+        parts.append(f"spend {rush} rush")
     return ", ".join(parts)
 
 
 def candidate_plans(game: Game) -> list[Plan]:
-    """Whole-turn plans, greedy's first: upgrade choices x the best ENDINGS moves."""
+    """Whole-turn plans, greedy's first: upgrade choices x the best ENDINGS moves, and
+    when the tab-4 orders threaten the penalty limit, the best rescues (endgame.py)."""
     plans: list[Plan] = []
     upgrades: list[dict | None] = [*_upgrade_choices(game)] or [None]
     if not UPGRADE_SEARCH:
@@ -183,13 +199,20 @@ def candidate_plans(game: Game) -> list[Plan]:
             apply(base, up)
             prefix.append(up)
         for choice in greedy.best_endings(base, ENDINGS):
-            plans.append(Plan(prefix + _finish_plan(base, choice), _label(prefix, choice)))
+            plans.append(Plan(prefix + _finish_plan(base, choice.meeple, choice.ending),
+                              _label(prefix, choice.served, choice.ending.rush)))
+        if RESCUE and endgame.at_risk(base):
+            known = {tuple(map(action_key, p.actions)) for p in plans}
+            for r in endgame.rescues(base):
+                actions = prefix + _finish_plan(base, r.meeple, r.ending, r.pour)
+                if tuple(map(action_key, actions)) not in known:
+                    plans.append(Plan(actions, _label(prefix, r.saved, r.rush, r.saved)))
     return plans
 
 
 def standing(player: Player) -> float:
     """A player's score as it stands plus what is coming."""
-    return (value.points(player) - RISK * value.risk(player)
+    return (total(player) - RISK * value.risk(player)
             + CUP_SHARE * value.cup_progress(player) + RUSH_VALUE * player.rush)
 
 
@@ -223,7 +246,8 @@ def sample_value(
         apply(g, action)
     turns = 1
     while g.phase != OVER and (turns <= HORIZON or g.current != seat):
-        rollout.finish_turn(g, memo)
+        if g.current != seat or not _rescue_turn(g, memo):
+            rollout.finish_turn(g, memo)
         turns += 1
     value = evaluate(g, seat)
     if g.phase != OVER and LOOKAHEAD:
@@ -234,10 +258,27 @@ def sample_value(
     return value, turns
 
 
+def _rescue_turn(game: Game, memo: greedy.AllocationMemo) -> bool:
+    """In a rollout, our own turn when the tab-4 orders threaten the penalty limit: play
+    the best rescue (endgame.py) if there is one, as the expert itself would consider."""
+    if not RESCUE_ROLLOUTS or not endgame.at_risk(game):
+        return False
+    if game.phase == UPGRADE:
+        apply(game, upgrade_action(game))
+    found = endgame.rescues(game, 1, ROLLOUT_RESCUE_RUSH, memo)
+    if not found:
+        rollout.finish_turn(game, memo)
+        return True
+    for action in _finish_plan(game, found[0].meeple, found[0].ending, found[0].pour):
+        apply(game, action)
+    return True
+
+
 def work_units(turns: int, memo: greedy.AllocationMemo) -> float:
     """Work counted in allocations' worth of CPU: simulated turns, the allocations
     computed and the move endings scored (what a search spends its time on)."""
-    return TURN_UNITS * turns + memo.allocations + memo.endings / ENDINGS_PER_UNIT
+    return (TURN_UNITS * turns + memo.allocations + memo.endings / ENDINGS_PER_UNIT
+            + memo.steps / STEPS_PER_UNIT)
 
 
 def search(

@@ -74,6 +74,7 @@ class AllocationMemo:
         default_factory=dict)
     allocations: int = 0  # Allocator.allocate calls (cache misses)
     endings: int = 0  # ways to finish a move scored
+    steps: int = 0  # path steps expanded by rescue searches (endgame.py)
 
 
 def best_endings(

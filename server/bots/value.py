@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from server.rules import Game
+from server.rules.scoring import total
 from server.rules.state import Player
 
 from . import multiset as ms
@@ -26,11 +27,6 @@ FEATURES = (
 )
 
 
-def points(player: Player) -> int:
-    """The score as it stands (R-SCORE)."""
-    return len(player.completed) + 2 * sum(player.upgrades) - len(player.penalties)
-
-
 def risk(player: Player) -> float:
     """Orders on the tabs, each by its chance of becoming a penalty."""
     return sum(SAVE[tab] * len(cards) for tab, cards in enumerate(player.tabs))
@@ -38,23 +34,23 @@ def risk(player: Player) -> float:
 
 def cup_progress(player: Player) -> int:
     """Tokens in cups that fit an order not about to fall off (tabs 1-3)."""
-    total = 0
+    tokens = 0
     for cup in player.cups:
         if not cup:
             continue
         m = ms.of_items(cup)
         if any(ms.fits(m, RECIPES[c]) for tab in range(3) for c in player.tabs[tab]):
-            total += len(cup)
-    return total
+            tokens += len(cup)
+    return tokens
 
 
 def features(game: Game, seat: int) -> list[float]:
     """The features of the position for `seat`, against the other seat with most points."""
     me = game.players[seat]
     other = max((i for i in range(game.n) if i != seat),
-                key=lambda i: (points(game.players[i]), -i))
+                key=lambda i: (total(game.players[i]), -i))
     them = game.players[other]
-    margin = points(me) - points(them)
+    margin = total(me) - total(them)
     pen_me, pen_them = len(me.penalties), len(them.penalties)
     late = max(len(p.penalties) for p in game.players) / 5
     return [

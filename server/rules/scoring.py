@@ -6,17 +6,27 @@ from .data import UPGRADES
 from .shapes import Result, Score
 from .state import Game, Player
 
+ORDER_POINTS = 1  # per completed order still held
+TILE_POINTS = 2  # per active Upgrade Tile
+PENALTY_POINTS = -1  # per Penalty Card
+
+
+def total(player: Player) -> int:
+    """The score as it stands (R-SCORE): the one formula, for the result and for bots."""
+    return (ORDER_POINTS * len(player.completed) + TILE_POINTS * sum(player.upgrades)
+            + PENALTY_POINTS * len(player.penalties))
+
 
 def score(player: Player) -> Score:
     """+1 per completed order held, +2 per active tile, -1 per penalty."""
-    orders = len(player.completed)
-    upgrades = 2 * sum(player.upgrades)
-    penalties = -len(player.penalties)
+    orders = ORDER_POINTS * len(player.completed)
+    upgrades = TILE_POINTS * sum(player.upgrades)
+    penalties = PENALTY_POINTS * len(player.penalties)
     return {
         "orders": orders,
         "upgrades": upgrades,
         "penalties": penalties,
-        "total": orders + upgrades + penalties,
+        "total": total(player),
         "rush": player.rush,
         "tiles": [UPGRADES[i] for i, on in enumerate(player.upgrades) if on],
     }

@@ -44,3 +44,17 @@ def test_a_table_size_without_weights_has_no_estimate():
     game.players.append(game.players[0])  # three seats: no fitted weights
     assert 3 not in value.WEIGHTS
     assert value.win_chance(game, 0) is None
+
+
+def test_the_margin_is_the_rules_own_score():  # R-SCORE: one owner of the formula
+    from server.rules import score
+
+    game = _midgame(2, 8)
+    seat = game.current
+    game.players[seat].upgrades[0] = True
+    game.players[seat].penalties.append(game.players[seat].tabs[0].pop())
+    totals = [score(p)["total"] for p in game.players]
+    other = max((i for i in range(game.n) if i != seat), key=lambda i: (totals[i], -i))
+    margin = value.features(game, seat)[value.FEATURES.index("margin")]
+    assert margin == totals[seat] - totals[other]
+    assert not hasattr(value, "points")  # no second copy of the scoring rule

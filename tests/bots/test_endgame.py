@@ -1,0 +1,82 @@
+"""The penalty race (R-END-PEN): when the orders on tab 4 would bring the fifth penalty,
+the expert also considers moves that serve them, Rush Tokens and emptied cups included."""
+
+from __future__ import annotations
+
+from server.bots import endgame, expert, greedy, rollout
+from server.rules import apply, new_game
+from server.rules.data import PENALTY_LIMIT
+from server.rules.state import OVER, PLACEMENT, STARTING_CUP
+
+
+def _risky_turn_greedy_loses(first_seed: int = 0):
+    """The first turn start (2 players, greedy play) where greedy's own turn takes the
+    fifth penalty though a rescue exists."""
+    for seed in range(first_seed, first_seed + 40):
+        game = new_game(seed, 2, starting_player=seed % 2)
+        while game.phase in (PLACEMENT, STARTING_CUP):
+            apply(game, greedy.act(game))
+        while game.phase != OVER:
+            if endgame.at_risk(game):
+                after = game.clone()
+                rollout.finish_turn(after)
+                if len(after.players[game.current].penalties) >= PENALTY_LIMIT:
+                    return game
+            rollout.finish_turn(game)
+    raise AssertionError("no such turn in 40 seeded games")
+
+
+def _penalties_after(game, actions) -> int:
+    g = game.clone()
+    seat = g.current
+    for action in actions:
+        apply(g, action)  # every planned action is legal
+    return len(g.players[seat].penalties)
+
+
+def test_at_risk_counts_penalties_and_the_orders_on_tab_4():  # R-END-2, R-END-PEN
+    game = _risky_turn_greedy_loses()
+    player = game.players[game.current]
+    assert len(player.penalties) + len(player.tabs[3]) >= PENALTY_LIMIT
+    player.tabs[3] = []
+    assert not endgame.at_risk(game)
+
+
+def test_a_rescue_plan_keeps_the_penalties_below_the_limit_where_greedys_does_not():
+    game = _risky_turn_greedy_loses()
+    found = endgame.rescues(game)
+    assert found and all(r.saved >= 1 for r in found)
+    assert found == sorted(found, key=lambda r: (-r.saved, r.rush, -r.value))
+    plans = expert.candidate_plans(game)
+    rescue_plans = [p for p in plans if "from tab 4" in p.label]
+    assert rescue_plans
+    assert _penalties_after(game, plans[0].actions) >= PENALTY_LIMIT  # greedy's own plan
+    best = min(_penalties_after(game, p.actions) for p in rescue_plans)
+    assert best < PENALTY_LIMIT
+    assert all(p.actions[-1]["type"] == "end_turn" for p in rescue_plans)
+
+
+def test_no_rescue_plans_when_the_limit_is_not_in_reach():
+    game = _risky_turn_greedy_loses()
+    game.players[game.current].penalties = []
+    assert not endgame.at_risk(game)
+    assert not [p for p in expert.candidate_plans(game) if "from tab 4" in p.label]
+
+
+def test_our_rollout_turns_rescue_too_and_the_work_is_counted():
+    game = _risky_turn_greedy_loses()
+    seat = game.current
+    memo = greedy.AllocationMemo()
+    g = game.clone()
+    assert expert._rescue_turn(g, memo)
+    assert g.current != seat or g.phase == OVER  # the whole turn was played
+    assert len(g.players[seat].penalties) < PENALTY_LIMIT
+    assert memo.steps > 0  # counted in expert.work_units, so the budget bounds it
+    assert expert.work_units(1, memo) > expert.TURN_UNITS
+
+
+def test_a_rescue_never_pours_a_token_the_hand_lacks():  # R-POUR
+    for first_seed in (0, 7, 19):
+        game = _risky_turn_greedy_loses(first_seed)
+        for plan in expert.candidate_plans(game):
+            _penalties_after(game, plan.actions)  # apply() refuses an illegal pour
