@@ -553,7 +553,8 @@ async def _detail(session: AsyncSession, where: Any) -> GameDetail | None:
     if g is None:
         return None
     return GameDetail(
-        summary=_summary(g, await _profiles(session, [g])), seed=g.seed, options=g.options, rules_version=g.rules_version,
+        summary=_summary(g, await _profiles(session, [g])), seed=g.seed, options=g.options,
+        rules_version=g.rules_version,
         actions=tuple((seat, action) for seat, action in g.actions), result=g.result,
         talk=tuple(g.talk or ()),
     )
