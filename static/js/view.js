@@ -69,7 +69,7 @@ export function renderTable(parts, view, acts, sel, ctx) {
     // The Starting Player Token, said as what it means: the game goes on, or this round is
     // the last. A status line, not a control: it looks like one (no pill while open).
     if (!token.firstChild) token.append(icon("react-wait", null, "ico token-ico"), h("span", { class: "token-words" }));
-    const state = g.phase === rulesData().phase_over ? "over" : g.closed ? "closed" : "open";
+    const state = g.phase === rulesData().phase_over ? "ended" : g.closed ? "closed" : "open";
     text(token.querySelector(".token-words"), t(`hdr.${state}`));
     toggle(token, "closed", state === "closed");
     attr(token, "title", t(`hdr.${state}Help`));

@@ -250,7 +250,9 @@ def test_a_late_game_ended_as_abandoned_is_kept_and_its_addresses_forgotten(
         time.sleep(0.05)
     assert games[0]["end_reason"] == "abandoned" and games[0]["abandoned"]
     worker = client.app.state.mail  # type: ignore[attr-defined]
-    assert client.portal.call(worker.cleanup) == 1  # type: ignore[union-attr]
+    # Forgotten by this clean-up, or by the worker's own one already (its clock moved on
+    # four days with the room's).
+    assert client.portal.call(worker.cleanup) in (0, 1)  # type: ignore[union-attr]
     book = client.app.state.addresses  # type: ignore[attr-defined]
     assert client.portal.call(book.status, room.code, 1) == {"state": "none"}  # type: ignore[union-attr]
 
