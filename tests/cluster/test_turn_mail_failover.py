@@ -11,13 +11,13 @@ from collections.abc import Callable
 
 import httpx
 
-from tests.notify.smtp import SmtpServer, code_in
+from tests.notify.smtp import SmtpServer
+from tests.notify.tables import turn_based_table
 from tests.persist.live import Player
 
 from .conftest import At
 from .harness import Cluster
 
-DAY = 86400
 ADDRESS = "bo@example.org"
 
 
@@ -32,19 +32,7 @@ def test_a_failover_between_the_move_and_the_send_mails_once(
     i1, i2 = c.instances["i1"], c.instances["i2"]
     api = httpx.Client(base_url=i1.url, timeout=10)
     try:
-        created = api.post("/api/rooms", json={
-            "players": 2, "mode": "turn_based", "starting_player": 0,
-            "clock": {"turn": DAY, "bank": 3 * DAY}}).json()
-        code = created["code"]
-        tokens = [api.post(f"/api/rooms/{code}/join", json={"name": n}).json()["seat_token"]
-                  for n in ("Ana", "Bo")]
-        assert api.post(f"/api/rooms/{code}/start",
-                        json={"token": created["host_token"]}).is_success
-        assert api.post(f"/api/rooms/{code}/email",
-                        json={"token": tokens[1], "address": ADDRESS}).is_success
-        sent = code_in(smtp.wait_for(1, kind="code")[0])
-        assert api.post(f"/api/rooms/{code}/email/confirm",
-                        json={"token": tokens[1], "code": sent}).is_success
+        code, tokens = turn_based_table(api, smtp, ADDRESS)
 
         smtp.stop()  # the turn mail cannot go out now
         ana = Player(At(i1.url).ws(code), tokens[0])

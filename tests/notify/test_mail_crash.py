@@ -9,23 +9,13 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
-from db.conftest import PG_URL, reset_postgres
 
 from tests.persist.live import Player, Server
 
-from .smtp import SmtpServer, code_in
+from .smtp import SmtpServer
+from .tables import turn_based_table
 
-DAY = 86400
 ADDRESS = "bo@example.org"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path}/data/coffee-rush.db"
-    reset_postgres(PG_URL)
-    return PG_URL
 
 
 def test_a_crash_between_the_move_and_the_send_loses_and_repeats_nothing(
@@ -38,19 +28,7 @@ def test_a_crash_between_the_move_and_the_send_loses_and_repeats_nothing(
     server.start()
     try:
         api = httpx.Client(base_url=server.http, timeout=10)
-        created = api.post("/api/rooms", json={
-            "players": 2, "mode": "turn_based", "starting_player": 0,
-            "clock": {"turn": DAY, "bank": 3 * DAY}}).json()
-        code = created["code"]
-        tokens = [api.post(f"/api/rooms/{code}/join", json={"name": n}).json()["seat_token"]
-                  for n in ("Ana", "Bo")]
-        assert api.post(f"/api/rooms/{code}/start",
-                        json={"token": created["host_token"]}).is_success
-        assert api.post(f"/api/rooms/{code}/email",
-                        json={"token": tokens[1], "address": ADDRESS}).is_success
-        sent = code_in(smtp.wait_for(1, kind="code")[0])
-        assert api.post(f"/api/rooms/{code}/email/confirm",
-                        json={"token": tokens[1], "code": sent}).is_success
+        code, tokens = turn_based_table(api, smtp, ADDRESS)
 
         smtp.stop()  # the mail cannot go now
         ana = Player(server.ws(code), tokens[0])

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from db.conftest import PG_URL, reset_postgres
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.db.migrate import upgrade_async
@@ -20,14 +18,6 @@ from server.db.session import make_engine, session_factory
 from server.notify import outbox
 
 NOW = datetime(2026, 12, 4, 8, 0, tzinfo=UTC)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path}/outbox.db"
-    reset_postgres(PG_URL)
-    return PG_URL
 
 
 @pytest_asyncio.fixture
