@@ -45,5 +45,11 @@ export async function sessionState() {
   return state;
 }
 
+/** @returns {string | null} the signed-in account's name, once known */
+export function signedInName() {
+  return state && state.account ? state.account.name : null;
+}
+
 onLangChange(show);
-sessionState();
+/** Who is signed in, as the page learnt on loading. */
+export const sessionReady = sessionState();

@@ -19,6 +19,7 @@ import { createClock } from "./clock.js";
 import { createMailPanel } from "./mail.js";
 import { createTurnBased } from "./turnbased.js";
 import { titleAlerts, yourTurn } from "./notify.js";
+import { sessionReady, signedInName } from "./account-nav.js";
 
 const body = document.body;
 const code = body.dataset.code;
@@ -207,6 +208,7 @@ function draw() {
   turnBased.update(view);
   talk.chat.update(view);
   syncMineOnly(view);
+  syncTakeBack(view);
   wasMine = mine;
   $("device-link").value = tokens.seat(code) ? `${location.origin}${location.pathname}#seat=${encodeURIComponent(tokens.seat(code))}` : "";
   $("help-device").hidden = !tokens.seat(code);
@@ -221,6 +223,34 @@ mineOnly.addEventListener("click", () => {
   mineOnly.setAttribute("aria-pressed", String(on));
   log.showOnly(on ? store.view.you.seat : null, nameOfFactory(store.view));
 });
+// A signed-in player whose seat here this device holds no link to: one click takes it
+// (a new seat token; the seat's old link stops working).
+const takeBackText = h("span");
+const takeBackBtn = h("button", { type: "button", class: "btn small primary" });
+const takeBack = h("div", { class: "banner take-back", role: "status", hidden: true }, takeBackText, takeBackBtn);
+$("table-root").before(takeBack);
+takeBackBtn.addEventListener("click", async () => {
+  takeBackBtn.disabled = true;
+  try {
+    const res = await call("POST", `/api/rooms/${code}/rejoin`, {});
+    tokens.setSeat(code, res.seat_token);
+    location.reload();
+  } catch (err) {
+    takeBackBtn.disabled = false;
+    text(takeBackText, refusal(err.code));
+  }
+});
+function syncTakeBack(view) {
+  const name = signedInName();
+  const mine = name !== null && view.you.seat === null && view.room.status !== "finished"
+    && view.room.seats.some((s) => s.verified && s.name === name);
+  takeBack.hidden = !mine;
+  if (!mine) return;
+  text(takeBackText, t("seat.takeBackText"));
+  text(takeBackBtn, t("seat.takeBack"));
+}
+sessionReady.then(() => { if (store.view) syncTakeBack(store.view); });
+
 function syncMineOnly(view) {
   mineOnly.hidden = view.you.seat === null;
   text(mineOnly, t("log.mine"));

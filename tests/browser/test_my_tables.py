@@ -112,3 +112,26 @@ def test_the_final_screen_says_how_a_rated_game_moved_the_ratings(
     expect(ana.locator(other).first).to_be_attached()
     ben.goto(f"/r/{code}")
     expect(ben.locator("#final .rating-changes")).to_contain_text("레이팅")
+
+
+def test_a_signed_in_player_takes_their_seat_on_the_table_page(new_page) -> None:  # noqa: ANN001
+    """Opening the table on a device with no link to the seat, the signed-in player is
+    offered their seat there (not left watching), in one click."""
+    first = new_page(width=1440, height=900)
+    first.goto("/")
+    sign_up(first, "Tova")
+    made = first.request.post("/api/rooms", data={"players": 2}).json()
+    code = made["code"]
+    assert first.request.post(f"/api/rooms/{code}/join", data={"name": "-"}).ok
+    second = new_page(width=360, height=740)
+    second.goto("/")
+    assert second.request.post("/api/sign-in/password",
+                               data={"name": "Tova", "password": "lattes-4-all"}).ok
+    second.goto(f"/r/{code}")
+    second.get_by_role("button", name="Take my seat").click()
+    expect(second.get_by_text("(you, host)").or_(second.get_by_text("(you)"))).to_be_visible()
+    expect(second.locator(".take-back")).to_be_hidden()
+    guest = new_page(width=1440, height=900)  # nobody else is offered the seat
+    guest.goto(f"/r/{code}")
+    expect(guest.locator("#waiting")).to_be_visible()
+    expect(guest.locator(".take-back")).to_be_hidden()

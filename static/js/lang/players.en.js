@@ -14,6 +14,9 @@ export default {
 
   "log.mine": "Only my moves",
 
+  "seat.takeBackText": "You have a seat at this table: take it on this device.",
+  "seat.takeBack": "Take my seat",
+
   "players.title": "Leaderboard",
   "players.explain": { one: "Signed-in players with at least {n} rated game.", other: "Signed-in players with at least {n} rated games." },
   "players.place": "#",

@@ -13,6 +13,9 @@ export default {
 
   "log.mine": "내 기록만",
 
+  "seat.takeBackText": "이 테이블에 내 자리가 있습니다: 이 기기에서 앉으세요.",
+  "seat.takeBack": "내 자리에 앉기",
+
   "players.title": "순위표",
   "players.explain": { other: "레이팅 게임을 {n}판 이상 한 로그인 플레이어" },
   "players.place": "#",

@@ -13,6 +13,9 @@ export default {
 
   "log.mine": "เฉพาะตาของฉัน",
 
+  "seat.takeBackText": "คุณมีที่นั่งที่โต๊ะนี้: ใช้ที่นั่งบนอุปกรณ์นี้",
+  "seat.takeBack": "นั่งที่ของฉัน",
+
   "players.title": "อันดับผู้เล่น",
   "players.explain": { other: "ผู้เล่นที่ลงชื่อเข้าใช้และเล่นเกมที่นับเรตติ้งอย่างน้อย {n} เกม" },
   "players.place": "#",
