@@ -18,7 +18,7 @@ from server.rooms import RoomError
 
 from .error_pages import error_page
 from .errors import EVERY_ROUTE, answers, page_not_found
-from .games import DB
+from .games import DB, Sessions
 
 router = APIRouter(responses={**EVERY_ROUTE, **answers(503)})
 
@@ -82,7 +82,7 @@ def rating_chart(history: tuple[RatingPoint, ...], width: int = 480,
             "top": top, "bottom": bottom, "last": (x(len(values) - 1), y(values[-1]))}
 
 
-async def _profile(db: Any, name: str) -> tuple[Profile, dict[str, Any]] | None:
+async def _profile(db: Sessions, name: str) -> tuple[Profile, dict[str, Any]] | None:
     async with db() as session:
         account = await profiles.account_named(session, name_key(name))
         if account is None:
@@ -103,9 +103,10 @@ def _min_games(request: Request) -> int:
 async def leaderboard(request: Request, db: DB) -> dict[str, Any]:
     """Signed-in players with at least RATED_GAMES_TO_RANK rated games, best first (ranked
     by rating minus two standard deviations)."""
+    least = _min_games(request)
     async with db() as session:
-        leaders = await profiles.leaderboard(session, _min_games(request))
-    return leaders_json(leaders, _min_games(request))
+        leaders = await profiles.leaderboard(session, least)
+    return leaders_json(leaders, least)
 
 
 @router.get("/api/players/{name}", responses=answers(404))
@@ -137,10 +138,11 @@ async def room_ratings(code: RoomCode, db: DB) -> dict[str, Any]:
 
 @router.get("/players", response_class=HTMLResponse)
 async def players_page(request: Request, db: DB) -> Response:
+    least = _min_games(request)
     async with db() as session:
-        leaders = await profiles.leaderboard(session, _min_games(request))
+        leaders = await profiles.leaderboard(session, least)
     return request.app.state.templates.TemplateResponse(
-        request, "players.html", {"board": leaders_json(leaders, _min_games(request))})
+        request, "players.html", {"board": leaders_json(leaders, least)})
 
 
 @router.get("/u/{name}", response_class=HTMLResponse, responses=page_not_found("player"))
