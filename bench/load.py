@@ -467,10 +467,13 @@ def stage_figures(before: dict, after: dict) -> dict[str, dict[str, float]]:
 
 
 def run(kind: str, rooms: int, pace: float, duration: float, procs: int,
-        database_url: str | None, client: str = "node", stages: bool = False) -> dict:
+        database_url: str | None, client: str = "node", stages: bool = False,
+        public_protocols: bool = False) -> dict:
     port = free_port()
+    cmd = [sys.executable, str(ROOT / "bench" / "public_server.py")] \
+        if kind == "game" and public_protocols else None
     with tempfile.TemporaryDirectory() as data_dir:
-        server = start_server(kind, port, data_dir, database_url, stages)
+        server = start_server(kind, port, data_dir, database_url, stages, cmd)
         try:
             return {"server": kind,
                     **measure(kind, port, [server.pid], rooms, pace, duration, procs, client)}
@@ -622,6 +625,9 @@ def main() -> None:
     parser.add_argument("--stages", action=argparse.BooleanOptionalAction, default=None,
                         help="time the game server's stages (default: when paced; the "
                         "marks cost a little CPU per socket)")
+    parser.add_argument("--public-protocols", action="store_true",
+                        help="run the game server on uvicorn's stock protocols, not "
+                        "server/ws/protocol.py's (bench/public_server.py)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.rounds < 1:
@@ -634,7 +640,8 @@ def main() -> None:
     rounds = []
     for index in range(args.rounds):
         done = {k: run(k, args.rooms, args.pace, args.duration, procs, args.database_url,
-                       args.client, stages) for k in round_order(kinds, index)}
+                       args.client, stages, args.public_protocols)
+                for k in round_order(kinds, index)}
         if len(kinds) == 2:
             done["ratio"] = ratios(done["baseline"], done["game"])
         rounds.append(done)
@@ -645,7 +652,8 @@ def main() -> None:
         results["rounds"] = rounds
     results["config"] = {"rooms": args.rooms, "pace": args.pace, "duration": args.duration,
                          "rounds": args.rounds, "client": args.client, "procs": procs,
-                         "stages": stages, "journal": args.database_url or "sqlite (fresh file)"}
+                         "stages": stages, "journal": args.database_url or "sqlite (fresh file)",
+                         "protocols": "uvicorn's" if args.public_protocols else "ours"}
     if not args.json:
         print_table(args, procs, kinds, results)
         return
@@ -657,6 +665,7 @@ def print_table(args: argparse.Namespace, procs: int, kinds: list[str], results:
           f"pace={'flat out' if not args.pace else f'{args.pace}/s/room'} "
           f"measured={args.duration}s client={args.client}x{procs} "
           f"journal={args.database_url or 'sqlite (fresh file)'}"
+          + (" protocols=uvicorn's" if args.public_protocols else "")
           + (f" rounds={args.rounds} (medians)" if args.rounds > 1 else ""))
     print(f"{'figure':<20}" + "".join(f"{k:>14}" for k in kinds)
           + ("      game/baseline" if len(kinds) == 2 else ""))

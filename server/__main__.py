@@ -70,7 +70,9 @@ class Server(uvicorn.Server):
             await lifespan.__aexit__(None, None, None)
 
 
-def main() -> None:
+def main(own_protocols: bool = True) -> None:
+    """Serve; `own_protocols=False` runs uvicorn's stock protocols instead of
+    server/ws/protocol.py's (bench/public_server.py, to measure what they save)."""
     limit_malloc_arenas()  # before any thread starts
     settings = Settings()
     try:
@@ -89,8 +91,8 @@ def main() -> None:
         lifespan="off",  # Server runs it
         # Frames past the cap are refused unread, with the error and bye frames first.
         ws_max_size=settings.WS_MAX_FRAME,
-        http=UpgradingHttpProtocol,
-        ws=AnsweringWebSocketProtocol,
+        http=UpgradingHttpProtocol if own_protocols else "httptools",
+        ws=AnsweringWebSocketProtocol if own_protocols else "websockets-sansio",
         ws_per_message_deflate=settings.WS_DEFLATE,
         # X-Forwarded-For only from the proxies named in FORWARDED_ALLOW_IPS.
         proxy_headers=bool(settings.FORWARDED_ALLOW_IPS),
