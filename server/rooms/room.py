@@ -30,7 +30,7 @@ from server.rules import (
     seat_extras,
 )
 
-from . import chat, outgoing, timeouts
+from . import chat, outgoing, stages, timeouts
 from .actionlog import ActionLog
 from .codes import display
 from .connection import Connection
@@ -39,7 +39,6 @@ from .errors import RoomError
 from .history import Entry, FrameTexts, History, RecentEvents
 from .options import RoomOptions
 from .seat import Seat, Seating, hash_token, new_token, same_hash
-from .stages import Stages
 from .turnclock import ClockOption, TurnClock
 
 log = logging.getLogger(__name__)
@@ -267,10 +266,8 @@ class Room:
 
     # --- versions (call with the lock held) ----------------------------------------------
 
-    def commit(self, events: list[dict[str, Any]], game_changed: bool = False,
-               stages: Stages | None = None) -> bool:
-        """Publish the current state as a new version; False if nobody would see a change.
-        `stages` (benchmark timing) is stamped once the frames are queued."""
+    def commit(self, events: list[dict[str, Any]], game_changed: bool = False) -> bool:
+        """Publish the current state as a new version; False if nobody would see a change."""
         self._mark_absences()
         if timeouts.tick(self):
             self.clock_dirty = True
@@ -311,9 +308,7 @@ class Room:
         texts = FrameTexts(entry)
         for conn in self.connections():
             conn.send(texts.text(conn.seat))
-        if stages is not None:
-            stages.stamp_queued()
-            stages.marked(sum(conn.mark(stages) for conn in self.connections()))
+        stages.queued(self.connections())
         return True
 
     # --- presence ------------------------------------------------------------------------
@@ -578,13 +573,11 @@ class Room:
 
     async def act(
         self, seat: int, action: dict[str, Any], v: int, *, bot: str | None = None,
-        stages: Stages | None = None,
     ) -> int:
         """Apply a seat's action; returns the new version. Raises RoomError, changing nothing.
 
         `bot`: the level of the bot acting for the seat; refused as stale if that bot no
-        longer plays it (its player came back, or the seat was freed). `stages`: stamped
-        as the action passes each stage (the load benchmark's breakdown)."""
+        longer plays it (its player came back, or the seat was freed)."""
         async with self.lock:
             self.check_open()
             game = self.game
@@ -600,8 +593,7 @@ class Room:
                 events = apply(game, action, seat)
             except RuleError as e:
                 raise RoomError(e.code, e.message) from None
-            if stages is not None:
-                stages.stamp_applied()
+            stages.applied()
             try:
                 await self.journal.accepted(self, game.version, action, seat)
             except Exception as exc:
@@ -613,15 +605,14 @@ class Room:
                     self.display_code, extra={"room": self.display_code})
                 self.game = self.replay(self.actions)
                 raise RoomError("unavailable", "the action could not be saved", 503) from None
-            if stages is not None:
-                stages.stamp_durable()
+            stages.durable()
             self.actions.append(seat, action)
             if bot is None:
                 timeouts.acted(self, seat)
             finished = is_over(game)
             if finished:
                 self.finish()
-            self.commit(events, game_changed=True, stages=stages)
+            self.commit(events, game_changed=True)
             version = self.v
             self.action_versions.append(version)
             await self.save_clock()

@@ -1,16 +1,21 @@
 """Where one accepted action's time goes, for the load benchmark (setting STAGE_TIMING).
 
-The wire layer starts a Stages when an act frame arrives; the room stamps it as the action
-passes each stage (rules applied, journal durable, frames queued) and counts down the
-sockets it queued frames for; each socket's writer calls `written` once the frame has
-gone out, and the last one hands the whole record to `done`. Monotonic clock only, and
-nothing about the game: just the times.
+The wire layer starts a Stages when an act frame arrives and makes it the action's own
+(`timing`, a context variable: nothing in the rooms' signatures); the room calls
+`applied`, `durable` and `queued` as the action passes each stage (rules applied, journal
+durable, frames queued), which stamp it when one is being timed and cost a context
+variable's read otherwise. `queued` counts down the sockets frames were queued for; each
+socket's writer calls `written` once the frame has gone out, and the last one hands the
+whole record to `done`. Monotonic clock only, and nothing about the game: just the times.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Protocol
 
 STAGES = ("rules", "journal", "queue", "write", "total")
 
@@ -58,3 +63,40 @@ class Stages:
             "write": last_written - self.queued,
             "total": last_written - self.received,
         }
+
+
+_CURRENT: ContextVar[Stages | None] = ContextVar("stages", default=None)
+
+
+@contextmanager
+def timing(stages: Stages | None) -> Iterator[None]:
+    """Within the block, the room's stage calls stamp `stages` (None: nothing is timed)."""
+    if stages is None:
+        yield
+        return
+    token = _CURRENT.set(stages)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+class Marked(Protocol):
+    def mark(self, stages: Stages) -> bool: ...
+
+
+def applied() -> None:
+    if (stages := _CURRENT.get()) is not None:
+        stages.stamp_applied()
+
+
+def durable() -> None:
+    if (stages := _CURRENT.get()) is not None:
+        stages.stamp_durable()
+
+
+def queued(sockets: Iterable[Marked]) -> None:
+    """Every frame of the action is queued on `sockets`: a mark follows them on each."""
+    if (stages := _CURRENT.get()) is not None:
+        stages.stamp_queued()
+        stages.marked(sum(conn.mark(stages) for conn in sockets))

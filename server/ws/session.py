@@ -9,7 +9,7 @@ from server.config import Settings
 from server.metrics import Metrics
 from server.rooms import Connection, Room, RoomError, chat, outgoing, timeouts
 from server.rooms.ratelimit import SlidingWindow
-from server.rooms.stages import Stages
+from server.rooms.stages import Stages, timing
 
 from .frames import Act, Back, Chat, FrameError, Hello, Mute, Ping, parse, too_large_texts
 
@@ -107,7 +107,8 @@ class Session:
         stages = None if self.staged is None else Stages(self.staged, self.received)
         self.conn.hold()  # the action's patch and its ack leave in one write
         try:
-            v = await self.room.act(seat, frame.action, frame.v, stages=stages)
+            with timing(stages):
+                v = await self.room.act(seat, frame.action, frame.v)
         except RoomError as e:
             self.refuse(e.code, e.message, frame.id)
             return
