@@ -13,6 +13,7 @@ from markupsafe import Markup
 from server.db import store
 from server.db.models import ROOM_CODE
 from server.rooms import RoomManager
+from server.rooms.options import option_form
 
 from .error_pages import error_page
 from .errors import EVERY_ROUTE, page_not_found
@@ -31,7 +32,8 @@ def script_json(value: Any) -> Markup:
 async def lobby(request: Request) -> Response:
     manager: RoomManager = request.app.state.rooms
     return request.app.state.templates.TemplateResponse(
-        request, "lobby.html", {"rooms": await manager.public_listing()}
+        request, "lobby.html",
+        {"rooms": await manager.public_listing(), "options": option_form()},
     )
 
 

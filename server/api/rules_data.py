@@ -16,8 +16,9 @@ from server.error_codes import ERRORS
 from server.rooms.chat import REACTIONS, TEXT_MAX
 from server.rooms.codes import ALPHABET, LENGTH
 from server.rooms.events import EVENTS
+from server.rooms.options import option_form
 from server.rooms.seating import NAME_MAX
-from server.rules import OVER, PHASES, RULES_VERSION
+from server.rules import OVER, PHASES, RULES_VERSION, TURN_PHASES
 from server.rules.data import (
     BOARD_ROWS,
     CELL_NAMES,
@@ -46,9 +47,11 @@ def rules_data() -> dict[str, Any]:
         "tiles": list(UPGRADES),
         "phases": list(PHASES),
         "phase_over": OVER,
+        "turn_phases": list(TURN_PHASES),  # a player's turn: upgrade, move, pour, process
         "actions": [a.public() for a in ACTIONS.values()],
         "events": [e.public() for e in EVENTS.values()],
         "bot_levels": list(LEVELS),
+        "options": option_form(),  # the lobby's form and the waiting room's summary
         "name_max": NAME_MAX,
         "code_alphabet": ALPHABET,
         "code_length": LENGTH,

@@ -63,7 +63,8 @@ def model_of(
     for f in dataclasses.fields(cls):
         annotation = _swap(hints[f.name], nested)
         default = ... if f.default is dataclasses.MISSING else f.default
-        fields[f.name] = (annotation, Field(default, **dict(f.metadata)))
+        schema = {k: v for k, v in f.metadata.items() if k != "control"}  # the lobby's
+        fields[f.name] = (annotation, Field(default, **schema))
     return create_model(name, __base__=base, __doc__=doc or cls.__doc__, **fields)
 
 

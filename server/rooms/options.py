@@ -1,9 +1,11 @@
-"""A room's options: the game's options (owned by server.rules) plus the room's own."""
+"""A room's options: the game's options (owned by server.rules) plus the room's own, and
+the lobby's form made from their fields."""
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal
 
 from server.rules import GameOptions
@@ -11,21 +13,25 @@ from server.rules import GameOptions
 from .turnclock import MODES, REALTIME, ClockOption, ClockOptionError
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RoomOptions(GameOptions):
     """GameOptions (players, starter_orders, starting_player) and how the room is run."""
 
-    public: bool = field(default=False, metadata={
-        "description": "listed in the lobby; else reachable by link only"})
-    clock: ClockOption | None = field(default=None, metadata={
-        "description": "a turn clock; null or absent: none"})
-    rated: bool = field(default=True, metadata={
-        "description": "the game moves the players' ratings if every human seat is held "
-                       "by a signed-in account at the end; absent: true"})
+    # In the order the lobby's form shows them (keyword-only: the order may change).
     mode: Literal["realtime", "turn_based"] = field(default="realtime", metadata={
         "description": "realtime: a sitting; turn_based: a game over days, a move whenever "
                        "a player has a minute (a clock in hours and days, an e-mail when it "
-                       "is their turn, the room kept while the game is on)"})
+                       "is their turn, the room kept while the game is on)",
+        "control": "choice"})
+    clock: ClockOption | None = field(default=None, metadata={
+        "description": "a turn clock; null or absent: none", "control": "clock"})
+    rated: bool = field(default=True, metadata={
+        "description": "the game moves the players' ratings if every human seat is held "
+                       "by a signed-in account at the end; absent: true",
+        "control": "check"})
+    public: bool = field(default=False, metadata={
+        "description": "listed in the lobby; else reachable by link only",
+        "control": "choice"})
 
     def __post_init__(self) -> None:  # a stored room gives its clock in dict form
         object.__setattr__(self, "clock", ClockOption.from_value(self.clock))
@@ -60,3 +66,44 @@ class RoomOptions(GameOptions):
 
 
 ROOM_OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RoomOptions))
+
+
+# The lobby's controls, by the `control` in an option's metadata: a number of seats
+# (`count`), one of a few values (`choice`), on or off (`check`), a seat or none (`seat`,
+# among the chosen number of players), the turn clock (`clock`, its own form).
+CONTROLS = ("count", "choice", "check", "seat", "clock")
+
+
+def option_form() -> list[dict[str, Any]]:
+    """The options a host chooses, in field order: name, control, default and choices, each
+    choice with its sentence key (`option.<name>.<value>`; the option's own is
+    `option.<name>`). The lobby's form and the waiting room's summary are made from it
+    (/api/rules-data `options`)."""
+    hints = typing.get_type_hints(RoomOptions)
+    form = []
+    for f in fields(RoomOptions):
+        control = f.metadata.get("control")
+        if control is None:
+            continue
+        assert control in CONTROLS, f"{f.name}: unknown control {control!r}"
+        choices = _choices(hints[f.name], f.metadata) if control in ("count", "choice") \
+            else [False, True] if control == "check" else []
+        default = choices[0] if f.default is MISSING else f.default
+        form.append({
+            "name": f.name, "control": control, "default": default,
+            "choices": [{"value": c, "key": None if control == "count"  # shown as is
+                         else f"option.{f.name}.{_key(c)}"} for c in choices],
+        })
+    return form
+
+
+def _choices(annotation: Any, metadata: Mapping[str, Any]) -> list[Any]:
+    if annotation is bool:
+        return [False, True]
+    if typing.get_origin(annotation) is Literal:
+        return list(typing.get_args(annotation))
+    return list(range(metadata["ge"], metadata["le"] + 1))  # a count between its bounds
+
+
+def _key(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -6,6 +6,9 @@ from its fields and their metadata, and `new_game_from` is the one conversion fr
 to a dealt game, used by live rooms and stored-game replays alike.
 
 Adding an option: a field here (with its metadata), its effect in setup.py, and its tests.
+A `control` in its metadata puts it in the lobby's form and the waiting room's summary
+(server.rooms.options.option_form), with its sentences `option.<name>` (and one per
+choice) in each language.
 """
 
 from __future__ import annotations
@@ -21,14 +24,15 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 @dataclass(frozen=True, slots=True)
 class GameOptions:
-    """What a game is set up with. The metadata feeds the API and export schemas."""
+    """What a game is set up with. The metadata feeds the API and export schemas, and the
+    lobby's form (`control`)."""
 
     players: int = field(metadata={"ge": MIN_PLAYERS, "le": MAX_PLAYERS,
-                                   "description": "2, 3 or 4 seats"})
+                                   "description": "2, 3 or 4 seats", "control": "count"})
     starter_orders: bool = field(default=False, metadata={
-        "description": "deal the starter orders first (R-SETUP-V1)"})
+        "description": "deal the starter orders first (R-SETUP-V1)", "control": "check"})
     starting_player: int | None = field(default=None, metadata={
-        "description": "a seat; null: drawn at random"})
+        "description": "a seat; null: drawn at random", "control": "seat"})
 
     def check(self) -> None:
         """Raise MalformedAction if these options cannot set up a game."""

@@ -187,7 +187,7 @@ export function createClock({ nameOf, announce, send, setClock }) {
       choice.append(h("option", { value: "custom", text: t("clock.custom") }));
       choice.value = current ? `${current.turn}+${current.bank}` : "";
     }
-    text(settingLabel, t("clock.label"));
+    text(settingLabel, t("option.clock"));
     text(turnLabel, t(tb ? "clock.hours" : "clock.turnSeconds"));
     text(bankLabel, t(tb ? "clock.days" : "clock.bankSeconds"));
     text(apply, t("clock.apply"));

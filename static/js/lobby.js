@@ -5,26 +5,49 @@ import { mountSwitch, onLangChange, t, translate } from "./i18n.js";
 import { installSprite } from "./icons.js";
 import { refusal } from "./refusals.js";
 import { fillClockSelect, longDuration, parseClock } from "./clock.js";
+import { reportUnknown, rulesData } from "./rules-data.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("create-form");
 
-function startingOptions() {
-  const n = Number(form.elements.players.value);
-  const select = $("starting-player");
-  const keep = select.value;
-  select.replaceChildren(h("option", { value: "", text: t("lobby.starting.random") }));
-  for (let s = 0; s < n; s++) select.append(h("option", { value: String(s), text: t("lobby.starting.seat", { n: s + 1 }) }));
-  select.value = Number(keep) < n ? keep : "";
+// The form's controls are the options' (server.rooms.options.option_form): templates/lobby.html
+// draws one per option, and the body sent is read from them by their kind.
+const OPTIONS = rulesData().options;
+
+// A `seat` control offers random or one of the chosen number of seats.
+function seatChoices() {
+  const n = Number(JSON.parse(form.elements.players.value));
+  for (const select of form.querySelectorAll("select[data-seats]")) {
+    const keep = select.value;
+    select.replaceChildren(h("option", { value: "", text: t("lobby.starting.random") }));
+    for (let s = 0; s < n; s++) select.append(h("option", { value: String(s), text: t("lobby.starting.seat", { n: s + 1 }) }));
+    select.value = Number(keep) < n ? keep : "";
+  }
 }
 
-const mode = () => form.elements.mode.value;
+const mode = () => JSON.parse(form.elements.mode.value);
 
 form.addEventListener("change", (e) => {
-  if (e.target.name === "players") startingOptions();
+  if (e.target.name === "players") seatChoices();
   if (e.target.name === "mode") clockChoice(true);
   if (e.target.name === "clock") $("clock-custom").hidden = e.target.value !== "custom";
 });
+
+function chosenOptions() {
+  const body = {};
+  for (const o of OPTIONS) {
+    const el = form.elements[o.name];
+    switch (o.control) {
+      case "count":
+      case "choice": body[o.name] = JSON.parse(el.value); break;
+      case "check": body[o.name] = el.checked; break;
+      case "seat": body[o.name] = el.value === "" ? null : Number(el.value); break;
+      case "clock": body[o.name] = chosenClock(el.value); break;
+      default: reportUnknown("option control", o.control);
+    }
+  }
+  return body;
+}
 
 // The clock chosen: a preset, none, or (turn-based) hours per move and days of bank.
 function chosenClock(value) {
@@ -39,18 +62,8 @@ form.addEventListener("submit", async (e) => {
   if (button.disabled) return;
   button.disabled = true;
   $("create-error").textContent = "";
-  const data = new FormData(form);
-  const sp = data.get("starting_player");
   try {
-    const res = await call("POST", "/api/rooms", {
-      players: Number(data.get("players")),
-      starter_orders: data.get("starter_orders") === "on",
-      starting_player: sp === "" || sp === null ? null : Number(sp),
-      public: data.get("public") === "1",
-      clock: chosenClock(data.get("clock")),
-      rated: data.get("rated") === "on",
-      mode: mode(),
-    });
+    const res = await call("POST", "/api/rooms", chosenOptions());
     tokens.setHost(res.code, res.host_token);
     location.href = `/r/${res.code}`;
   } catch (err) {
@@ -99,7 +112,7 @@ async function refresh() {
 installSprite();
 translate(document);
 mountSwitch($("lang-switch"));
-startingOptions();
+seatChoices();
 function clockChoice(modeChanged = false) {
   const select = $("clock-choice");
   const tb = mode() === "turn_based";
@@ -197,7 +210,7 @@ async function refreshMine() {
 }
 
 clockChoice();
-onLangChange(() => { startingOptions(); clockChoice(); refresh(); refreshMine(); });
+onLangChange(() => { seatChoices(); clockChoice(); refresh(); refreshMine(); });
 refresh();
 refreshMine();
 setInterval(refresh, 15000);

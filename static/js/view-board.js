@@ -139,7 +139,7 @@ export function updateBoard(parts, view, acts, nameOf) {
 }
 
 function updatePath(parts, g) {
-  const path = g && ["move", "pour", "process"].includes(g.phase) ? g.move.path : [];
+  const path = g && rulesData().turn_phases.includes(g.phase) ? g.move.path : [];
   const pts = path.map((c) => centre(c).join(",")).join(" ");
   if (parts.line.getAttribute("points") !== pts) parts.line.setAttribute("points", pts);
   const want = path.length > 1 ? path.slice(1) : [];

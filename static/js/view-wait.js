@@ -5,7 +5,7 @@ import { attr, h, syncList, text } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatNames } from "./names.js";
 import { SEAT_LETTERS } from "./names.js";
-import { rulesData } from "./rules-data.js";
+import { reportUnknown, rulesData } from "./rules-data.js";
 
 // A fair opponent for a first game: random is for tests, strong thinks for a while.
 const DEFAULT_LEVEL = "greedy";
@@ -59,6 +59,27 @@ export function createWaiting(section, handlers) {
  * @param {Record<string, any>} ctx
  * @returns {void}
  */
+// The table's options in words, one line each, from the options' own description
+// (/api/rules-data `options`); the clock has a line of its own (clock.js).
+function optionLines(chosen) {
+  const lines = [];
+  for (const o of rulesData().options) {
+    const value = chosen[o.name] ?? o.default;
+    const choice = o.choices.find((c) => c.value === value);
+    switch (o.control) {
+      case "count": lines.push(`${t(`option.${o.name}`)}: ${value}`); break;
+      case "choice": lines.push(`${t(`option.${o.name}`)}: ${t(choice.key)}`); break;
+      case "check": if (t(choice.key)) lines.push(t(choice.key)); break;
+      case "seat":
+        lines.push(`${t(`option.${o.name}`)}: ${value === null ? t("lobby.starting.random") : t("lobby.starting.seat", { n: value + 1 })}`);
+        break;
+      case "clock": break;
+      default: reportUnknown("option control", o.control);
+    }
+  }
+  return lines;
+}
+
 export function updateWaiting(parts, view, ctx) {
   const room = view.room;
   const me = view.you.seat;
@@ -73,15 +94,7 @@ export function updateWaiting(parts, view, ctx) {
   lockSeatName(parts.nameInput);  // signed in: the account's name
 
   text(parts.optionsTitle, t("wait.options"));
-  const o = room.options;
-  const lines = [
-    `${t("lobby.players")}: ${o.players}`,
-    `${t("lobby.starting")}: ${o.starting_player === null ? t("lobby.starting.random") : t("lobby.starting.seat", { n: o.starting_player + 1 })}`,
-    `${t("lobby.visibility")}: ${t(o.public ? "lobby.public" : "lobby.private")}`,
-  ];
-  if (o.starter_orders) lines.push(t("lobby.variant"));
-  if (o.mode === "turn_based") lines.push(`${t("mode.label")}: ${t("mode.turn_based")}`);
-  lines.push(t(o.rated === false ? "wait.unrated" : "wait.rated"));
+  const lines = optionLines(room.options);
   if (parts.optionsList.dataset.sig !== JSON.stringify(lines)) {
     parts.optionsList.dataset.sig = JSON.stringify(lines);
     parts.optionsList.replaceChildren(...lines.map((line) => h("li", { text: line })));

@@ -73,8 +73,8 @@ def used_literally() -> set[str]:
 
 def needed_by_the_registries() -> set[str]:
     """Keys made from what the server sends: one per error code, phase, ingredient, tile,
-    bot level and reaction (static/js builds them as `err.${code}` and so on), and every
-    sentence of the event registry."""
+    bot level and reaction (static/js builds them as `err.${code}` and so on), every
+    sentence of the event registry, and one per option and option choice."""
     data = rules_data()
     return {
         *(f"err.{code}" for code in data["error_codes"]), "err.other",
@@ -86,6 +86,9 @@ def needed_by_the_registries() -> set[str]:
         *(f"talk.reactionName.{r}" for r in REACTIONS),
         *(key for event in EVENTS.values() for key in event.sentence_keys()),
         *(f"btn.{a['type']}" for a in data["actions"] if a["control"] in ("button", "finish")),
+        # the lobby's form and the waiting room's summary: each option and its choices
+        *(f"option.{o['name']}" for o in data["options"]),
+        *(c["key"] for o in data["options"] for c in o["choices"] if c["key"] is not None),
         # intents.js's prompt for a phase without prompts of its own
         *(f"prompt.{phase}" for phase in data["phases"] if phase not in PROMPTED),
     }

@@ -43,7 +43,8 @@ def test_the_clock_sits_with_the_options_and_chat_covers_nothing(
 
     card = page.locator("#waiting").bounding_box()
     options = page.locator("#wait-options")
-    expect(options.locator("li")).to_have_count(4)  # players, starting player, visibility, rated
+    # players, starting player, how you play, rated, who can find it
+    expect(options.locator("li")).to_have_count(5)
     rated = {"en-US": "Rated", "th-TH": "นับเรตติ้ง", "ko-KR": "레이팅 반영"}[locale]
     expect(options).to_contain_text(rated)
     clock = page.locator("#clock-setting")

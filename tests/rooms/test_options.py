@@ -17,7 +17,7 @@ from server.rooms.options import ROOM_OPTION_NAMES
 from server.rules import GAME_OPTION_NAMES, GameOptions, MalformedAction, new_game, to_dict
 
 CASES = [
-    RoomOptions(players, starter, start, public)
+    RoomOptions(players, starter_orders=starter, starting_player=start, public=public)
     for players, starter, public in itertools.product((2, 3, 4), (False, True), (False, True))
     for start in (None, players - 1)
 ]
@@ -40,7 +40,7 @@ def test_new_game_is_the_same_conversion() -> None:
 
 
 def test_room_options_round_trip_through_their_stored_form() -> None:
-    options = RoomOptions(4, True, 1, True, {"turn": 30, "bank": 120})
+    options = RoomOptions(4, True, 1, public=True, clock={"turn": 30, "bank": 120})
     assert RoomOptions.from_dict(options.to_dict()) == options
     assert "clock" not in RoomOptions(2).to_dict()  # absent without a clock, as before
 

@@ -2,15 +2,12 @@
 // ratings elsewhere; merged by ./players.js.
 export default {
   "nav.players": "Leaderboard",
-  "lobby.rated": "Rated (when every player is signed in)",
 
   "end.ratings": "Ratings:",
 
   "acct.profile": "Your profile and rating",
   "acct.tables": "Your tables",
 
-  "wait.rated": "Rated, if every player is signed in",
-  "wait.unrated": "Not rated",
 
   "log.mine": "Only my moves",
 

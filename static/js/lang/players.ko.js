@@ -1,15 +1,12 @@
 // Korean strings of the leaderboard and profile pages; merged by ./players.js.
 export default {
   "nav.players": "순위표",
-  "lobby.rated": "레이팅 반영 (모든 플레이어가 로그인했을 때)",
 
   "end.ratings": "레이팅:",
 
   "acct.profile": "내 프로필과 레이팅",
   "acct.tables": "내 테이블",
 
-  "wait.rated": "모든 플레이어가 로그인하면 레이팅 반영",
-  "wait.unrated": "레이팅 미반영",
 
   "log.mine": "내 기록만",
 

@@ -1,15 +1,12 @@
 // Thai strings of the leaderboard and profile pages; merged by ./players.js.
 export default {
   "nav.players": "อันดับผู้เล่น",
-  "lobby.rated": "นับคะแนนเรตติ้ง (เมื่อผู้เล่นทุกคนลงชื่อเข้าใช้)",
 
   "end.ratings": "เรตติ้ง:",
 
   "acct.profile": "โปรไฟล์และเรตติ้งของคุณ",
   "acct.tables": "โต๊ะของคุณ",
 
-  "wait.rated": "นับเรตติ้ง หากผู้เล่นทุกคนลงชื่อเข้าใช้",
-  "wait.unrated": "ไม่นับเรตติ้ง",
 
   "log.mine": "เฉพาะตาของฉัน",
 

@@ -33,7 +33,6 @@ export default {
   "talk.timeout": "{name} ran out of time: a bot finishes the turn.",
   "talk.timeoutAway": "{name} ran out of time again and is now away: a bot plays for them.",
 
-  "clock.label": "Turn clock",
   "clock.off": "No clock",
   "clock.preset": "{turn} per turn + {bank} bank",
   "clock.custom": "Custom…",

@@ -33,7 +33,6 @@ export default {
   "talk.timeout": "{name} 님의 시간이 다 되어 봇이 이번 차례를 마칩니다.",
   "talk.timeoutAway": "{name} 님의 시간이 또 다 되어 자리 비움 상태입니다. 봇이 대신 둡니다.",
 
-  "clock.label": "턴 시계",
   "clock.off": "시계 없음",
   "clock.preset": "턴당 {turn} + 예비 {bank}",
   "clock.custom": "직접 설정…",

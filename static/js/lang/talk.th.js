@@ -33,7 +33,6 @@ export default {
   "talk.timeout": "{name} หมดเวลา: บอตจะเล่นตานี้ให้จบ",
   "talk.timeoutAway": "{name} หมดเวลาอีกครั้งและถือว่าไม่อยู่: บอตเล่นแทน",
 
-  "clock.label": "นาฬิกาจับเวลา",
   "clock.off": "ไม่จับเวลา",
   "clock.preset": "ตาละ {turn} + เวลาสำรอง {bank}",
   "clock.custom": "กำหนดเอง…",

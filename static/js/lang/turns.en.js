@@ -1,8 +1,5 @@
 // English: turn-based play (mode, long clocks, e-mail, my tables). Keys shared by every language.
 export default {
-  "mode.label": "How you play",
-  "mode.realtime": "Real time — everyone at the table now",
-  "mode.turn_based": "Turn-based — a move whenever you have a minute, over days",
   "clock.hours": "Hours per move",
   "clock.days": "Days of bank",
   "time.days": "{d} d {h} h",

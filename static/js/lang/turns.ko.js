@@ -1,8 +1,5 @@
 // 한국어: 턴제 플레이 (방식, 긴 시계, 이메일, 내 테이블)
 export default {
-  "mode.label": "플레이 방식",
-  "mode.realtime": "실시간 — 모두 지금 테이블에",
-  "mode.turn_based": "턴제 — 시간 날 때 한 수씩, 며칠에 걸쳐",
   "clock.hours": "수당 시간",
   "clock.days": "예비 일수",
   "time.days": "{d}일 {h}시간",
