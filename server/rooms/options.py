@@ -74,14 +74,15 @@ ROOM_OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RoomOptions))
 CONTROLS = ("count", "choice", "check", "seat", "clock")
 
 
-def option_form() -> list[dict[str, Any]]:
+def option_form(cls: type[RoomOptions] | None = None) -> list[dict[str, Any]]:
     """The options a host chooses, in field order: name, control, default and choices, each
     choice with its sentence key (`option.<name>.<value>`; the option's own is
     `option.<name>`). The lobby's form and the waiting room's summary are made from it
     (/api/rules-data `options`)."""
-    hints = typing.get_type_hints(RoomOptions)
+    cls = cls or RoomOptions
+    hints = typing.get_type_hints(cls)
     form = []
-    for f in fields(RoomOptions):
+    for f in fields(cls):
         control = f.metadata.get("control")
         if control is None:
             continue

@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from pathlib import Path
 
+import jinja2
 import pytest
 
 from server.config import Settings
 from server.history.replay import start as replay_start
 from server.rooms import RoomManager, RoomOptions
 from server.rooms.option_models import CreateRoom, DocumentOptions, RoomOptionsModel
-from server.rooms.options import ROOM_OPTION_NAMES
+from server.rooms.options import CONTROLS, ROOM_OPTION_NAMES, option_form
 from server.rules import GAME_OPTION_NAMES, GameOptions, MalformedAction, new_game, to_dict
+
+ROOT = Path(__file__).resolve().parents[2]
 
 CASES = [
     RoomOptions(players, starter_orders=starter, starting_player=start, public=public)
@@ -66,3 +70,31 @@ def test_create_room_checks_the_starting_seat_with_the_rules() -> None:
     assert CreateRoom.model_validate({"players": 3, "starting_player": 2})
     with pytest.raises(ValueError, match="R-SETUP-1"):
         CreateRoom.model_validate({"players": 3, "starting_player": 3})
+
+
+def test_an_option_with_a_control_is_in_the_lobby_form_and_its_sentences() -> None:
+    """A new option a host chooses needs no form or summary code: the `control` in its
+    field's metadata puts it in /api/rules-data `options` (the waiting room's summary) and
+    in the lobby's form, with its sentence keys."""
+    extended = dataclasses.make_dataclass(
+        "Extended", [("dummy", bool, dataclasses.field(default=False, metadata={
+            "description": "a test option", "control": "check"}))],
+        bases=(RoomOptions,), frozen=True, kw_only=True)
+    form = option_form(extended)
+    assert [o["name"] for o in form] == [*(o["name"] for o in option_form()), "dummy"]
+    assert form[-1] == {"name": "dummy", "control": "check", "default": False, "choices": [
+        {"value": False, "key": "option.dummy.false"},
+        {"value": True, "key": "option.dummy.true"}]}
+    page = jinja2.Environment(loader=jinja2.FileSystemLoader(ROOT / "templates"))
+    html = page.get_template("lobby.html").render(
+        options=form, rooms={"open": [], "live": []}, rules_data_json="{}")
+    assert '<input type="checkbox" name="dummy" >' in html
+    assert 'data-i18n="option.dummy"' in html
+
+
+def test_every_option_in_the_form_is_a_room_option_with_a_known_control() -> None:
+    assert {o["name"] for o in option_form()} <= set(ROOM_OPTION_NAMES)
+    assert {o["control"] for o in option_form()} <= set(CONTROLS)
+    # the choices of a count are its bounds (R-SETUP: 2 to 4 players)
+    players = next(o for o in option_form() if o["name"] == "players")
+    assert [c["value"] for c in players["choices"]] == [2, 3, 4]
