@@ -286,3 +286,52 @@ def test_a_watcher_sees_an_undo_rewind_and_a_token_go_back(new_page) -> None:  #
                                                      "end_turn") if k in kinds), legal[0]))
     assert returned, "Bob had no token to give back"
     assert "motion-return" in seen_by_watcher(bob)
+
+
+def test_a_watcher_sees_an_upgrade_spend_its_orders_and_light_up(new_page, base_url: str) -> None:  # noqa: ANN001
+    """R-UPG: a player spends three completed orders on an upgrade tile. Two greedy players
+    act over their sockets until one upgrades; the watcher's table flies the spent orders
+    from that player's done pile to the tile, which lights up."""
+    from types import SimpleNamespace
+
+    from server.bots import greedy
+    from server.bots.budget import Budget
+    from tests.persist.live import Table
+
+    server = SimpleNamespace(http=base_url,
+                             ws=lambda code: base_url.replace("http", "ws", 1) + f"/ws/{code}")
+    table = Table(server, 2, seed=11)  # type: ignore[arg-type]
+    watcher = new_page(width=1440, height=900, reduced_motion="no-preference")
+    watcher.add_init_script(COUNT_ANIMATIONS)
+    watcher.goto(f"/r/{table.code}")
+    watcher.wait_for_selector("#game:not([hidden])")
+    rng = random.Random(11)
+    try:
+        for _ in range(2000):
+            actor = table.current()
+            view = actor.game()
+            assert view["phase"] != "over", "nobody upgraded in a whole game"
+            action = greedy.choose(view, rng, Budget(1.0))
+            if action["type"] == "upgrade":
+                # The watcher has caught up and its motion is over: the next is the upgrade's.
+                wait_for(watcher, f"() => document.body.dataset.v === '{actor.v}'")
+                wait_for(watcher, "() => !document.getAnimations()"
+                         ".some(a => String(a.id).startsWith('motion-'))")
+                watcher.evaluate("window.__motion = []")
+                actor.act(action)
+                break
+            actor.act(action)
+        else:
+            raise AssertionError("the game did not end")
+        wait_for(watcher, f"() => document.body.dataset.v === '{actor.v}'")
+        seat, tile = view["seat"], action["tile"]
+        target = wait_for(watcher, """() => {
+          const a = document.getAnimations().find(a => a.id === 'motion-upgrade');
+          return a && a.effect.target.closest('.pboard') && [
+            a.effect.target.closest('.pboard').dataset.seat, a.effect.target.dataset.tile];
+        }""")
+        assert target == [str(seat), tile]
+        assert watcher.evaluate("window.__motion").count("motion-spend") == 3
+        watcher.screenshot(path=str(ARTIFACTS / "motion-upgrade-1440.png"))
+    finally:
+        table.close()
