@@ -1,5 +1,6 @@
-"""Render the browser's JSDoc typedefs of the game view from server/rules/shapes.py, into
-the generated block of static/js/types.js.
+"""Render the browser's JSDoc typedefs of the game view (server/rules/shapes.py) and of
+every event (the shapes of server/rooms/events.py's registry), into the generated block of
+static/js/types.js.
 
     python -m server.api.jsdoc          # rewrite the generated block in place
     python -m server.api.jsdoc --check  # exit 1 if the file has drifted
@@ -11,6 +12,7 @@ import re
 import sys
 from pathlib import Path
 
+from server.rooms.events import EVENTS
 from server.rules import shapes
 
 TYPES_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "types.js"
@@ -19,7 +21,7 @@ END = "// END GENERATED VIEW TYPES"
 
 _NAMES = {"int": "number", "float": "number", "str": "string", "bool": "boolean",
           "None": "null", "Any": "any", "object": "any"}
-_TOKEN = re.compile(r"\s*([A-Za-z_][A-Za-z_0-9]*|[\[\],|])")
+_TOKEN = re.compile(r"\s*([A-Za-z_][A-Za-z_0-9.]*|'[^']*'|[\[\],|])")
 
 
 def js_type(annotation: str) -> str:
@@ -52,7 +54,11 @@ def js_type(annotation: str) -> str:
                 return f"({inner})[]" if "|" in inner else f"{inner}[]"
             if name == "dict":
                 return f"Record<{args[0]}, {args[1]}>"
+            if name in ("Literal", "typing.Literal"):
+                return " | ".join(args)
             raise ValueError(f"no JSDoc for {name}[...] in {annotation!r}")
+        if name.startswith("'"):
+            return '"' + name[1:-1] + '"'
         return _NAMES.get(name, name)
 
     rendered = union()
@@ -66,7 +72,8 @@ def _typedef(shape: type) -> list[str]:
     doc = " ".join((shape.__doc__ or "").split())
     lines = ["/**"] + [f" * {line}" for line in _wrap(doc)] + [" * @typedef {{"]
     for key, hint in shape.__annotations__.items():
-        written = hint.__forward_arg__ if hasattr(hint, "__forward_arg__") else str(hint)
+        written = hint.__forward_arg__ if hasattr(hint, "__forward_arg__") else \
+            hint.__name__ if isinstance(hint, type) else str(hint)
         lines.append(f" *   {key}: {js_type(written)},")
     return [*lines, f" * }}}} {shape.__name__}", " */", ""]
 
@@ -86,6 +93,12 @@ def render() -> str:
     lines = [BEGIN, ""]
     for shape in shapes.SHAPES:
         lines += _typedef(shape)
+    events = [e.shape for e in EVENTS.values()]
+    for shape in events:
+        lines += _typedef(shape)
+    union = " | ".join(shape.__name__ for shape in events)
+    lines += ["/**", " * An event of a patch frame (server/rooms/events.py).",
+              f" * @typedef {{{union}}} Event", " */", ""]
     return "\n".join([*lines, END])
 
 

@@ -21,11 +21,12 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from server.config import Settings
-from server.rooms import PLAYING, Room, RoomError, RoomManager, stand_in
+from server.rooms import PLAYING, Event, Room, RoomError, RoomManager, stand_in
 from server.rules import is_over
 
 from .levels import LEVELS
@@ -85,7 +86,7 @@ class BotDriver:
 
     # --- the room listener ---------------------------------------------------------------
 
-    async def __call__(self, room: Room, events: list[dict[str, Any]]) -> None:
+    async def __call__(self, room: Room, events: Sequence[Event]) -> None:
         self.wake(room)
 
     def wake(self, room: Room) -> None:

@@ -11,7 +11,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.rooms.diff import Op, diff
-from server.rules import Game, GameOptions, GameView, RuleError, apply, new_game_from, view
+from server.rules import (
+    Game,
+    GameEvent,
+    GameOptions,
+    GameView,
+    RuleError,
+    apply,
+    new_game_from,
+    view,
+)
 
 Action = tuple[int | None, dict[str, Any]]
 
@@ -33,7 +42,7 @@ class Step:
     index: int
     seat: int | None
     action: dict[str, Any]
-    events: list[dict[str, Any]]
+    events: list[GameEvent]
     turn: int  # main turns begun so far (0 during the setup)
     phase: str
     ops: list[Op]  # JSON Patch turning the previous step's spectator view into this one
@@ -55,7 +64,8 @@ def start(seed: int, options: Mapping[str, Any]) -> Game:
         raise ReplayError(0, "malformed_action", f"bad game options: {e}") from None
 
 
-def _apply(game: Game, index: int, seat: int | None, action: dict[str, Any]) -> list[dict]:
+def _apply(game: Game, index: int, seat: int | None, action: dict[str, Any]
+           ) -> list[GameEvent]:
     try:
         return apply(game, action, seat)
     except RuleError as e:

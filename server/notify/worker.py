@@ -10,15 +10,14 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.config import Settings
 from server.db.models import SeatAddress
-from server.rooms import PLAYING, Room, RoomManager
+from server.rooms import PLAYING, Event, Room, RoomManager
 from server.rooms.codes import display
 from server.rooms.seat import hash_token, same_hash
 
@@ -59,7 +58,7 @@ class MailWorker:
     def wake(self) -> None:
         self._wake.set()
 
-    async def __call__(self, room: Room, events: list[dict[str, Any]]) -> None:
+    async def __call__(self, room: Room, events: Sequence[Event]) -> None:
         """The rooms' listener: a turn-based room changed, look at it soon."""
         if room.options.turn_based:
             self._wake.set()

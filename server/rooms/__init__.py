@@ -3,6 +3,7 @@
 from .codes import display, normalize
 from .connection import Close, Connection
 from .errors import RoomError
+from .events import Event
 from .manager import RoomManager
 from .options import RoomOptions
 from .room import (
@@ -20,7 +21,8 @@ from .seat import Seat, hash_token
 from .seating import add_bot, hand_host, join, kick, leave, stand_in, start
 
 __all__ = [
-    "FINISHED", "INCOMPATIBLE", "MOVED", "PLAYING", "WAITING", "Close", "Connection", "Journal",
+    "FINISHED", "INCOMPATIBLE", "MOVED", "PLAYING", "WAITING", "Close", "Connection", "Event",
+    "Journal",
     "Listener", "NullJournal", "Room", "RoomError", "RoomManager", "RoomOptions", "Seat",
     "add_bot", "display", "hand_host", "hash_token", "join", "kick", "leave", "normalize",
     "stand_in", "start",

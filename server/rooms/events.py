@@ -1,5 +1,9 @@
-"""Every event a table tells its clients: the one registry (type, its log sentence, the
-fields that fill it), as server.rules.registry is for actions.
+"""Every event a table tells its clients: the one registry (its shape, its log sentence,
+the fields that fill it), as server.rules.registry is for actions.
+
+Each event's shape is a TypedDict: the engine's in server/rules/events.py, the room's below;
+an entry's type and fields are read from its shape, so mypy checks every event emitted
+against what the registry (and the browser, through the generated JSDoc) expects.
 
 Events are data; the browser makes the sentences (static/js/log.js), from this registry as
 /api/rules-data serves it: the i18n key `sentence` with each parameter taken from an event
@@ -11,7 +15,32 @@ tests/rooms/test_events.py checks that every event emitted is registered.
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass, field
+from typing import Any, Literal, TypedDict
+
+from server.rules.events import (
+    Closed,
+    Emptied,
+    GameEvent,
+    GameOverEvent,
+    MeepleChosen,
+    Moved,
+    OrdersDealt,
+    Placed,
+    Poured,
+    PouringDone,
+    Returned,
+    Served,
+    StartingToken,
+    Stopped,
+    TimeFlowed,
+    TurnEnded,
+    TurnStarted,
+    Undone,
+    Upgraded,
+    UpgradeSkipped,
+)
 
 # How the browser shows a field's value in a sentence (static/js/log.js, FORMATS).
 KINDS = frozenset({
@@ -53,6 +82,7 @@ class EventType:
     values: tuple[str, ...] = ()  # with `by`: every value that field takes
     announce: bool = False  # also spoken by screen readers (the rest: the visible log)
     note: str = ""  # what docs/PROTOCOL.md says of it
+    shape: Any = None  # its TypedDict (see `event`)
 
     def public(self) -> dict[str, object]:
         return {
@@ -72,78 +102,183 @@ class EventType:
         return [self.sentence, *(v.sentence for v in self.variants)]
 
 
+# --- the room's events ------------------------------------------------------------------
+
+
+class SeatJoined(TypedDict):
+    type: Literal["seat_joined"]
+    seat: int
+    name: str
+
+
+class SeatLeft(TypedDict):
+    type: Literal["seat_left"]
+    seat: int
+
+
+class SeatKicked(TypedDict):
+    type: Literal["seat_kicked"]
+    seat: int
+
+
+class BotAdded(TypedDict):
+    type: Literal["bot_added"]
+    seat: int
+    level: str
+
+
+class HostChanged(TypedDict):
+    type: Literal["host_changed"]
+    seat: int
+
+
+class Presence(TypedDict):
+    type: Literal["presence"]
+    seat: int
+    connected: bool
+
+
+class StandIn(TypedDict):
+    type: Literal["stand_in"]
+    seat: int
+    level: str
+
+
+class Spectators(TypedDict):
+    type: Literal["spectators"]
+    count: int
+
+
+class GameStarted(TypedDict):
+    type: Literal["game_started"]
+
+
+class Rematch(TypedDict):
+    type: Literal["rematch"]
+    code: str
+
+
+class ClockSet(TypedDict):
+    type: Literal["clock_set"]
+    clock: dict[str, int] | None
+
+
+class Timeout(TypedDict):
+    type: Literal["timeout"]
+    seat: int
+    level: str
+    away: bool
+
+
+class Back(TypedDict):
+    type: Literal["back"]
+    seat: int
+
+
+class Late(TypedDict):
+    type: Literal["late"]
+    seat: int
+
+
+class Abandoned(TypedDict):
+    type: Literal["abandoned"]
+    seat: int
+
+
+class Away(TypedDict):
+    type: Literal["away"]
+    seat: int
+    hours: int
+
+
+RoomEvent = (SeatJoined | SeatLeft | SeatKicked | BotAdded | HostChanged | Presence | StandIn
+             | Spectators | GameStarted | Rematch | ClockSet | Timeout | Back | Late | Abandoned
+             | Away)
+Event = GameEvent | RoomEvent  # what Room.commit publishes
+
+
+def event(shape: Any, sentence: str | None, args: dict[str, tuple[str, str]] | None = None,
+          **more: Any) -> EventType:
+    """A registry entry whose type and fields are its shape's (a TypedDict above or in
+    server/rules/events.py)."""
+    keys = list(shape.__annotations__)
+    assert keys[0] == "type", f"{shape.__name__}: `type` first"
+    (name,) = typing.get_args(typing.get_type_hints(shape)["type"])
+    return EventType(name, tuple(keys[1:]), sentence, args or {}, shape=shape, **more)
+
+
 NAME = {"name": ("seat", "seat")}
 ROOM_EVENTS_FROM = "seat_joined"  # the registry lists the engine's events, then the room's
 
 EVENTS: dict[str, EventType] = {e.type: e for e in (
     # The game (server.rules).
-    EventType("placed", ("seat", "cell"), "ev.placed", {**NAME, "cell": ("cell", "cell")}),
-    EventType("starting_token", ("seat", "ingredient", "cup", "count"), "ev.starting_token", {
+    event(Placed, "ev.placed", {**NAME, "cell": ("cell", "cell")}),
+    event(StartingToken, "ev.starting_token", {
         **NAME, "count": ("count", "number"), "ing": ("ingredient", "ingredient"),
         "cup": ("cup", "ordinal")}),
-    EventType("turn_started", ("seat", "turn", "phase"), "ev.turn_started", {
+    event(TurnStarted, "ev.turn_started", {
         **NAME, "turn": ("turn", "number"), "round": ("turn", "round")}, announce=True),
-    EventType("upgraded", ("seat", "tile", "discarded"), "ev.upgraded",
+    event(Upgraded, "ev.upgraded",
               {**NAME, "tile": ("tile", "tile")}, announce=True),
-    EventType("upgrade_skipped", ("seat",), "ev.upgrade_skipped", NAME),
-    EventType("meeple_chosen", ("seat", "meeple"), "ev.meeple_chosen",
+    event(UpgradeSkipped, "ev.upgrade_skipped", NAME),
+    event(MeepleChosen, "ev.meeple_chosen",
               {**NAME, "n": ("meeple", "ordinal")}),
-    EventType("moved", ("seat", "meeple", "from", "to", "gained", "rush_spent"), "ev.moved",
+    event(Moved, "ev.moved",
               {**NAME, "cell": ("to", "cell"), "gain": ("gained", "tokens")},
               variants=(Variant("rush_spent", "ev.movedRush"),)),
-    EventType("stopped", ("seat", "cell", "steps"), "ev.stopped",
+    event(Stopped, "ev.stopped",
               {**NAME, "cell": ("cell", "cell"), "steps": ("steps", "number")}, announce=True),
-    EventType("poured", ("seat", "ingredient", "cup"), "ev.poured",
+    event(Poured, "ev.poured",
               {**NAME, "ing": ("ingredient", "ingredient"), "cup": ("cup", "ordinal")}),
-    EventType("returned", ("seat", "ingredient"), "ev.returned",
+    event(Returned, "ev.returned",
               {**NAME, "ing": ("ingredient", "ingredient")}),
-    EventType("emptied", ("seat", "cup", "returned"), "ev.emptied",
+    event(Emptied, "ev.emptied",
               {**NAME, "cup": ("cup", "ordinal")}),
-    EventType("pouring_done", ("seat",), "ev.pouring_done", NAME),
-    EventType("served", ("seat", "cup", "card", "rush_gained"), "ev.served",
+    event(PouringDone, "ev.pouring_done", NAME),
+    event(Served, "ev.served",
               {**NAME, "card": ("card", "card"), "cup": ("cup", "ordinal")},
               variants=(Variant("rush_gained", "ev.servedRush"),), announce=True),
-    EventType("orders_dealt", ("seat", "from", "cards", "reason"), "ev.orders_dealt",
+    event(OrdersDealt, "ev.orders_dealt",
               {**NAME, "count": ("cards", "length"), "from": ("from", "seat")},
               variants=(Variant("reason", "ev.orders_dealt_busy", "too_many_orders"),)),
-    EventType("time_flowed", ("seat", "penalties", "rush_gained"), "ev.time_flowed",
+    event(TimeFlowed, "ev.time_flowed",
               {**NAME, "count": ("penalties", "length"), "rush": ("rush_gained", "number")},
               variants=(Variant("penalties", "ev.time_flowed_pen"),), announce=True),
-    EventType("closed", ("reason",), "ev.closed", by="reason",
+    event(Closed, "ev.closed", by="reason",
               values=("deck", "penalties", "stall"), announce=True),
-    EventType("turn_ended", ("seat",), "ev.turn_ended", NAME),
-    EventType("game_over", ("result",), "ev.game_over",
+    event(TurnEnded, "ev.turn_ended", NAME),
+    event(GameOverEvent, "ev.game_over",
               {"winners": ("result.winners", "seats")}, announce=True),
-    EventType("undone", ("seat", "action"), "ev.undone", NAME),
+    event(Undone, "ev.undone", NAME),
     # The room (server.rooms).
-    EventType("seat_joined", ("seat", "name"), "ev.joined", {"name": ("name", "text")}),
-    EventType("seat_left", ("seat",), "ev.left", {"name": ("seat", "seat_label")}),
-    EventType("seat_kicked", ("seat",), "ev.kicked", {"n": ("seat", "ordinal")}),
-    EventType("bot_added", ("seat", "level"), "ev.bot_added",
+    event(SeatJoined, "ev.joined", {"name": ("name", "text")}),
+    event(SeatLeft, "ev.left", {"name": ("seat", "seat_label")}),
+    event(SeatKicked, "ev.kicked", {"n": ("seat", "ordinal")}),
+    event(BotAdded, "ev.bot_added",
               {**NAME, "n": ("seat", "ordinal")}),
-    EventType("host_changed", ("seat",), "ev.host_changed", NAME),
-    EventType("presence", ("seat", "connected"), "ev.disconnected", NAME,
+    event(HostChanged, "ev.host_changed", NAME),
+    event(Presence, "ev.disconnected", NAME,
               variants=(Variant("connected", "ev.connected"),)),
-    EventType("stand_in", ("seat", "level"), "ev.stand_in",
+    event(StandIn, "ev.stand_in",
               {**NAME, "level": ("level", "level")},
               note="a bot starts playing for an away player"),
-    EventType("spectators", ("count",), None),  # the spectator count, shown by the table
-    EventType("game_started", (), "ev.started"),
-    EventType("rematch", ("code",), None),  # the next game's link, shown at the end
-    EventType("clock_set", ("clock",), "ev.clock_set", {"clock": ("clock", "clock")},
+    event(Spectators, None),  # the spectator count, shown by the table
+    event(GameStarted, "ev.started"),
+    event(Rematch, None),  # the next game's link, shown at the end
+    event(ClockSet, "ev.clock_set", {"clock": ("clock", "clock")},
               note="the host changed the clock while waiting"),
-    EventType("timeout", ("seat", "level", "away"), "ev.timeout", NAME,
+    event(Timeout, "ev.timeout", NAME,
               variants=(Variant("away", "ev.timeoutAway"),), announce=True,
               note="a turn ran out: a `level` bot finishes it; `away`: the seat now counts "
                    "as away"),
-    EventType("back", ("seat",), "ev.back", NAME),
-    EventType("late", ("seat",), "ev.late", NAME, announce=True,
+    event(Back, "ev.back", NAME),
+    event(Late, "ev.late", NAME, announce=True,
               note="turn-based: the player to act ran out of time and bank; the others "
                    "choose a stand-in or the end"),
-    EventType("abandoned", ("seat",), "ev.abandoned", NAME, announce=True,
+    event(Abandoned, "ev.abandoned", NAME, announce=True,
               note="turn-based: `seat` ended the game of a late player; it is recorded as "
                    "abandoned and the table closes (bye `abandoned`)"),
-    EventType("away", ("seat", "hours"), "ev.away", {**NAME, "hours": ("hours", "number")},
+    event(Away, "ev.away", {**NAME, "hours": ("hours", "number")},
               note="turn-based: the player is away for `hours`; their clock is paused"),
 )}
 

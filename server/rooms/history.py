@@ -14,6 +14,7 @@ entries' text rather than event dicts of its own.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -32,7 +33,7 @@ class Entry:
     __slots__ = ("v", "shared", "own", "tail", "size")
 
     def __init__(self, v: int, shared: list[Op], by_seat: dict[int | None, list[Op]],
-                 events: list[dict[str, Any]]) -> None:
+                 events: Sequence[Mapping[str, Any]]) -> None:
         self.v = v
         self.shared = dumps(shared)[1:-1]  # the ops without their brackets
         self.own = {seat: dumps(ops)[1:-1] for seat, ops in by_seat.items() if ops}

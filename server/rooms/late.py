@@ -15,6 +15,7 @@ from typing import Protocol
 
 from . import timeouts
 from .errors import RoomError, forbidden
+from .events import StandIn
 
 AWAY_MAX = 7 * 24  # hours
 
@@ -46,7 +47,7 @@ async def stand_in(room: LateRoom, token: str, level: str) -> None:
         assert clock is not None
         clock.late = False
         room.set_stand_in(late, level)
-        event = {"type": "stand_in", "seat": late, "level": level}
+        event: StandIn = {"type": "stand_in", "seat": late, "level": level}
         room.commit([event])
         await timeouts.save(room)
     await room.notify([event])

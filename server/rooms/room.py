@@ -14,7 +14,7 @@ import dataclasses
 import logging
 import time
 from array import array
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 from server.jsontext import dumps
@@ -36,6 +36,7 @@ from .codes import display
 from .connection import Connection
 from .diff import Op, diff
 from .errors import RoomError
+from .events import Event, Presence
 from .history import Entry, FrameTexts, History, RecentEvents
 from .options import RoomOptions
 from .seat import Seat, Seating, hash_token, new_token, same_hash
@@ -55,7 +56,7 @@ MOVED = "moved"
 # every accepted action (the engine's events), and after a seat connects or disconnects
 # (a "presence" event). It runs outside the room lock; one that wants to act (a bot)
 # should schedule its own task rather than act inline.
-Listener = Callable[["Room", list[dict[str, Any]]], Awaitable[None]]
+Listener = Callable[["Room", Sequence[Event]], Awaitable[None]]
 
 
 class Journal(Protocol):
@@ -266,7 +267,7 @@ class Room:
 
     # --- versions (call with the lock held) ----------------------------------------------
 
-    def commit(self, events: list[dict[str, Any]], game_changed: bool = False) -> bool:
+    def commit(self, events: Sequence[Event], game_changed: bool = False) -> bool:
         """Publish the current state as a new version; False if nobody would see a change."""
         self._mark_absences()
         if timeouts.tick(self):
@@ -340,7 +341,7 @@ class Room:
                     raise RoomError("spectators_full", f"this table already has "
                                     f"{self.max_spectators} spectators; try again later", 503)
                 self.spectators.add(conn)
-                event = None
+                event: Presence | None = None
             else:
                 old = self.seats[seat].conn
                 if old is not None:
@@ -374,7 +375,7 @@ class Room:
         conn.send(self.snapshot(conn.seat))
 
     async def detach(self, conn: Connection) -> None:
-        event = None
+        event: Presence | None = None
         async with self.lock:
             if not conn.attached:
                 return
@@ -665,7 +666,7 @@ class Room:
                 raise RoomError("unavailable", "the change could not be saved; try again",
                                 503) from None
 
-    async def notify(self, events: list[dict[str, Any]]) -> None:
+    async def notify(self, events: Sequence[Event]) -> None:
         for listener in list(self.listeners):
             try:
                 await listener(self, events)

@@ -22,6 +22,7 @@ from server.rules import Game, is_over
 
 from .chat import TalkLog
 from .errors import RoomError
+from .events import Event, Late, Timeout
 from .options import RoomOptions
 from .seat import Seat
 from .turnclock import AWAY_AFTER, ClockOption, Key, TurnClock
@@ -56,9 +57,9 @@ class ClockedRoom(Protocol):
     def set_stand_in(self, index: int, level: str | None) -> None: ...
     def set_timeouts(self, index: int, count: int) -> None: ...
     def set_clock_option(self, value: ClockOption | dict[str, int] | None) -> None: ...
-    def commit(self, events: list[dict[str, Any]], game_changed: bool = False) -> bool: ...
+    def commit(self, events: Sequence[Event], game_changed: bool = False) -> bool: ...
     async def note_talk(self, item: dict[str, Any], *, required: bool = False) -> None: ...
-    async def notify(self, events: list[dict[str, Any]]) -> None: ...
+    async def notify(self, events: Sequence[Event]) -> None: ...
 
 
 class Rooms(Protocol):
@@ -170,7 +171,7 @@ async def time_out(room: ClockedRoom, level: str) -> bool:
         room.set_timeouts(seat.index, seat.timeouts + 1)
         room.set_stand_in(seat.index, level)
         away = seat.timeouts >= AWAY_AFTER
-        event = {"type": "timeout", "seat": seat.index, "level": level, "away": away}
+        event: Timeout = {"type": "timeout", "seat": seat.index, "level": level, "away": away}
         try:
             await room.note_talk(room.talk.add({
                 "kind": "timeout", "seat": seat.index, "away": away,
@@ -191,7 +192,7 @@ async def _late(room: ClockedRoom, seat: Seat) -> bool:
     assert clock is not None
     clock.time_out(room.clock())
     clock.late = True
-    event = {"type": "late", "seat": seat.index}
+    event: Late = {"type": "late", "seat": seat.index}
     room.commit([event])
     await save(room)
     return True

@@ -16,6 +16,7 @@ from .errors import (
     NotYourTurn,
     RuleError,
 )
+from .events import GameEvent
 from .invariants import check_invariants
 from .legal import legal_actions
 from .options import GAME_OPTION_NAMES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
@@ -51,8 +52,8 @@ from .view import public_view, seat_extras, view
 __all__ = [
     "GAME_OPTION_NAMES", "MAX_PLAYERS", "MIN_PLAYERS", "MOVE", "OVER", "PHASES", "PLACEMENT",
     "POUR", "PROCESS", "RULES_VERSION", "STARTING_CUP", "TURN_PHASES", "UPGRADE",
-    "Action", "CardView", "FinalResult", "GameView", "PlayerView", "PublicView", "Result",
-    "Score", "SeatExtras",
+    "Action", "CardView", "FinalResult", "GameEvent", "GameView", "PlayerView", "PublicView",
+    "Result", "Score", "SeatExtras",
     "CorruptState", "Game", "GameOptions", "GameOver", "IllegalAction", "MalformedAction",
     "NothingToUndo", "NotYourTurn", "RuleError", "apply", "can_undo", "card_public",
     "check_invariants", "final_result", "from_dict", "is_over", "legal_actions", "new_game",

@@ -21,6 +21,7 @@ from .data import (
     UPGRADE_INDEX,
 )
 from .data import card_public as card_info
+from .events import Emptied, GameEvent, StartingToken
 from .legal import can_upgrade
 from .scoring import final_result
 from .state import (
@@ -34,8 +35,7 @@ from .state import (
     TurnStart,
 )
 
-Event = dict[str, Any]
-Events = list[Event]
+Events = list[GameEvent]
 Key = tuple[Any, ...]  # an action's identity: (type, *arguments), see actions.action_key
 Action = dict[str, Any]
 
@@ -43,7 +43,7 @@ Action = dict[str, Any]
 # --- setup (R-SETUP) -------------------------------------------------------------------
 
 
-def take_into_cup(game: Game, seat: int, meeple: int, cup: int) -> Event:
+def take_into_cup(game: Game, seat: int, meeple: int, cup: int) -> StartingToken:
     """R-SETUP-4: the token under a meeple goes into a cup (if the supply has one)."""
     ing = CELL_ING[game.players[seat].meeples[meeple]]
     got = 1 if game.supply[ing] else 0
@@ -74,7 +74,7 @@ def place(game: Game, key: Key, legal: Action) -> Events:
 
 def starting_cup(game: Game, key: Key, legal: Action) -> Events:
     seat = game.pending.pop(0)
-    events = [take_into_cup(game, seat, 1, key[1])]
+    events: Events = [take_into_cup(game, seat, 1, key[1])]
     if game.pending:
         game.current = game.pending[0]
         return events
@@ -185,7 +185,8 @@ def empty(game: Game, key: Key, legal: Action) -> Events:
     cup = game.players[game.current].cups[key[1]]
     for ing in cup:
         game.supply[ing] += 1
-    event = {"type": "emptied", "seat": game.current, "cup": key[1], "returned": tokens(cup)}
+    event: Emptied = {"type": "emptied", "seat": game.current, "cup": key[1],
+                      "returned": tokens(cup)}
     cup.clear()
     return [event]
 
@@ -276,7 +277,7 @@ def end_turn(game: Game, key: Key, legal: Action) -> Events:
         close(game, "deck")
     if n > 2 and not any(p.order_count() for p in game.players):
         close(game, "stall")
-    if game.closed and not was_closed:
+    if game.closed and not was_closed and game.close_reason is not None:
         events.append({"type": "closed", "reason": game.close_reason})
     player.turns += 1
     events.append({"type": "turn_ended", "seat": seat})

@@ -2,8 +2,8 @@
 
 view.py and scoring.py build these; mypy checks their readers (rooms, bots, history)
 against them, and the browser's JSDoc typedefs are generated from them
-(`python -m server.rules.jsdoc`, drift-tested). An action is a `type` plus the fields its
-entry in registry.py lists; an event is a `type` plus the fields of server/rooms/events.py.
+(`python -m server.api.jsdoc`, drift-tested). An action is a `type` plus the fields its
+entry in registry.py lists; the engine's events have their shapes in events.py.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ export class LogList {
   /** @param {HTMLElement} list */
   constructor(list) {
     this.list = list;
-    /** @type {{v: number, event: import("./types.js").GameEvent}[]} oldest first */
+    /** @type {{v: number, event: import("./types.js").Event}[]} oldest first */
     this.entries = [];
     this.drawn = 0; // entries already drawn, oldest first (-1: draw them all again)
     /** @type {number | null} show only this seat's lines (and those about no seat) */
@@ -27,7 +27,7 @@ export class LogList {
     this.render(nameOf, true);
   }
 
-  /** @param {number} v @param {import("./types.js").GameEvent[]} events @returns {void} */
+  /** @param {number} v @param {import("./types.js").Event[]} events @returns {void} */
   add(v, events) {
     const last = this.entries[this.entries.length - 1];
     // A presence event may fold a line already drawn: the lines are told again.
@@ -40,7 +40,7 @@ export class LogList {
   }
 
   // The game's log from GET /api/rooms/{code}/events: versions already shown are skipped.
-  /** @param {{v: number, event: import("./types.js").GameEvent}[]} earlier @returns {void} */
+  /** @param {{v: number, event: import("./types.js").Event}[]} earlier @returns {void} */
   fill(earlier) {
     const known = new Set(this.entries.map((e) => e.v));
     const missing = earlier.filter((e) => !known.has(e.v));
@@ -73,7 +73,7 @@ export class LogList {
   }
 }
 
-/** @param {import("./types.js").GameEvent} event @returns {boolean} */
+/** @param {import("./types.js").Event} event @returns {boolean} */
 function isPresence(event) {
   return event.type === "presence";
 }

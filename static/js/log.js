@@ -51,7 +51,7 @@ function applies(ev, variant) {
 }
 
 /**
- * @param {import("./types.js").GameEvent} ev
+ * @param {import("./types.js").Event} ev
  * @param {import("./types.js").NameOf} nameOf
  * @returns {string | null | undefined} a sentence, or nothing for events not worth a line
  */
@@ -73,7 +73,7 @@ export function sentence(ev, nameOf) {
 
 // A log line: the badge of the seat it is about (if any), then the sentence.
 /**
- * @param {import("./types.js").GameEvent} ev
+ * @param {import("./types.js").Event} ev
  * @param {import("./types.js").NameOf} nameOf
  * @returns {HTMLElement | null}
  */

@@ -79,7 +79,7 @@ export class Motion {
   // Before the table is drawn: what is about to leave the DOM (cards served or falling off),
   // and where every order card of the seats concerned stands now.
   /**
-   * @param {import("./types.js").GameEvent[]} events
+   * @param {import("./types.js").Event[]} events
    * @param {import("./types.js").View | null} previous
    */
   before(events, previous) {

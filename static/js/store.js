@@ -3,7 +3,7 @@ import { applyPatch, deepClone } from "../vendor/fast-json-patch/index.js";
 
 /**
  * @typedef {import("./types.js").View} View
- * @typedef {(view: View | null, events: import("./types.js").GameEvent[], previous: View | null) => void} Listener
+ * @typedef {(view: View | null, events: import("./types.js").Event[], previous: View | null) => void} Listener
  */
 
 export class Store {
@@ -22,7 +22,7 @@ export class Store {
     this.listeners.add(fn);
   }
 
-  /** @param {import("./types.js").GameEvent[]} events @param {View | null} previous */
+  /** @param {import("./types.js").Event[]} events @param {View | null} previous */
   emit(events, previous) {
     for (const fn of this.listeners) fn(this.view, events, previous);
   }
@@ -39,7 +39,7 @@ export class Store {
   /**
    * @param {number} v the version the patch leads to
    * @param {import("./types.js").PatchOp[]} ops
-   * @param {import("./types.js").GameEvent[]} [events]
+   * @param {import("./types.js").Event[]} [events]
    * @returns {boolean}
    */
   patch(v, ops, events) {

@@ -1,15 +1,11 @@
 // Shared JSDoc types for the browser modules: the shapes the server sends (docs/PROTOCOL.md
-// is their reference; the game view's are generated from server/rules/shapes.py) and the
-// local ones passed between modules. No code: types only.
+// is their reference; the game view's and the events' are generated from
+// server/rules/shapes.py and server/rooms/events.py) and the local ones passed between
+// modules. No code: types only.
 
 /**
  * An action as the server lists it in `game.legal`: a `type` plus its fields.
  * @typedef {{type: string, [field: string]: any}} Action
- */
-
-/**
- * A structured game event (`type` plus data); log.js tells it as a sentence.
- * @typedef {{type: string, seat?: number | null, [field: string]: any}} GameEvent
  */
 
 // BEGIN GENERATED VIEW TYPES (python -m server.api.jsdoc)
@@ -153,6 +149,300 @@
  *   can_undo: boolean,
  *   legal: Action[],
  * }} GameView
+ */
+
+/**
+ * R-SETUP-3: a meeple placed on a cell.
+ * @typedef {{
+ *   type: "placed",
+ *   seat: number,
+ *   cell: string,
+ * }} Placed
+ */
+
+/**
+ * R-SETUP-4: the token under a meeple goes into a cup (`count` 0: the supply had none).
+ * @typedef {{
+ *   type: "starting_token",
+ *   seat: number,
+ *   ingredient: string,
+ *   cup: number,
+ *   count: number,
+ * }} StartingToken
+ */
+
+/**
+ * @typedef {{
+ *   type: "turn_started",
+ *   seat: number,
+ *   turn: number,
+ *   phase: string,
+ * }} TurnStarted
+ */
+
+/**
+ * R-UPG: `discarded` are the completed orders (card numbers) spent on the tile.
+ * @typedef {{
+ *   type: "upgraded",
+ *   seat: number,
+ *   tile: string,
+ *   discarded: number[],
+ * }} Upgraded
+ */
+
+/**
+ * @typedef {{
+ *   type: "upgrade_skipped",
+ *   seat: number,
+ * }} UpgradeSkipped
+ */
+
+/**
+ * @typedef {{
+ *   type: "meeple_chosen",
+ *   seat: number,
+ *   meeple: number,
+ * }} MeepleChosen
+ */
+
+/**
+ * R-MOVE: one step, from a cell to the next, and the tokens it gained.
+ * @typedef {{
+ *   type: "moved",
+ *   seat: number,
+ *   meeple: number,
+ *   from: string,
+ *   to: string,
+ *   gained: Record<string, number>,
+ *   rush_spent: number,
+ * }} Moved
+ */
+
+/**
+ * @typedef {{
+ *   type: "stopped",
+ *   seat: number,
+ *   cell: string,
+ *   steps: number,
+ * }} Stopped
+ */
+
+/**
+ * @typedef {{
+ *   type: "poured",
+ *   seat: number,
+ *   ingredient: string,
+ *   cup: number,
+ * }} Poured
+ */
+
+/**
+ * @typedef {{
+ *   type: "returned",
+ *   seat: number,
+ *   ingredient: string,
+ * }} Returned
+ */
+
+/**
+ * @typedef {{
+ *   type: "emptied",
+ *   seat: number,
+ *   cup: number,
+ *   returned: Record<string, number>,
+ * }} Emptied
+ */
+
+/**
+ * @typedef {{
+ *   type: "pouring_done",
+ *   seat: number,
+ * }} PouringDone
+ */
+
+/**
+ * @typedef {{
+ *   type: "served",
+ *   seat: number,
+ *   cup: number,
+ *   card: CardView,
+ *   rush_gained: number,
+ * }} Served
+ */
+
+/**
+ * R-END: new orders on a seat's tab 1 (`from`: whose turn dealt them).
+ * @typedef {{
+ *   type: "orders_dealt",
+ *   seat: number,
+ *   from: number,
+ *   cards: server.rules.shapes.CardView[],
+ *   reason: string,
+ * }} OrdersDealt
+ */
+
+/**
+ * R-END: orders move down a tab; `penalties` are the cards pushed off tab 4.
+ * @typedef {{
+ *   type: "time_flowed",
+ *   seat: number,
+ *   penalties: number[],
+ *   rush_gained: number,
+ * }} TimeFlowed
+ */
+
+/**
+ * R-END-4: the last round begins (`reason`: deck, penalties or stall).
+ * @typedef {{
+ *   type: "closed",
+ *   reason: string,
+ * }} Closed
+ */
+
+/**
+ * @typedef {{
+ *   type: "turn_ended",
+ *   seat: number,
+ * }} TurnEnded
+ */
+
+/**
+ * @typedef {{
+ *   type: "game_over",
+ *   result: Result,
+ * }} GameOverEvent
+ */
+
+/**
+ * R-TURN: the seat's last action this turn taken back.
+ * @typedef {{
+ *   type: "undone",
+ *   seat: number,
+ *   action: Record<string, any>,
+ * }} Undone
+ */
+
+/**
+ * @typedef {{
+ *   type: "seat_joined",
+ *   seat: number,
+ *   name: string,
+ * }} SeatJoined
+ */
+
+/**
+ * @typedef {{
+ *   type: "seat_left",
+ *   seat: number,
+ * }} SeatLeft
+ */
+
+/**
+ * @typedef {{
+ *   type: "seat_kicked",
+ *   seat: number,
+ * }} SeatKicked
+ */
+
+/**
+ * @typedef {{
+ *   type: "bot_added",
+ *   seat: number,
+ *   level: string,
+ * }} BotAdded
+ */
+
+/**
+ * @typedef {{
+ *   type: "host_changed",
+ *   seat: number,
+ * }} HostChanged
+ */
+
+/**
+ * @typedef {{
+ *   type: "presence",
+ *   seat: number,
+ *   connected: boolean,
+ * }} Presence
+ */
+
+/**
+ * @typedef {{
+ *   type: "stand_in",
+ *   seat: number,
+ *   level: string,
+ * }} StandIn
+ */
+
+/**
+ * @typedef {{
+ *   type: "spectators",
+ *   count: number,
+ * }} Spectators
+ */
+
+/**
+ * @typedef {{
+ *   type: "game_started",
+ * }} GameStarted
+ */
+
+/**
+ * @typedef {{
+ *   type: "rematch",
+ *   code: string,
+ * }} Rematch
+ */
+
+/**
+ * @typedef {{
+ *   type: "clock_set",
+ *   clock: Record<string, number> | null,
+ * }} ClockSet
+ */
+
+/**
+ * @typedef {{
+ *   type: "timeout",
+ *   seat: number,
+ *   level: string,
+ *   away: boolean,
+ * }} Timeout
+ */
+
+/**
+ * @typedef {{
+ *   type: "back",
+ *   seat: number,
+ * }} Back
+ */
+
+/**
+ * @typedef {{
+ *   type: "late",
+ *   seat: number,
+ * }} Late
+ */
+
+/**
+ * @typedef {{
+ *   type: "abandoned",
+ *   seat: number,
+ * }} Abandoned
+ */
+
+/**
+ * @typedef {{
+ *   type: "away",
+ *   seat: number,
+ *   hours: number,
+ * }} Away
+ */
+
+/**
+ * An event of a patch frame (server/rooms/events.py).
+ * @typedef {Placed | StartingToken | TurnStarted | Upgraded | UpgradeSkipped | MeepleChosen | Moved | Stopped | Poured | Returned | Emptied | PouringDone | Served | OrdersDealt | TimeFlowed | Closed | TurnEnded | GameOverEvent | Undone | SeatJoined | SeatLeft | SeatKicked | BotAdded | HostChanged | Presence | StandIn | Spectators | GameStarted | Rematch | ClockSet | Timeout | Back | Late | Abandoned | Away} Event
  */
 
 // END GENERATED VIEW TYPES
