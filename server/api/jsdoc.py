@@ -1,6 +1,6 @@
-"""Render the browser's JSDoc typedefs of the game view (server/rules/shapes.py) and of
-every event (the shapes of server/rooms/events.py's registry), into the generated block of
-static/js/types.js.
+"""Render the browser's JSDoc typedefs of the game view (server/rules/shapes.py), of every
+action (server/rules/legal.py's shapes) and of every event (the shapes of
+server/rooms/events.py's registry), into the generated block of static/js/types.js.
 
     python -m server.api.jsdoc          # rewrite the generated block in place
     python -m server.api.jsdoc --check  # exit 1 if the file has drifted
@@ -14,6 +14,7 @@ from pathlib import Path
 
 from server.rooms.events import EVENTS
 from server.rules import shapes
+from server.rules.registry import ACTIONS
 
 TYPES_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "types.js"
 BEGIN = "// BEGIN GENERATED VIEW TYPES (python -m server.api.jsdoc)"
@@ -74,7 +75,10 @@ def _typedef(shape: type) -> list[str]:
     for key, hint in shape.__annotations__.items():
         written = hint.__forward_arg__ if hasattr(hint, "__forward_arg__") else \
             hint.__name__ if isinstance(hint, type) else str(hint)
-        lines.append(f" *   {key}: {js_type(written)},")
+        optional = written.startswith("NotRequired[")
+        if optional:
+            written = written[len("NotRequired["):-1]
+        lines.append(f" *   {key}{'?' if optional else ''}: {js_type(written)},")
     return [*lines, f" * }}}} {shape.__name__}", " */", ""]
 
 
@@ -93,12 +97,15 @@ def render() -> str:
     lines = [BEGIN, ""]
     for shape in shapes.SHAPES:
         lines += _typedef(shape)
-    events = [e.shape for e in EVENTS.values()]
-    for shape in events:
-        lines += _typedef(shape)
-    union = " | ".join(shape.__name__ for shape in events)
-    lines += ["/**", " * An event of a patch frame (server/rooms/events.py).",
-              f" * @typedef {{{union}}} Event", " */", ""]
+    for name, doc, kinds in (
+            ("Action", "An action (server/rules/legal.py's shapes).",
+             [a.shape for a in ACTIONS.values()]),
+            ("Event", "An event of a patch frame (server/rooms/events.py).",
+             [e.shape for e in EVENTS.values()])):
+        for shape in kinds:
+            lines += _typedef(shape)
+        union = " | ".join(shape.__name__ for shape in kinds)
+        lines += ["/**", f" * {doc}", f" * @typedef {{{union}}} {name}", " */", ""]
     return "\n".join([*lines, END])
 
 

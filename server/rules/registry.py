@@ -8,16 +8,35 @@ that every action a generator lists is registered for that phase. The shape chec
 (actions.action_key), the refusal messages, the client's list of types
 (/api/rules-data) and the docs derive from this table.
 
-Adding an action type: an entry here, its apply function in moves.py, its listing in the
-phase's generator in legal.py, its tests; the client shows it from the server's data.
+Adding an action type: its shape and its listing in the phase's generator in legal.py, an
+entry here (its type and fields are read from the shape), its apply function in moves.py,
+its tests; the client shows it from the server's data.
 """
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from . import moves
+from .legal import (
+    ChooseMeeple,
+    DonePouring,
+    Empty,
+    EndTurn,
+    Place,
+    Pour,
+    Return,
+    Serve,
+    SkipUpgrade,
+    StartingCup,
+    Step,
+    Stop,
+    Undo,
+    Upgrade,
+)
 from .moves import Action, Events, Key
 from .state import MOVE, PLACEMENT, POUR, PROCESS, STARTING_CUP, TURN_PHASES, UPGRADE, Game
 
@@ -33,6 +52,7 @@ class ActionType:
     apply: Apply | None  # None: undo, which engine.py plays by replaying the turn
     control: str  # how the table offers it (CONTROLS)
     echoes: tuple[str, ...] = ()  # informational fields a client may send back
+    shape: Any = None  # its TypedDict (legal.py)
 
     def public(self) -> dict[str, object]:
         """What a client needs to know of the type (for /api/rules-data)."""
@@ -57,22 +77,34 @@ CONTROLS = frozenset({
 })
 
 
+def entry(shape: Any, phases: tuple[str, ...], rule: str, apply: Apply | None, control: str,
+          echoes: tuple[str, ...] = ()) -> ActionType:
+    """An action type whose name and fields are its shape's: the `type` literal, then the
+    other keys in order, but the echoes (NotRequired ones, which Python 3.11 cannot tell
+    apart at run time)."""
+    keys = list(shape.__annotations__)
+    assert keys[0] == "type", f"{shape.__name__}: `type` first"
+    (name,) = typing.get_args(typing.get_type_hints(shape)["type"])
+    fields = tuple(k for k in keys[1:] if k not in echoes)
+    return ActionType(name, fields, phases, rule, apply, control, echoes, shape)
+
+
 ACTIONS: dict[str, ActionType] = {a.name: a for a in (
-    ActionType("place", ("cell",), (PLACEMENT,), "R-SETUP-3", moves.place, "cell"),
-    ActionType("starting_cup", ("cup",), (STARTING_CUP,), "R-SETUP-4", moves.starting_cup,
+    entry(Place, (PLACEMENT,), "R-SETUP-3", moves.place, "cell"),
+    entry(StartingCup, (STARTING_CUP,), "R-SETUP-4", moves.starting_cup,
                "cup"),
-    ActionType("upgrade", ("tile",), (UPGRADE,), "R-UPG", moves.upgrade, "tile"),
-    ActionType("skip_upgrade", (), (UPGRADE,), "R-UPG", moves.skip_upgrade, "button"),
-    ActionType("choose_meeple", ("meeple",), (MOVE,), "R-MOVE", moves.choose_meeple, "meeple"),
-    ActionType("step", ("cell",), (MOVE,), "R-MOVE", moves.step, "cell", echoes=("gain", "rush")),
-    ActionType("stop", (), (MOVE,), "R-MOVE", moves.stop, "button"),
-    ActionType("pour", ("ingredient", "cup"), (POUR,), "R-POUR", moves.pour, "pour"),
-    ActionType("return", ("ingredient",), (POUR,), "R-POUR", moves.return_token, "return"),
-    ActionType("empty", ("cup",), (POUR,), "R-POUR", moves.empty, "empty"),
-    ActionType("done_pouring", (), (POUR,), "R-POUR", moves.done_pouring, "finish"),
-    ActionType("serve", ("cup", "card"), (PROCESS,), "R-PROC", moves.serve, "serve"),
-    ActionType("end_turn", (), (PROCESS,), "R-END", moves.end_turn, "finish"),
-    ActionType("undo", (), TURN_PHASES, "R-TURN", None, "can_undo"),
+    entry(Upgrade, (UPGRADE,), "R-UPG", moves.upgrade, "tile"),
+    entry(SkipUpgrade, (UPGRADE,), "R-UPG", moves.skip_upgrade, "button"),
+    entry(ChooseMeeple, (MOVE,), "R-MOVE", moves.choose_meeple, "meeple"),
+    entry(Step, (MOVE,), "R-MOVE", moves.step, "cell", echoes=("gain", "rush")),
+    entry(Stop, (MOVE,), "R-MOVE", moves.stop, "button"),
+    entry(Pour, (POUR,), "R-POUR", moves.pour, "pour"),
+    entry(Return, (POUR,), "R-POUR", moves.return_token, "return"),
+    entry(Empty, (POUR,), "R-POUR", moves.empty, "empty"),
+    entry(DonePouring, (POUR,), "R-POUR", moves.done_pouring, "finish"),
+    entry(Serve, (PROCESS,), "R-PROC", moves.serve, "serve"),
+    entry(EndTurn, (PROCESS,), "R-END", moves.end_turn, "finish"),
+    entry(Undo, TURN_PHASES, "R-TURN", None, "can_undo"),
 )}
 
 

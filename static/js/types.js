@@ -3,11 +3,6 @@
 // server/rules/shapes.py and server/rooms/events.py) and the local ones passed between
 // modules. No code: types only.
 
-/**
- * An action as the server lists it in `game.legal`: a `type` plus its fields.
- * @typedef {{type: string, [field: string]: any}} Action
- */
-
 // BEGIN GENERATED VIEW TYPES (python -m server.api.jsdoc)
 
 /**
@@ -149,6 +144,111 @@
  *   can_undo: boolean,
  *   legal: Action[],
  * }} GameView
+ */
+
+/**
+ * @typedef {{
+ *   type: "place",
+ *   cell: string,
+ * }} Place
+ */
+
+/**
+ * @typedef {{
+ *   type: "starting_cup",
+ *   cup: number,
+ * }} StartingCup
+ */
+
+/**
+ * @typedef {{
+ *   type: "upgrade",
+ *   tile: string,
+ * }} Upgrade
+ */
+
+/**
+ * @typedef {{
+ *   type: "skip_upgrade",
+ * }} SkipUpgrade
+ */
+
+/**
+ * @typedef {{
+ *   type: "choose_meeple",
+ *   meeple: number,
+ * }} ChooseMeeple
+ */
+
+/**
+ * `gain` and `rush`: what the step would take and cost, as listed (echoes: a client may
+ * send them back; they are not part of the action).
+ * @typedef {{
+ *   type: "step",
+ *   cell: string,
+ *   gain?: Record<string, number>,
+ *   rush?: boolean,
+ * }} Step
+ */
+
+/**
+ * @typedef {{
+ *   type: "stop",
+ * }} Stop
+ */
+
+/**
+ * @typedef {{
+ *   type: "pour",
+ *   ingredient: string,
+ *   cup: number,
+ * }} Pour
+ */
+
+/**
+ * @typedef {{
+ *   type: "return",
+ *   ingredient: string,
+ * }} Return
+ */
+
+/**
+ * @typedef {{
+ *   type: "empty",
+ *   cup: number,
+ * }} Empty
+ */
+
+/**
+ * @typedef {{
+ *   type: "done_pouring",
+ * }} DonePouring
+ */
+
+/**
+ * @typedef {{
+ *   type: "serve",
+ *   cup: number,
+ *   card: number,
+ * }} Serve
+ */
+
+/**
+ * @typedef {{
+ *   type: "end_turn",
+ * }} EndTurn
+ */
+
+/**
+ * Offered through the view's `can_undo`, never listed.
+ * @typedef {{
+ *   type: "undo",
+ * }} Undo
+ */
+
+/**
+ * An action (server/rules/legal.py's shapes).
+ * @typedef {Place | StartingCup | Upgrade | SkipUpgrade | ChooseMeeple | Step | Stop | Pour | Return | Empty | DonePouring | Serve | EndTurn | Undo} Action
  */
 
 /**
