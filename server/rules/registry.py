@@ -91,8 +91,7 @@ def entry(shape: Any, phases: tuple[str, ...], rule: str, apply: Apply | None, c
 
 ACTIONS: dict[str, ActionType] = {a.name: a for a in (
     entry(Place, (PLACEMENT,), "R-SETUP-3", moves.place, "cell"),
-    entry(StartingCup, (STARTING_CUP,), "R-SETUP-4", moves.starting_cup,
-               "cup"),
+    entry(StartingCup, (STARTING_CUP,), "R-SETUP-4", moves.starting_cup, "cup"),
     entry(Upgrade, (UPGRADE,), "R-UPG", moves.upgrade, "tile"),
     entry(SkipUpgrade, (UPGRADE,), "R-UPG", moves.skip_upgrade, "button"),
     entry(ChooseMeeple, (MOVE,), "R-MOVE", moves.choose_meeple, "meeple"),

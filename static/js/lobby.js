@@ -16,7 +16,7 @@ const OPTIONS = rulesData().options;
 
 // A `seat` control offers random or one of the chosen number of seats.
 function seatChoices() {
-  const n = Number(JSON.parse(form.elements.players.value));
+  const n = JSON.parse(form.elements.players.value);
   for (const select of form.querySelectorAll("select[data-seats]")) {
     const keep = select.value;
     select.replaceChildren(h("option", { value: "", text: t("lobby.starting.random") }));
