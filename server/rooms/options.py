@@ -26,6 +26,9 @@ class RoomOptions(GameOptions):
         "description": "realtime: a sitting; turn_based: a game over days, a move whenever "
                        "a player has a minute (a clock in hours and days, an e-mail when it "
                        "is their turn, the room kept while the game is on)"})
+    hints: bool = field(default=False, metadata={
+        "description": "a seated player may ask what the expert bot would do (a `hint` "
+                       "frame); everyone is shown that the room allows it; absent: false"})
 
     def __post_init__(self) -> None:  # a stored room gives its clock in dict form
         object.__setattr__(self, "clock", ClockOption.from_value(self.clock))
@@ -47,6 +50,8 @@ class RoomOptions(GameOptions):
             options["clock"] = self.clock.to_dict()
         if not self.rated:  # absent when rated (as before ratings existed)
             options["rated"] = False
+        if self.hints:  # absent when off (as before hints existed)
+            options["hints"] = True
         return options
 
     @classmethod

@@ -68,6 +68,7 @@ export default {
   "wait.deviceHelp": "Open this link on your other device to take your seat there. Keep it private: it is your seat.",
   "wait.full": "Every seat is taken — you are watching.",
   "wait.nameNeeded": "Please enter a name (1 to {name_max} characters).",
+  "wait.hints": "Hints allowed: a player may ask what the expert bot would do",
 
   // Table header and status
   "hdr.room": "room {code}",
@@ -122,6 +123,30 @@ export default {
   "btn.empty": "Empty cup {n}",
   "btn.cancel": "Cancel",
   "btn.close": "Close",
+
+  // Hints (the expert's suggestion, server/bots/hint.py)
+  "hint.ask": "Hint",
+  "hint.askLabel": "Hint: what would the expert do?",
+  "hint.thinking": "The expert is thinking…",
+  "hint.title": "Expert's hint",
+  "hint.allowed": "Hints on",
+  "hint.given": "Hint for {name}: {why}",
+  "hint.why.only": "It is the only move you have.",
+  "hint.why.upgrade": "Activate {tile}: 2 points, and its effect for the rest of the game.",
+  "hint.why.skip_upgrade": "Skip the upgrade: your completed orders keep scoring.",
+  "hint.why.move": "Move to {cell}, gaining {gains}.",
+  "hint.why.move_serve": "Move to {cell}, gaining {gains}; then serve {orders}.",
+  "hint.why.pour": "Pour {ingredient} into cup {cup}: it goes towards {order}.",
+  "hint.why.pour_spare": "Pour {ingredient} into cup {cup}: it may suit a later order.",
+  "hint.why.return": "Return {ingredient}: no cup can use it.",
+  "hint.why.empty": "Empty cup {cup}: what is in it fits none of your orders.",
+  "hint.why.serve": "Serve {order} from tab {tab} for 1 point.",
+  "hint.why.serve_specialty": "Serve {order} from tab {tab} for 1 point and a Rush Token.",
+  "hint.why.place": "Start on {cell}.",
+  "hint.why.starting_cup": "Put it in cup {cup}.",
+  "hint.why.done_pouring": "Your cups are ready: finish pouring.",
+  "hint.why.end_turn": "Nothing more to serve: end your turn.",
+  "hint.why.best": "The expert's choice.",
 
   // Board
   "board.label": "Ingredient board",
@@ -310,6 +335,9 @@ export default {
   "err.chat_invalid": "That message cannot be sent: 1 to {chat_max} characters, no control characters.",
   "err.chat_full": "This chat is full for this game.",
   "err.chat_slow": "You are chatting too fast. Wait a few seconds.",
+  "err.hints_off": "This table does not allow hints.",
+  "err.hint_slow": "One hint at a time, and a few a minute. Wait a moment.",
+  "err.no_hint": "There is nothing to suggest right now.",
   "err.spectators_full": "This table has as many spectators as it can take. Try again later.",
   "err.stale": "The table moved on meanwhile; here is how it stands now.",
   "err.timed_out": "Your time for this turn ran out; a bot finishes it for you.",
