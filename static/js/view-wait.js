@@ -82,6 +82,7 @@ export function updateWaiting(parts, view, ctx) {
   if (o.starter_orders) lines.push(t("lobby.variant"));
   if (o.mode === "turn_based") lines.push(`${t("mode.label")}: ${t("mode.turn_based")}`);
   lines.push(t(o.rated === false ? "wait.unrated" : "wait.rated"));
+  if (o.hints) lines.push(t("wait.hints"));
   if (parts.optionsList.dataset.sig !== JSON.stringify(lines)) {
     parts.optionsList.dataset.sig = JSON.stringify(lines);
     parts.optionsList.replaceChildren(...lines.map((line) => h("li", { text: line })));
