@@ -1,6 +1,6 @@
 // Hints for learning players (server/bots/hint.py): a "Hint" button for the seated player
 // whose turn it is, in rooms that allow hints; the answer's move is outlined on the table
-// (the path's cells, the cup, the order, the tile or the button) with one line of why, until
+// (the meeple and the path's cells, the cup, the order, the tile or the button) with one line of why, until
 // the player acts. The why comes as a sentence key and its parameters, said here in the
 // reader's language; the replay says the hints given the same way (hintLine).
 import { h, text } from "./dom.js";
@@ -51,6 +51,7 @@ export function hintTargets(hint, seat) {
   const found = [];
   const add = (el) => { if (el) found.push(el); };
   for (const cell of hint.path || []) add(document.querySelector(`#board [data-cell="${cell}"]`));
+  if (a.type === "choose_meeple") add(document.querySelector(`#board .meeple[data-key="${seat}-${a.meeple}"]`));
   if (a.type === "place") add(document.querySelector(`#board [data-cell="${a.cell}"]`));
   if (a.type === "step" && !(hint.path || []).length) add(document.querySelector(`#board [data-cell="${a.cell}"]`));
   if (me && a.cup !== undefined) add(me.querySelector(`.cup[data-cup="${a.cup}"]`));
