@@ -103,8 +103,8 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "a hint asked in a room whose host did not allow hints (room option `hints`), "
               "or on a server that runs no bots (`BOT_WORKERS` 0)"),
     ErrorCode("hint_slow", 429,
-              "a hint asked while this seat's last one is still being thought, or more than "
-              "5 in 60 s from one seat"),
+              "a hint asked while this seat's last one is still being thought, more than 5 "
+              "in 60 s from one seat, or past the game's 1000 hints"),
     ErrorCode("no_hint", 409,
               "nothing to suggest: the game is not being played, or the seat has no legal "
               "action"),

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from server.rooms import PLAYING, Room, RoomError
+from server.rooms.chat import HINTS_MAX
 from server.rooms.ratelimit import RateLimit
 from server.rules import MOVE, OVER, POUR, PROCESS, apply, public_view, seat_extras
 
@@ -210,6 +211,8 @@ class Hints:
         key = (room.code, seat)
         if key in self._thinking or not self._rate.hit(f"{room.code}:{seat}"):
             raise RoomError("hint_slow", "one hint at a time, at most 5 a minute", 429)
+        if sum(1 for i in room.talk.items if i.get("kind") == "hint") >= HINTS_MAX:
+            raise RoomError("hint_slow", f"a game gives at most {HINTS_MAX} hints", 429)
         view = room.view(seat)["game"]
         if not view["legal"]:
             raise RoomError("no_hint", "there is no legal action to suggest", 409)
