@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from collections.abc import Callable
 
@@ -25,6 +27,8 @@ from .frames import (
     too_large_texts,
 )
 
+log = logging.getLogger(__name__)
+
 
 class Session:
     def __init__(
@@ -34,6 +38,7 @@ class Session:
     ) -> None:
         self.room = room
         self.hints = hints  # None: this server gives no hints
+        self._hinting: set[asyncio.Task[None]] = set()  # hints being thought, kept alive
         self.address = address  # the client's, for the spectators' chat limit
         self.metrics = metrics
         self.conn = Connection(settings.WS_OUTBOX)
@@ -71,7 +76,11 @@ class Session:
         elif isinstance(frame, Act):
             await self.act(frame)
         elif isinstance(frame, Hint):
-            await self.hint(frame)
+            # Thought in a bot worker for up to BOT_DEADLINE: the socket reads on meanwhile
+            # (the player may act; the hint then comes back `stale`).
+            task = asyncio.create_task(self.hint(frame))
+            self._hinting.add(task)
+            task.add_done_callback(self._hinting.discard)
         else:
             await self.talk(frame)
         return True
@@ -146,6 +155,10 @@ class Session:
             hint = await self.hints.ask(self.room, self.conn.seat)
         except RoomError as e:
             self.error(e.code, e.message, frame.id)
+            return
+        except Exception:  # a worker that died, a bug: logged, and the player told
+            log.exception("hint for seat %s of room %s failed", self.conn.seat, self.room.code)
+            self.error("unavailable", "no hint could be thought; try again", frame.id)
             return
         self.conn.send_json(outgoing.hint(frame.id, hint["action"], hint["path"], hint["why"],
                                           hint["after"]))

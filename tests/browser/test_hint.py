@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .players import join
-from .ui import screenshot, settled, wait_for
+from .ui import no_sideways_scroll, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -102,6 +102,10 @@ def test_a_hint_outlines_the_experts_move_and_says_why(new_page, base_url: str) 
     expect(page.locator("#hint-line")).to_contain_text("คำใบ้จากผู้เชี่ยวชาญ: เดินไปที่")
     expect(page.locator("#hint-line")).to_contain_text(f"({end})")
     expect(ask).to_have_text("คำใบ้")
+    page.set_viewport_size({"width": 360, "height": 800})  # a phone: the line fits, wrapped
+    no_sideways_scroll(page)
+    expect(page.locator("#hint-line")).to_be_in_viewport()
+    screenshot(page, "hint-360-th")
 
     page.locator(f'[data-cand="{rng.randrange(page.evaluate(CANDIDATES))}"]').click()
     settled(page)

@@ -1,8 +1,9 @@
 """Hints on a real server (issue 27): a seated player whose turn it is may ask what the
 expert would do, in a room whose host allowed it; nobody else may (a spectator, the seat
-waiting for its turn, anyone in a room without hints); the answer goes to that seat only
-and never changes the game; every hint given is kept with the game, across a restart,
-and the replay carries it (R-HIDDEN: the hint holds only an action and its why)."""
+waiting for its turn, anyone in a room without hints; one at a time); the answer goes to
+that seat only and never changes the game; every hint given is kept with the game, across
+a restart, and the replay carries it (R-HIDDEN: the hint holds only an action and its
+why)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,10 @@ def _room(api: httpx.Client, **options: Any) -> tuple[str, list[str]]:
 def _ask(player: Player, frame_id: str) -> dict[str, Any]:
     """Send a hint frame; the answer with this id (a hint or an error)."""
     player.ws.send(json.dumps({"type": "hint", "id": frame_id}))
+    return _answer(player, frame_id)
+
+
+def _answer(player: Player, frame_id: str) -> dict[str, Any]:
     while True:
         frame = player.recv(timeout=30)
         if frame["type"] in ("hint", "error") and frame.get("id") == frame_id:
@@ -77,6 +82,12 @@ def test_hints_are_for_the_seat_to_act_in_rooms_that_allow_them_and_reach_the_re
         assert hint["why"]["key"].startswith("hint.why.") and hint["after"] == 0
         assert set(hint) == {"type", "id", "action", "path", "why", "after"}
         assert json.dumps(_settle(players), sort_keys=True) == before  # the game is as it was
+        # One at a time: a second ask while the first is being thought is refused.
+        players[me].ws.send(json.dumps({"type": "hint", "id": "h4"}))
+        assert _ask(players[me], "h5")["code"] == "hint_slow"
+        again = _answer(players[me], "h4")
+        assert (again["action"], again["path"], again["why"]) == (
+            hint["action"], hint["path"], hint["why"])  # the same position, the same hint
         watcher.close()
         for p in players:
             p.close()
@@ -96,6 +107,6 @@ def test_hints_are_for_the_seat_to_act_in_rooms_that_allow_them_and_reach_the_re
             talk = api.get(f"/api/games/{game_id}/replay").json()["talk"]
         hints = [t for t in talk if t["kind"] == "hint"]
         assert [(h["seat"], h["action"], h["after"], h["why"]) for h in hints] == [
-            (me, hint["action"], 0, hint["why"])]
+            (me, hint["action"], 0, hint["why"])] * 2
     finally:
         server.stop()
