@@ -1,7 +1,8 @@
 """Hints in Chromium (issue 27): in a room whose host allowed hints, the seated player whose
 turn it is presses "Hint" (from the keyboard), the expert's move is outlined on the table
 (the path's cells: R-MOVE) with one line of why, in the player's language, and the outline
-goes once they act. Motion is off for a reader who prefers less."""
+goes once they act. Motion is off for a reader who prefers less. The replay says each
+hint given, and outlines it at the step where it was given."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ import random
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
+
+from server.bots import greedy, hint
+from server.history.document import FORMAT
+from server.rules import MOVE, OVER, RULES_VERSION, apply, new_game, view
 
 from .players import join
 from .ui import no_sideways_scroll, screenshot, settled, wait_for
@@ -110,4 +115,45 @@ def test_a_hint_outlines_the_experts_move_and_says_why(new_page, base_url: str) 
     page.locator(f'[data-cand="{rng.randrange(page.evaluate(CANDIDATES))}"]').click()
     settled(page)
     expect(page.locator("#hint-line")).to_be_hidden()  # acted: the hint is spent
+    assert page.evaluate(OUTLINED) == []
+
+
+def game_with_a_hint(seed: int) -> tuple[dict, dict]:
+    """A 2-player game greedy plays to its end with the engine, as an export document whose
+    talk holds the hint seat 0 was given at its first move (server/bots/hint.py); and
+    that hint."""
+    game = new_game(seed, 2)
+    actions: list[list] = []
+    given: dict | None = None
+    while game.phase != OVER:
+        seat = game.current
+        if given is None and seat == 0 and game.phase == MOVE and game.moving is None:
+            seen = view(game, seat)
+            given = {"kind": "hint", "n": 1, "seat": seat, "after": len(actions), "at": 0,
+                     **hint.suggest(seen, hint.hint_seed("HINTGAME", len(actions), seat), 0.05)}
+        action = greedy.act(game)
+        apply(game, action)
+        actions.append([seat, action])
+    assert given is not None and given["path"]
+    doc = {"format": FORMAT, "rules_version": RULES_VERSION, "seed": seed,
+           "options": {"players": 2, "hints": True},
+           "players": [{"seat": 0, "name": "Mina", "bot": None},
+                       {"seat": 1, "name": "Bo", "bot": None}],
+           "actions": actions, "result": game.result, "talk": [given]}
+    return json.loads(json.dumps(doc)), given
+
+
+def test_the_replay_says_a_hint_and_outlines_it_where_it_was_given(new_page, base_url: str) -> None:  # noqa: ANN001
+    doc, given = game_with_a_hint(11)
+    made = httpx.post(f"{base_url}/api/games/import", json=doc)
+    assert made.status_code == 201, made.text
+    page = new_page(width=1440, height=900)
+    page.goto(f"{made.json()['url']}?step={given['after']}")
+    line = page.locator("#log-list .ev-talk-hint")
+    expect(line).to_have_count(1)
+    expect(line).to_contain_text("Hint for Mina: Move to ")
+    outlined = page.evaluate(OUTLINED)
+    assert sorted(o["cell"] for o in outlined if o["cell"]) == sorted(set(given["path"]))
+    page.locator("#rp-forward").click()  # the next step: the hint was for the one before
+    expect(page.locator("body")).to_have_attribute("data-step", str(given["after"] + 1))
     assert page.evaluate(OUTLINED) == []
