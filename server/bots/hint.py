@@ -37,9 +37,10 @@ from . import expert
 from .budget import Budget
 from .determinize import determinize
 
-WHY = ("only", "upgrade", "skip_upgrade", "move", "move_serve", "pour", "pour_spare", "return",
-       "empty", "serve", "serve_specialty", "place", "starting_cup", "done_pouring", "end_turn",
-       "best")  # every `hint.why.<kind>` sentence (each in every language: tests/bots/test_hint.py)
+# Every `hint.why.<kind>` sentence (each in every language: tests/bots/test_hint.py).
+WHY = ("only", "upgrade", "skip_upgrade", "move", "move_serve", "stop", "pour", "pour_spare",
+       "return", "empty", "serve", "serve_specialty", "place", "starting_cup", "done_pouring",
+       "end_turn", "best")
 WALK_MAX = 40  # actions of the plan looked at past the first (a move is at most ~20 steps)
 RATE, WINDOW = 5, 60.0  # hints per seat per window (seconds)
 
@@ -115,8 +116,9 @@ def why(view: dict, plan: list[dict]) -> dict[str, Any]:
                 gains.update(action.get("gain") or {})
         served = [c[0]["name"] for a in plan if a["type"] == "serve"
                   and (c := _card(view, seat, a["card"])) is not None]
-        end = cells[-1] if cells else None
-        args: dict[str, Any] = {"cell": end, "gains": dict(sorted(gains.items()))}
+        if not cells:  # the move is over where it stands
+            return {"key": "hint.why.stop", "args": {}}
+        args: dict[str, Any] = {"cell": cells[-1], "gains": dict(sorted(gains.items()))}
         if served:
             args["orders"] = served
             return {"key": "hint.why.move_serve", "args": args}

@@ -93,3 +93,19 @@ def test_every_why_has_its_sentence_in_every_language():
 
     for lang in LANGUAGES:
         assert {f"hint.why.{kind}" for kind in hint.WHY} <= table(lang), lang
+
+
+def test_every_legal_action_of_a_random_game_has_a_why_the_browser_can_say():
+    """Whatever the expert suggests, its line is one of the sentences, with its parameters
+    (no cell or order left empty)."""
+    kinds = {f"hint.why.{kind}" for kind in hint.WHY}
+    said = set()
+    for game in positions(21, 2):
+        if game.phase == "over":
+            break
+        seen = view(game, game.current)
+        for action in seen["legal"]:
+            line = hint.why(seen, [action])
+            assert line["key"] in kinds and None not in line["args"].values(), (action, line)
+            said.add(line["key"])
+    assert {"hint.why.move", "hint.why.pour", "hint.why.place"} <= said
