@@ -106,8 +106,8 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "a hint asked while this seat's last one is still being thought, more than 5 "
               "in 60 s from one seat, or past the game's 1000 hints"),
     ErrorCode("no_hint", 409,
-              "nothing to suggest: the game is not being played, or the seat has no legal "
-              "action"),
+              "nothing to suggest: the game is not being played, a bot is finishing the "
+              "seat's turn, or the seat has no legal action"),
     # Turn-based time (server/rooms/late.py).
     ErrorCode("not_late", 409,
               "a choice for a late player when nobody's time has run out (or another player "

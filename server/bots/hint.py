@@ -205,6 +205,8 @@ class Hints:
             raise RoomError("no_hint", "the game is not being played", 409)
         if game.current != seat:
             raise RoomError("not_your_turn", "a hint is for the seat whose turn it is", 409)
+        if room.seats[seat].played_by is not None:
+            raise RoomError("no_hint", "a bot is playing this turn for the seat", 409)
         return seat
 
     async def ask(self, room: Room, seat: int | None) -> dict[str, Any]:

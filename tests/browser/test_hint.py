@@ -108,6 +108,7 @@ def test_a_hint_outlines_the_experts_move_and_says_why(new_page, base_url: str) 
     expect(page.locator("#hint-line")).to_contain_text(f"({end})")
     expect(ask).to_have_text("คำใบ้")
     page.set_viewport_size({"width": 360, "height": 800})  # a phone: the line fits, wrapped
+    wait_for(page, "document.scrollingElement.scrollWidth <= 360", timeout=3000)  # re-laid out
     no_sideways_scroll(page)
     expect(page.locator("#hint-line")).to_be_in_viewport()
     screenshot(page, "hint-360-th")
@@ -157,3 +158,16 @@ def test_the_replay_says_a_hint_and_outlines_it_where_it_was_given(new_page, bas
     page.locator("#rp-forward").click()  # the next step: the hint was for the one before
     expect(page.locator("body")).to_have_attribute("data-step", str(given["after"] + 1))
     assert page.evaluate(OUTLINED) == []
+
+
+def test_the_waiting_room_tells_everyone_the_table_allows_hints(new_page, base_url: str) -> None:  # noqa: ANN001
+    made = httpx.post(f"{base_url}/api/rooms", json={"players": 2, "hints": True})
+    made.raise_for_status()
+    plain = httpx.post(f"{base_url}/api/rooms", json={"players": 2})
+    plain.raise_for_status()
+    page = new_page(width=1440, height=900, locale="ko-KR")  # a visitor, not seated
+    page.goto(f"/r/{made.json()['code'].replace('-', '')}")
+    expect(page.locator(".wait-option-list")).to_contain_text("힌트 허용")
+    page.goto(f"/r/{plain.json()['code'].replace('-', '')}")
+    expect(page.locator(".wait-option-list li").first).to_be_visible()
+    expect(page.locator(".wait-option-list")).not_to_contain_text("힌트 허용")
