@@ -41,7 +41,8 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("method_not_allowed", 405, "a method the path does not take"),
     ErrorCode("internal", 500, "a server bug (logged); the same shape as every refusal"),
     # The socket.
-    ErrorCode("unknown_type", None, "a frame whose `type` is not hello/act/ping/chat/mute/back"),
+    ErrorCode("unknown_type", None,
+              "a frame whose `type` is not hello/act/ping/chat/mute/back/hint"),
     ErrorCode("flood", None,
               "more than `WS_FLOOD_MESSAGES` frames in `WS_FLOOD_WINDOW` s (100 / 20 s): "
               "error, bye, close 1008"),
@@ -97,6 +98,16 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "reconnect"),
     ErrorCode("busy", 503, "cluster mode: the table is changing hands; retry in a moment "
               "(any request: the bodies being read passed `HTTP_BODY_BUDGET`)"),
+    # Hints for learning players (server/bots/hint.py).
+    ErrorCode("hints_off", 409,
+              "a hint asked in a room whose host did not allow hints (room option `hints`), "
+              "or on a server that runs no bots (`BOT_WORKERS` 0)"),
+    ErrorCode("hint_slow", 429,
+              "a hint asked while this seat's last one is still being thought, more than 5 "
+              "in 60 s from one seat, or past the game's 1000 hints"),
+    ErrorCode("no_hint", 409,
+              "nothing to suggest: the game is not being played, a bot is finishing the "
+              "seat's turn, or the seat has no legal action"),
     # Turn-based time (server/rooms/late.py).
     ErrorCode("not_late", 409,
               "a choice for a late player when nobody's time has run out (or another player "

@@ -26,6 +26,7 @@ from server.api.rules_data import router as rules_data_router
 from server.api.rules_data import rules_data
 from server.api.security import Guard
 from server.bots.driver import BotDriver
+from server.bots.hint import Hints
 from server.bots.pool import BotPool
 from server.cluster.manager import ClusterRoomManager, redis_client
 from server.cluster.routing import OwnerRouting
@@ -76,11 +77,13 @@ def create_app(
         scraped = (await serve_metrics(metrics, settings.METRICS_HOST, settings.METRICS_PORT)
                    if settings.METRICS_PORT else None)
         bots = None
+        workers = None
         if settings.BOT_WORKERS > 0:  # before any room is built: rooms copy the listeners
-            pool = TimedChooser(BotPool(settings.BOT_WORKERS, settings.BOT_DEADLINE), metrics)
-            bots = BotDriver(pool, settings, manager)
+            workers = BotPool(settings.BOT_WORKERS, settings.BOT_DEADLINE)
+            bots = BotDriver(TimedChooser(workers, metrics), settings, manager)
             manager.listeners.append(bots)
         app.state.bots = bots
+        app.state.hints = Hints(workers, settings.BOT_BUDGET, settings.BOT_DEADLINE)
         if mail is not None:  # before any room is restored: rooms copy the listeners
             manager.listeners.append(mail)
         if database is not None:

@@ -12,8 +12,10 @@ import sys
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from .levels import choose_in_process
 
@@ -91,6 +93,20 @@ class BotPool:
             return await loop.run_in_executor(
                 executor, choose_in_process, level, view, seed, budget, self.deadline
             )
+        except BrokenProcessPool:
+            if not self._closed and self._workers[index] is executor:
+                executor.shutdown(wait=False, cancel_futures=True)
+                self._workers[index] = _worker()
+            raise
+
+    async def call(self, fn: Callable[..., Any], *args: Any, key: str | None = None) -> Any:
+        """`fn(*args)` in a worker (fn top-level, so a spawned process can import it; e.g.
+        a hint, server.bots.hint.suggest), routed by `key` as `choose` is."""
+        index = self.worker_of(key)
+        executor = self._workers[index]
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(executor, fn, *args)
         except BrokenProcessPool:
             if not self._closed and self._workers[index] is executor:
                 executor.shutdown(wait=False, cancel_futures=True)

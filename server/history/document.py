@@ -93,7 +93,26 @@ class _Timeout(_Strict):
     at: int | None = None
 
 
-TalkItem = Annotated[_Chat | _Timeout, Field(discriminator="kind")]
+class _HintWhy(_Strict):
+    key: Annotated[str, StringConstraints(pattern=r"^hint\.why\.[a-z_]{1,32}$")]
+    args: dict[str, Any] = Field(default_factory=dict, max_length=8)
+
+
+class _Hint(_Strict):
+    """A hint a player was given (server/bots/hint.py): the suggested action and its why."""
+
+    kind: Literal["hint"]
+    n: int = Field(ge=1)
+    seat: int = Field(ge=0, le=3)
+    action: dict[str, Any] = Field(max_length=8)
+    path: list[Annotated[str, StringConstraints(pattern=r"^r[1-4]c[1-4]$")]] = Field(
+        default_factory=list, max_length=64)
+    why: _HintWhy
+    after: int = Field(ge=0)
+    at: int | None = None
+
+
+TalkItem = Annotated[_Chat | _Timeout | _Hint, Field(discriminator="kind")]
 
 
 class _Player(_Strict):

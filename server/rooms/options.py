@@ -29,6 +29,10 @@ class RoomOptions(GameOptions):
         "description": "the game moves the players' ratings if every human seat is held "
                        "by a signed-in account at the end; absent: true",
         "control": "check"})
+    hints: bool = field(default=False, metadata={
+        "description": "a seated player may ask what the expert bot would do (a `hint` "
+                       "frame); everyone is shown that the room allows it; absent: false",
+        "control": "check"})
     public: bool = field(default=False, metadata={
         "description": "listed in the lobby; else reachable by link only",
         "control": "choice"})
@@ -53,6 +57,8 @@ class RoomOptions(GameOptions):
             options["clock"] = self.clock.to_dict()
         if not self.rated:  # absent when rated (as before ratings existed)
             options["rated"] = False
+        if self.hints:  # absent when off (as before hints existed)
+            options["hints"] = True
         return options
 
     @classmethod

@@ -155,11 +155,36 @@ class Watcher(BaseModel):
     author: str = Field(description='"w<spectator number>", as in chat messages')
 
 
+class HintWhy(BaseModel):
+    """One line of why, as data: the browser says it in the reader's language."""
+
+    key: str = Field(description='a sentence key, "hint.why.<kind>" (e.g. hint.why.serve)')
+    args: dict[str, Any] = Field(
+        description="its parameters: order (a name), orders (names), tab and cup (counted "
+        "from 1), ingredient, cell, tile")
+
+
+class Hint(BaseModel):
+    """The answer to your `hint`, sent to you only: what the expert bot would do from your
+    seat's view (never anything hidden), and why. It changes nothing; the game records it
+    for the replay."""
+
+    type: Literal["hint"]
+    id: FrameId = Field(description="the `hint` frame's id")
+    action: dict[str, Any] = Field(description="one of your view's `legal` actions")
+    path: list[str] = Field(
+        description="in the move phase: the cells the suggested move goes through, in "
+        "order (the action is its first step or meeple choice); else empty")
+    why: HintWhy
+    after: int = Field(description="how many game actions had been played (the position)")
+
+
 AnyServerFrame = Annotated[
-    Snapshot | Patch | Ack | Error | Bye | Pong | ChatFrame | Watcher, Field(discriminator="type")
+    Snapshot | Patch | Ack | Error | Bye | Pong | ChatFrame | Watcher | Hint,
+    Field(discriminator="type"),
 ]
 SERVER_FRAMES: tuple[type[BaseModel], ...] = (Snapshot, Patch, Ack, Error, Bye, Pong, ChatFrame,
-                                              Watcher)
+                                              Watcher, Hint)
 
 
 # --- the builders (no validation: tests check their output against the models) --------
@@ -209,3 +234,9 @@ def chat(recent: bool, messages: list[dict[str, Any]]) -> dict[str, Any]:
 
 def watcher(token: str, author: str) -> dict[str, Any]:
     return {"type": "watcher", "token": token, "author": author}
+
+
+def hint(frame_id: Id, action: dict[str, Any], path: list[str], why: dict[str, Any],
+         after: int) -> dict[str, Any]:
+    return {"type": "hint", "id": frame_id, "action": action, "path": path, "why": why,
+            "after": after}

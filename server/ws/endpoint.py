@@ -57,7 +57,8 @@ async def table_socket(ws: WebSocket, code: str) -> None:
         await ws.close(4404, "not_found")
         return
     address = ws.client.host if ws.client else None
-    session = Session(room, settings, time.monotonic, ws.app.state.metrics, address)
+    session = Session(room, settings, time.monotonic, ws.app.state.metrics, address,
+                      getattr(ws.app.state, "hints", None))
     reader = _Reader()
     # The raw ASGI channel: one write per frame, without Starlette's per-call state checks
     # (the accept and the checks above went through them).

@@ -77,9 +77,19 @@ class Back(ClientFrame):
     type: Literal["back"]
 
 
-AnyClientFrame = Annotated[Hello | Act | Ping | Chat | Mute | Back, Field(discriminator="type")]
-CLIENT_TYPES = ("hello", "act", "ping", "chat", "mute", "back")
-_adapter: TypeAdapter[Hello | Act | Ping | Chat | Mute | Back] = TypeAdapter(AnyClientFrame)
+class Hint(ClientFrame):
+    """A seated player asks what the expert bot would do now (rooms with the `hints`
+    option, on their turn): answered, to them only, by a `hint` frame with this id, or an
+    error (hints_off, forbidden, not_your_turn, hint_slow, no_hint, stale)."""
+
+    type: Literal["hint"]
+    id: FrameId = Field(description="echoed in the hint or error")
+
+
+AnyFrame = Hello | Act | Ping | Chat | Mute | Back | Hint
+AnyClientFrame = Annotated[AnyFrame, Field(discriminator="type")]
+CLIENT_TYPES = ("hello", "act", "ping", "chat", "mute", "back", "hint")
+_adapter: TypeAdapter[AnyFrame] = TypeAdapter(AnyClientFrame)
 
 
 class FrameError(Exception):
@@ -97,7 +107,7 @@ def echoable(frame_id: object) -> bool:
     return isinstance(frame_id, str) and len(frame_id) <= 64
 
 
-def parse(text: str) -> Hello | Act | Ping | Chat | Mute | Back:
+def parse(text: str) -> AnyFrame:
     """One client frame from its JSON text, or FrameError.
 
     orjson reads strictly: lone surrogates, NaN and nesting deeper than 1024 are not JSON,
@@ -133,4 +143,4 @@ def too_large_texts(limit: int) -> tuple[str, str]:
     return orjson.dumps(error).decode(), orjson.dumps(outgoing.bye("too_large")).decode()
 
 
-CLIENT_FRAMES: tuple[type[BaseModel], ...] = (Hello, Act, Ping, Chat, Mute, Back)
+CLIENT_FRAMES: tuple[type[BaseModel], ...] = (Hello, Act, Ping, Chat, Mute, Back, Hint)

@@ -2,24 +2,43 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from collections.abc import Callable
 
+from server.bots.hint import Hints
 from server.config import Settings
 from server.metrics import Metrics
 from server.rooms import Connection, Room, RoomError, chat, outgoing, timeouts
 from server.rooms.ratelimit import SlidingWindow
 from server.rooms.stages import Stages, timing
 
-from .frames import Act, Back, Chat, FrameError, Hello, Mute, Ping, parse, too_large_texts
+from .frames import (
+    Act,
+    Back,
+    Chat,
+    FrameError,
+    Hello,
+    Hint,
+    Mute,
+    Ping,
+    parse,
+    too_large_texts,
+)
+
+log = logging.getLogger(__name__)
 
 
 class Session:
     def __init__(
         self, room: Room, settings: Settings, clock: Callable[[], float],
         metrics: Metrics | None = None, address: str | None = None,
+        hints: Hints | None = None,
     ) -> None:
         self.room = room
+        self.hints = hints  # None: this server gives no hints
+        self._hinting: set[asyncio.Task[None]] = set()  # hints being thought, kept alive
         self.address = address  # the client's, for the spectators' chat limit
         self.metrics = metrics
         self.conn = Connection(settings.WS_OUTBOX)
@@ -56,6 +75,12 @@ class Session:
             await self.hello(frame)
         elif isinstance(frame, Act):
             await self.act(frame)
+        elif isinstance(frame, Hint):
+            # Thought in a bot worker for up to BOT_DEADLINE: the socket reads on meanwhile
+            # (the player may act; the hint then comes back `stale`).
+            task = asyncio.create_task(self.hint(frame))
+            self._hinting.add(task)
+            task.add_done_callback(self._hinting.discard)
         else:
             await self.talk(frame)
         return True
@@ -118,6 +143,26 @@ class Session:
             self.conn.release()
         if self.metrics is not None:
             self.metrics.accepted(time.perf_counter() - started)
+
+    async def hint(self, frame: Hint) -> None:
+        """What the expert would do, for this seat only (server.bots.hint); never an act."""
+        if not self.greeted:
+            self.error("malformed", "send hello first", frame.id)
+            return
+        if self.hints is None:
+            self.error("hints_off", "this server gives no hints", frame.id)
+            return
+        try:
+            hint = await self.hints.ask(self.room, self.conn.seat)
+        except RoomError as e:
+            self.error(e.code, e.message, frame.id)
+            return
+        except Exception:  # a worker that died, a bug: logged, and the player told
+            log.exception("hint for seat %s of room %s failed", self.conn.seat, self.room.code)
+            self.error("unavailable", "no hint could be thought; try again", frame.id)
+            return
+        self.conn.send_json(outgoing.hint(frame.id, hint["action"], hint["path"], hint["why"],
+                                          hint["after"]))
 
     def refuse(self, code: str, message: str, frame_id: str | int | None) -> None:
         """An act refused: the error frame, and the count by code."""

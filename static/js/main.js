@@ -15,6 +15,7 @@ import { Store } from "./store.js";
 import { Motion } from "./motion.js";
 import { createTable, nameOfFactory, renderTable } from "./view.js";
 import { createChat } from "./chat.js";
+import { createHint } from "./hint.js";
 import { createClock } from "./clock.js";
 import { createMailPanel } from "./mail.js";
 import { createTurnBased } from "./turnbased.js";
@@ -166,6 +167,7 @@ function send(action) {
   if (body.dataset.busy === "1" || inactive) return;
   motion.finishAll(); // an action never waits for motion
   body.dataset.busy = "1";
+  hint.clear(); // a hint is spent once the player acts
   heldButtons = [...document.querySelectorAll("#actionbar button")].filter((b) => !b.disabled);
   for (const b of heldButtons) b.disabled = true;
   socket.act(action, store.v);
@@ -183,6 +185,7 @@ function settle() {
 }
 
 const parts = createTable(handlers);
+const hint = createHint({ send: (frame) => socket.send(frame), refusal });
 
 function draw() {
   const view = store.view;
@@ -209,6 +212,7 @@ function draw() {
   talk.chat.update(view);
   syncMineOnly(view);
   syncTakeBack(view);
+  hint.update(view);
   wasMine = mine;
   $("device-link").value = tokens.seat(code) ? `${location.origin}${location.pathname}#seat=${encodeURIComponent(tokens.seat(code))}` : "";
   $("help-device").hidden = !tokens.seat(code);
@@ -411,12 +415,15 @@ const socket = new Socket(code, {
       case "chat":
         talk.chat.receive(frame);
         break;
+      case "hint": // what the expert would do, for us only (hint.js)
+        hint.receive(frame);
+        break;
       case "watcher": // who we are as a spectator: kept, so a reconnect stays the same author
         tokens.setWatcher(code, frame.token);
         talk.chat.watching(frame.author);
         break;
       case "error":
-        if (talk.chat.error(frame)) break;
+        if (talk.chat.error(frame) || hint.error(frame)) break;
         if (frame.id === null && frame.code === "forbidden" && !socket.resumed) {
           // Our seat token is no longer valid (removed, or the seat was left): watch instead.
           tokens.setSeat(code, null);

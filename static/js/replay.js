@@ -4,6 +4,7 @@
 import "./lang/history.js";
 import "./lang/talk.js";
 import { talkLine } from "./chat.js";
+import { hintLine, showTargets } from "./hint.js";
 import { applyPatch, deepClone } from "../vendor/fast-json-patch/index.js";
 import { h, text } from "./dom.js";
 import { getLang, mountSwitch, onLangChange, t, translate } from "./i18n.js";
@@ -67,7 +68,8 @@ for (const item of data.talk || []) {
 function talkItems(k, nameOf, items) {
   const said = talkAfter.get(k) || [];
   for (let n = said.length - 1; n >= 0 && items.length < 120; n--) {
-    items.push(h("li", { class: `ev ev-talk ev-talk-${said[n].kind}`, text: talkLine(said[n], nameOf) }));
+    const line = said[n].kind === "hint" ? hintLine(said[n], nameOf) : talkLine(said[n], nameOf);
+    items.push(h("li", { class: `ev ev-talk ev-talk-${said[n].kind}`, text: line }));
   }
 }
 
@@ -129,6 +131,9 @@ function draw() {
   document.title = t("replay.heading", { code: data.room.code, date });
   drawPlay();
   drawEnded();
+  // A hint a player was given at this position: its move outlined, as they saw it.
+  const given = (talkAfter.get(i) || []).filter((item) => item.kind === "hint").at(-1);
+  showTargets(given || null, given ? given.seat : null);
   document.body.dataset.step = String(i);
 }
 

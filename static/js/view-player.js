@@ -149,6 +149,7 @@ export function updatePlayer(panel, view, seat, acts, sel, nameOf, handlers) {
       return node;
     };
     syncList(tabEl.querySelector(".tab-cards"), cards, (c) => c.id, create, (node, card) => {
+      node.dataset.card = String(card.id); // what a hint points at (hint.js)
       const serve = interactive ? acts.cards.get(card.id) : null;
       node.disabled = !serve;
       toggle(node, "target", Boolean(serve));

@@ -32,6 +32,8 @@ BUILT = {
     "pong": outgoing.pong(),
     "chat": outgoing.chat(True, [MESSAGE]),
     "watcher": outgoing.watcher("t0k3n", "w3"),
+    "hint": outgoing.hint("h1", {"type": "serve", "cup": 0, "card": 12}, [],
+                          {"key": "hint.why.serve", "args": {"order": "Mocha", "tab": 4}}, 31),
 }
 
 

@@ -1,0 +1,236 @@
+"""A hint for a learning player: what the expert would do, and one line of why.
+
+`suggest(view, seed, work, deadline)` runs in a bot worker (the pool's process, never on
+the event loop) and uses the seat's own view only (R-HIDDEN): the expert decides
+(`expert.decide`, its public entry point), then the rest of its plan for the phase is
+walked on a rebuilt game to show the whole move (the path of a move, the cup of a pour,
+the order of a serve). Within a turn nothing is drawn from the deck, so that walk, and
+the hint, are the same for any deck order consistent with the view; the RNG seed comes
+from the room's code and the number of actions played, never from the deck.
+
+The why is data, not prose: a sentence key `hint.why.<kind>` and its parameters (an
+order's name, a tab, an ingredient, a cup counted from 1, a cell, gains as
+{ingredient: count}, a tile); the browser makes the sentence in the reader's language.
+
+`Hints` (one per app, next to the bot driver) takes a seat's request: refuses it with a
+coded RoomError (hints off, a spectator, not the seat's turn, too fast, nothing to
+suggest), asks the pool, records the hint in the room's talk log (journaled like a
+timeout, stored with the game, shown by the replay, never sent to anyone else) and
+returns it. It never changes the game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from server.rooms import PLAYING, Room, RoomError
+from server.rooms.chat import HINTS_MAX
+from server.rooms.ratelimit import RateLimit
+from server.rules import MOVE, OVER, POUR, PROCESS, apply, public_view, seat_extras
+
+from . import expert
+from .budget import Budget
+from .determinize import determinize
+
+# Every `hint.why.<kind>` sentence (each in every language: tests/bots/test_hint.py).
+WHY = ("only", "upgrade", "skip_upgrade", "move", "move_serve", "stop", "pour", "pour_spare",
+       "return", "empty", "serve", "serve_specialty", "place", "starting_cup", "done_pouring",
+       "end_turn", "best")
+WALK_MAX = 40  # actions of the plan looked at past the first (a move is at most ~20 steps)
+RATE, WINDOW = 5, 60.0  # hints per seat per window (seconds)
+
+
+# --- the suggestion (in a worker) ---------------------------------------------------------
+
+
+def hint_seed(code: str, played: int, seat: int) -> int:
+    """The hint's RNG seed for a position: reproducible, unrelated to the deck."""
+    text = f"hint:{code}:{played}:{seat}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
+
+
+def _plan(view: dict, rng: random.Random, budget: Budget) -> list[dict]:
+    """The expert's action for `view`, then the rest of its plan for this turn (as far as
+    the turn's end or WALK_MAX), walked on a game rebuilt from the view."""
+    first = expert.decide(view, rng, budget, use_plans=False).action
+    plan = [first]
+    seat = view["seat"]
+    game = determinize(view, random.Random(0))  # the deck is never drawn from below
+    turn = game.turn
+    action = first
+    while len(plan) <= WALK_MAX and action["type"] not in ("end_turn", "undo"):
+        apply(game, action)
+        if game.phase == OVER or game.current != seat or game.turn != turn:
+            break
+        here = {**public_view(game), **seat_extras(game, seat)}
+        if not here["legal"]:
+            break
+        action = expert.decide(here, rng, budget, use_plans=True).action
+        plan.append(action)
+    return plan
+
+
+def _card(view: dict, seat: int, card_id: int) -> tuple[dict, int] | None:
+    """A card on the seat's tabs, and its tab counted from 1."""
+    for t, tab in enumerate(view["players"][seat]["tabs"]):
+        for card in tab:
+            if card["id"] == card_id:
+                return card, t + 1
+    return None
+
+
+def _advances(view: dict, seat: int, cup: list[str], ingredient: str) -> dict | None:
+    """The most urgent order on the seat's tabs that `cup` plus `ingredient` is on course
+    for (its contents a part of the recipe)."""
+    contents = Counter([*cup, ingredient])
+    for tab in reversed(view["players"][seat]["tabs"]):
+        for card in tab:
+            if all(card["recipe"].get(i, 0) >= n for i, n in contents.items()):
+                return card
+    return None
+
+
+def why(view: dict, plan: list[dict]) -> dict[str, Any]:
+    """The one line of why for `plan` (its first action is the suggestion), as a sentence
+    key and its parameters."""
+    seat = view["seat"]
+    first = plan[0]
+    kind = first["type"]
+    me = view["players"][seat]
+    if len(view["legal"]) == 1:
+        return {"key": "hint.why.only", "args": {}}
+    if kind == "upgrade":
+        return {"key": "hint.why.upgrade", "args": {"tile": first["tile"]}}
+    if kind == "skip_upgrade":
+        return {"key": "hint.why.skip_upgrade", "args": {}}
+    if kind in ("choose_meeple", "step", "stop") and view["phase"] == MOVE:
+        cells = path_of(plan)
+        gains: Counter[str] = Counter()
+        for action in plan:
+            if action["type"] == "step":
+                gains.update(action.get("gain") or {})
+        served = [c[0]["name"] for a in plan if a["type"] == "serve"
+                  and (c := _card(view, seat, a["card"])) is not None]
+        if not cells:  # the move is over where it stands
+            return {"key": "hint.why.stop", "args": {}}
+        args: dict[str, Any] = {"cell": cells[-1], "gains": dict(sorted(gains.items()))}
+        if served:
+            args["orders"] = served
+            return {"key": "hint.why.move_serve", "args": args}
+        return {"key": "hint.why.move", "args": args}
+    if kind == "pour":
+        card = _advances(view, seat, me["cups"][first["cup"]], first["ingredient"])
+        args = {"ingredient": first["ingredient"], "cup": first["cup"] + 1}
+        if card is not None:
+            return {"key": "hint.why.pour", "args": {**args, "order": card["name"]}}
+        return {"key": "hint.why.pour_spare", "args": args}
+    if kind == "return":
+        return {"key": "hint.why.return", "args": {"ingredient": first["ingredient"]}}
+    if kind == "empty":
+        return {"key": "hint.why.empty", "args": {"cup": first["cup"] + 1}}
+    if kind == "serve":
+        found = _card(view, seat, first["card"])
+        if found is not None:
+            card, tab = found
+            key = "hint.why.serve_specialty" if card["specialty"] else "hint.why.serve"
+            return {"key": key, "args": {"order": card["name"], "tab": tab}}
+    if kind == "place":
+        return {"key": "hint.why.place", "args": {"cell": first["cell"]}}
+    if kind == "starting_cup":
+        return {"key": "hint.why.starting_cup", "args": {"cup": first["cup"] + 1}}
+    if kind in ("done_pouring", "end_turn"):
+        return {"key": f"hint.why.{kind}", "args": {}}
+    return {"key": "hint.why.best", "args": {}}
+
+
+def path_of(plan: list[dict]) -> list[str]:
+    """The cells a planned move goes through, in order (empty if it is no move)."""
+    cells = []
+    for action in plan:
+        if action["type"] == "step":
+            cells.append(action["cell"])
+        elif action["type"] not in ("choose_meeple", "upgrade", "skip_upgrade"):
+            break
+    return cells
+
+
+def suggest(view: dict, seed: int, work: float, deadline: float | None = None) -> dict:
+    """Entry point for pool workers: the hint for `view` (a seat's own view, whose turn it
+    is): {"action", "path", "why"}. `work` is the share of the expert's work, `deadline`
+    wall seconds from now (None: none)."""
+    legal = view["legal"]
+    if not legal:
+        raise ValueError("no legal action to suggest")
+    rng = random.Random(seed)
+    plan = _plan(view, rng, Budget.within(work, deadline))
+    first = plan[0]
+    action = next((a for a in legal if a == first), first)
+    if view["phase"] in (POUR, PROCESS):
+        plan = plan[:1]
+    return {"action": action, "path": path_of(plan) if view["phase"] == MOVE else [],
+            "why": why(view, plan)}
+
+
+# --- the request (on the event loop) ------------------------------------------------------
+
+
+class Runner(Protocol):
+    async def call(self, fn: Any, *args: Any, key: str | None = None) -> Any: ...
+
+
+class Hints:
+    """Hints for the rooms that allow them: refusals, the pool, the record."""
+
+    def __init__(self, pool: Runner | None, work: float, deadline: float | None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.pool = pool  # None: a server without bot workers gives no hints
+        self.work = work  # the share of the expert's work (BOT_BUDGET)
+        self.deadline = deadline  # wall seconds a hint may think (BOT_DEADLINE)
+        self._thinking: set[tuple[str, int]] = set()
+        self._rate = RateLimit(RATE, WINDOW, clock)
+
+    def check(self, room: Room, seat: int | None) -> int:
+        """The seat that may have a hint now, or RoomError with the reason it may not."""
+        if not room.options.hints or self.pool is None:
+            raise RoomError("hints_off", "this room does not allow hints", 409)
+        if seat is None:
+            raise RoomError("forbidden", "spectators cannot ask for hints", 403)
+        game = room.game
+        if room.status != PLAYING or game is None or game.phase == OVER:
+            raise RoomError("no_hint", "the game is not being played", 409)
+        if game.current != seat:
+            raise RoomError("not_your_turn", "a hint is for the seat whose turn it is", 409)
+        if room.seats[seat].played_by is not None:
+            raise RoomError("no_hint", "a bot is playing this turn for the seat", 409)
+        return seat
+
+    async def ask(self, room: Room, seat: int | None) -> dict[str, Any]:
+        """A hint for `seat` in `room`, recorded in its talk log; RoomError if refused."""
+        seat = self.check(room, seat)
+        key = (room.code, seat)
+        if key in self._thinking or not self._rate.hit(f"{room.code}:{seat}"):
+            raise RoomError("hint_slow", "one hint at a time, at most 5 a minute", 429)
+        if sum(1 for i in room.talk.items if i.get("kind") == "hint") >= HINTS_MAX:
+            raise RoomError("hint_slow", f"a game gives at most {HINTS_MAX} hints", 429)
+        view = room.view(seat)["game"]
+        if not view["legal"]:
+            raise RoomError("no_hint", "there is no legal action to suggest", 409)
+        played, game_v = len(room.actions), room.game_v
+        assert self.pool is not None
+        self._thinking.add(key)
+        try:
+            hint = await self.pool.call(suggest, view, hint_seed(room.code, played, seat),
+                                        self.work, self.deadline, key=f"{room.code}:{seat}")
+        finally:
+            self._thinking.discard(key)
+        if room.game_v != game_v:
+            raise RoomError("stale", "the game moved on while the hint was thought", 409)
+        item = {"kind": "hint", "seat": seat, "action": hint["action"], "path": hint["path"],
+                "why": hint["why"], "after": played, "at": round(room.clock() * 1000)}
+        await room.note_talk(room.talk.add(item))
+        return {**hint, "after": played}
