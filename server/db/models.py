@@ -262,7 +262,8 @@ class Account(Base):
 
 
 class AccountName(Base):
-    """A name an account had before a rename, and until when."""
+    """A name an account had before a rename, and until when. No other account or guest
+    may take it; its owner may take it back."""
 
     __tablename__ = "account_names"
 
@@ -271,6 +272,8 @@ class AccountName(Base):
         ForeignKey("accounts.id", ondelete="CASCADE"), index=True
     )
     name: Mapped[str] = mapped_column(String(NAME))
+    # The old name's key (server.accounts.names): held, so nobody else may take it.
+    name_key: Mapped[str] = mapped_column(String(NAME_KEY), index=True)
     until: Mapped[datetime]
 
 
