@@ -275,12 +275,34 @@ async def failures(session: AsyncSession, key: str, since: datetime) -> int:
                                 .where(SignInAttempt.key == key, SignInAttempt.at >= since)) or 0
 
 
-async def add_failures(session: AsyncSession, keys: Iterable[str], now: datetime,
-                       before: datetime) -> None:
-    """One failed sign-in under each key; rows older than `before` go."""
-    await session.execute(delete(SignInAttempt).where(SignInAttempt.at < before))
-    session.add_all(SignInAttempt(key=key, at=now) for key in keys)
+async def add_failures(session: AsyncSession, keys: Iterable[str], now: datetime) -> list[int]:
+    """One sign-in attempt under each key (a failure unless taken back); the rows' ids."""
+    rows = [SignInAttempt(key=key, at=now) for key in keys]
+    session.add_all(rows)
     await session.flush()
+    return [row.id for row in rows]
+
+
+LIMIT_LOCKS = 0x53494E  # the advisory lock class of sign-in keys (PostgreSQL)
+
+
+async def lock_keys(session: AsyncSession, keys: Iterable[str]) -> None:
+    """PostgreSQL: a transaction advisory lock per key (in order: no deadlock), so attempts
+    under one key are written and counted one after another. SQLite needs none: the first
+    write takes the database's write lock until the commit."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    for key in sorted(set(keys)):
+        await session.execute(select(func.pg_advisory_xact_lock(LIMIT_LOCKS,
+                                                                func.hashtext(key))))
+
+
+async def drop_old_failures(session: AsyncSession, before: datetime) -> None:
+    await session.execute(delete(SignInAttempt).where(SignInAttempt.at < before))
+
+
+async def drop_failures(session: AsyncSession, ids: Iterable[int]) -> None:
+    await session.execute(delete(SignInAttempt).where(SignInAttempt.id.in_(list(ids))))
 
 
 async def clear_failures(session: AsyncSession, key: str) -> None:
