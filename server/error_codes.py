@@ -117,6 +117,9 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("resend_slow", 429,
               "a confirmation code asked for again within 60 s of the last, or more than 5 "
               "in a day for one seat"),
+    ErrorCode("code_flood", 429,
+              "more than 20 confirmation codes asked for from one client address in an hour, "
+              "whatever seats and e-mail addresses"),
     ErrorCode("no_address", 409, "a digest setting for a seat that has no e-mail address"),
     ErrorCode("unsubscribe_invalid", 403,
               "an unsubscribe link that was not made for that address"),

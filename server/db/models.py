@@ -403,6 +403,19 @@ class SeatAddress(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class CodeRequest(Base):
+    """A confirmation code asked for, by which client address and when: at most
+    server.notify.addresses.MAX_CODES_PER_CLIENT in CLIENT_WINDOW (a flood of "send the
+    code" from one address, whatever seats and e-mail addresses it uses)."""
+
+    __tablename__ = "code_requests"
+    __table_args__ = (Index(None, "client", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    client: Mapped[str] = mapped_column(String(160))
+    at: Mapped[datetime]
+
+
 class MailOutbox(Base):
     """A message to send: written once per `key` (a turn mail's key is its room, the journal
     seq that made it the seat's turn and the seat), claimed by one sender at a time."""
