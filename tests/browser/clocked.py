@@ -40,11 +40,12 @@ class Clock:
 
 
 @contextlib.contextmanager
-def clocked_server(settings: Settings, clock: Clock) -> Iterator[tuple[str, FastAPI]]:
-    """(base URL, app) of the server while the block runs; stopped after (sockets told
-    "restarting", the lifespan closed)."""
+def clocked_server(settings: Settings, clock: Clock,
+                   port: int | None = None) -> Iterator[tuple[str, FastAPI]]:
+    """(base URL, app) of the server (on `port`, else a free one) while the block runs;
+    stopped after (sockets told "restarting", the lifespan closed)."""
     app = create_app(settings, clock=clock)
-    port = free_port()
+    port = port or free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                             lifespan="off", http=UpgradingHttpProtocol,
                             ws=AnsweringWebSocketProtocol, timeout_graceful_shutdown=2)
