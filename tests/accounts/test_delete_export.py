@@ -1,5 +1,6 @@
-"""Renaming keeps the old name in the history; deleting an account keeps its games (as a
-deleted player's) and frees its name; the export holds this account's data only."""
+"""Renaming keeps the old name in the history (held for the account); deleting an account
+keeps its games (as a deleted player's) and frees its names; the export holds this
+account's data only."""
 
 from __future__ import annotations
 
