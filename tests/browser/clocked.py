@@ -12,6 +12,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -24,6 +25,20 @@ from server.ws.protocol import AnsweringWebSocketProtocol, UpgradingHttpProtocol
 from tests.serving import ROOT, free_port
 
 TEMPLATES = ROOT / "templates"  # the real pages (make_settings' are minimal stand-ins)
+
+
+def clocked_settings(folder: Path, **overrides: Any) -> Settings:
+    """Settings for such a server: its own SQLite file in `folder` (migrated by the server
+    at start-up, in its own thread: the browser's event loop runs in this one), the real
+    pages, a fixed seed."""
+    values: dict[str, Any] = {
+        "DATABASE_URL": f"sqlite+aiosqlite:///{folder}/data/coffee-rush.db",
+        "JOURNAL_FALLBACK_PATH": folder / "data" / "journal-fallback.jsonl",
+        "TEMPLATES_DIR": TEMPLATES, "TEST_FIXED_SEED": 7, "BOT_WORKERS": 0,
+        "ROOM_CREATE_RATE": 1000, "ALLOWED_HOSTS": [], "ALLOWED_ORIGINS": [],
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)
 
 
 class Clock:

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from tests.persist.live import Player
 
-from .clocked import TEMPLATES, Clock, clocked_server, room_of
+from .clocked import Clock, clocked_server, clocked_settings, room_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(60)]
 DAY = 86400
@@ -33,10 +33,9 @@ def _until(check: Callable[[], Any], seconds: float = 10) -> Any:
 
 
 def test_away_once_then_late_a_stand_in_plays_and_then_the_game_is_abandoned(
-        browser: Any, make_settings: Callable[..., Any], tmp_path: Path) -> None:
+        browser: Any, tmp_path: Path) -> None:
     clock = Clock()
-    settings = make_settings(BOT_WORKERS=1, BOT_DELAY=0, ALLOWED_HOSTS=[],
-                             TAKEOVER_LEVEL="greedy", TEMPLATES_DIR=TEMPLATES)
+    settings = clocked_settings(tmp_path, BOT_WORKERS=1, BOT_DELAY=0, TAKEOVER_LEVEL="greedy")
     with clocked_server(settings, clock) as (url, app):
         made = httpx.post(f"{url}/api/rooms", json={
             "players": 2, "mode": "turn_based",

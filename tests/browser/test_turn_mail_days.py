@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from tests.notify.smtp import SmtpServer, code_in, kind_of, link_in
 from tests.serving import free_port
 
-from .clocked import TEMPLATES, Clock, clocked_server, room_of
+from .clocked import Clock, clocked_server, clocked_settings, room_of
 from .ui import perform, settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(90)]
@@ -46,11 +46,10 @@ def _turn_mails(smtp: SmtpServer) -> list[Any]:
 
 
 def test_two_players_play_by_mail_over_two_days(
-        browser: Any, make_settings: Callable[..., Any], smtp: SmtpServer) -> None:
+        browser: Any, smtp: SmtpServer, tmp_path: Path) -> None:
     clock, port = Clock(), free_port()
     url = f"http://127.0.0.1:{port}"
-    settings = make_settings(BOT_WORKERS=0, ALLOWED_HOSTS=[], TEMPLATES_DIR=TEMPLATES,
-                             **{**smtp.settings(), "PUBLIC_URL": url})
+    settings = clocked_settings(tmp_path, **{**smtp.settings(), "PUBLIC_URL": url})
     with clocked_server(settings, clock, port) as (_, app):
         made = httpx.post(f"{url}/api/rooms", json={
             "players": 2, "mode": "turn_based", "clock": {"turn": DAY, "bank": 3 * DAY}}).json()
