@@ -9,8 +9,8 @@ counted and, if over the limit, taken back, all in one transaction that attempts
 the same key take one after another (SQLite: the write lock, from the first write to the
 commit; PostgreSQL: a transaction advisory lock per key, `store.lock_keys`). So the k-th
 attempt counts every earlier one still standing, and no more than LIMIT are checked,
-however many arrive at once (one that waits DB_TIMEOUT for its turn is refused too,
-`busy`). A refused attempt leaves no row (a refusal is no failure);
+however many arrive at once (one that waits DB_TIMEOUT for its turn is refused too:
+server.db.errors.waited_too_long). A refused attempt leaves no row (a refusal is no failure);
 a successful one's are taken back; a failed one's stay as its record.
 """
 
@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy.exc import DBAPIError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import store
@@ -53,18 +51,6 @@ async def reserve(session: AsyncSession, keys: list[str], now: datetime) -> list
             await store.drop_failures(session, rows)
             return None
     return rows
-
-
-def busy(exc: BaseException) -> bool:
-    """Whether `exc` says an attempt waited DB_TIMEOUT for its turn (a burst under one key:
-    SQLite's busy timeout, PostgreSQL's lock or statement timeout, or no free connection)
-    rather than that the database is away. Such an attempt is refused as `rate_limited`."""
-    if isinstance(exc, PoolTimeout):
-        return True
-    if not isinstance(exc, DBAPIError):
-        return False
-    code = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
-    return code in ("55P03", "57014") or "database is locked" in str(exc.orig)
 
 
 async def release(session: AsyncSession, rows: list[int]) -> None:

@@ -13,8 +13,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.accounts import passkeys, ratelimit, sessions, store
@@ -22,6 +21,7 @@ from server.accounts.errors import AccountError, bad_credentials
 from server.accounts.names import check_name, name_key
 from server.accounts.passwords import hash_password, verify_password
 from server.bots.levels import LEVELS
+from server.db.errors import waited_too_long
 from server.db.models import utcnow
 from server.rooms.seating import clean_name
 
@@ -165,8 +165,8 @@ async def sign_in_with_password(body: PasswordSignIn, request: Request,
     try:
         async with db() as session, session.begin():  # written and counted, one at a time
             attempt = await ratelimit.reserve(session, keys, now)
-    except (DBAPIError, PoolTimeout) as exc:
-        if not ratelimit.busy(exc):
+    except SQLAlchemyError as exc:  # a burst under one key: refused, not checked
+        if not waited_too_long(exc):
             raise
         attempt = None
     if attempt is None:

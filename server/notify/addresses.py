@@ -28,8 +28,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server.db.errors import waited_too_long
 from server.db.models import ADDRESS, CodeRequest, SeatAddress
 from server.rooms import RoomError
 
@@ -95,6 +97,15 @@ class AddressBook:
         """Give the seat this address (unconfirmed) and send it a code; the same address
         again is "send the code again" (rate-limited, per seat, per address and per
         `client`, the address the request came from)."""
+        try:
+            return await self._add(room_code, seat, address, lang, seat_token, client)
+        except SQLAlchemyError as exc:  # a burst from one client queueing on its lock
+            if not waited_too_long(exc):
+                raise
+            raise _flood() from None
+
+    async def _add(self, room_code: str, seat: int, address: str, lang: str,
+                   seat_token: str, client: str) -> dict[str, Any]:
         address, lang, now = normalize(address), lang_of(lang), self.wall()
         async with self.sessions() as session, session.begin():
             row = await _row(session, room_code, seat, lock=True)
@@ -256,9 +267,13 @@ async def _count_client(session: AsyncSession, client: str, now: datetime) -> No
     count = await session.scalar(select(func.count()).select_from(CodeRequest).where(
         CodeRequest.client == client, CodeRequest.at > now - CLIENT_WINDOW)) or 0
     if count > MAX_CODES_PER_CLIENT:
-        minutes = int(CLIENT_WINDOW.total_seconds() // 60)
-        raise RoomError("code_flood", f"{MAX_CODES_PER_CLIENT} codes were asked for from "
-                        f"your address in {minutes} minutes; try again later", 429)
+        raise _flood()
+
+
+def _flood() -> RoomError:
+    minutes = int(CLIENT_WINDOW.total_seconds() // 60)
+    return RoomError("code_flood", f"{MAX_CODES_PER_CLIENT} codes were asked for from your "
+                     f"address in {minutes} minutes; try again later", 429)
 
 
 async def _row(session: AsyncSession, room_code: str, seat: int,
