@@ -73,7 +73,8 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "a host-only request without the host's token"),
     ErrorCode("rate_limited", 429,
               "more than `ROOM_CREATE_RATE` rooms a minute from a client; 5 failed password "
-              "sign-ins in 15 minutes for one account or from one client address"),
+              "sign-ins in 15 minutes for one account or from one client address (or a "
+              "sign-in that waited `DB_TIMEOUT` behind others for its account or address)"),
     ErrorCode("name_invalid", 422, "a name that is not 1-24 printable characters after trimming"),
     ErrorCode("room_full", 409, "no free seat, or the asked seat is taken"),
     ErrorCode("not_waiting", 409, "a change allowed only before the start"),
@@ -128,6 +129,10 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("resend_slow", 429,
               "a confirmation code asked for again within 60 s of the last, or more than 5 "
               "in a day for one seat"),
+    ErrorCode("code_flood", 429,
+              "more than 20 confirmation codes asked for from one client address in an hour, "
+              "whatever seats and e-mail addresses (or a request that waited `DB_TIMEOUT` "
+              "behind others from that address)"),
     ErrorCode("no_address", 409, "a digest setting for a seat that has no e-mail address"),
     ErrorCode("unsubscribe_invalid", 403,
               "an unsubscribe link that was not made for that address"),

@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from server.api import install_error_handlers, pages_router, rooms_router
+from server.api.account_seats import watch as watch_accounts
 from server.api.accounts import router as accounts_router
 from server.api.error_pages import install as install_error_pages
 from server.api.games import IMPORT_PATH
@@ -110,6 +111,9 @@ def create_app(
             metrics.live.mail_backlog = lambda: mail.backlog
             mailing = asyncio.create_task(mail.run())
         sweeper = asyncio.create_task(manager.run_sweeper())
+        seats_watch = (asyncio.create_task(watch_accounts(manager, database.sessions,
+                                                          settings.SWEEP_INTERVAL))
+                       if database is not None else None)
         pauses = PauseWatch(metrics.collected)
         pauses.install()
         collector = (asyncio.create_task(Collector().run(settings.GC_INTERVAL))
@@ -120,6 +124,8 @@ def create_app(
             yield
         finally:
             sweeper.cancel()
+            if seats_watch is not None:
+                seats_watch.cancel()
             if mailing is not None and mail is not None:
                 await mail.stop(mailing)  # before the database closes under it
             if collector is not None:

@@ -63,12 +63,12 @@ async def set_disabled(url: str, who: str, disabled: bool) -> AccountInfo:
 
 async def rename(url: str, who: str, name: str) -> tuple[AccountInfo, str]:
     """Rename an account to `name` (checked by the caller); refused if its key is another
-    account's."""
+    account's, now or before a rename."""
     async def work(session: AsyncSession) -> tuple[AccountInfo, str]:
         account = await find(session, who)
-        holder = await store.account_by_key(session, name_key(name))
-        if holder is not None and holder.id != account.id:
-            raise AccountError("name_taken", f"account #{holder.id} has that name", 409)
+        holder = await store.holder(session, name_key(name))  # now or before a rename
+        if holder is not None and holder != account.id:
+            raise AccountError("name_taken", f"account #{holder} has (or had) that name", 409)
         await store.rename(session, account.id, name, name_key(name), utcnow())
         return account, name
     return await _with_session(url, work)

@@ -75,7 +75,17 @@ def _passkey(p: Passkey) -> PasskeyInfo:
 
 
 async def key_taken(session: AsyncSession, key: str) -> bool:
-    return await session.scalar(select(Account.id).where(Account.name_key == key)) is not None
+    """Whether an account has this name key, now or before a rename (old names are held)."""
+    return await holder(session, key) is not None
+
+
+async def holder(session: AsyncSession, key: str) -> int | None:
+    """The account that has this name key now, else one that had it before a rename."""
+    found = await session.scalar(select(Account.id).where(Account.name_key == key))
+    if found is None:
+        found = await session.scalar(select(AccountName.account_id)
+                                     .where(AccountName.name_key == key).limit(1))
+    return found
 
 
 async def create_account(session: AsyncSession, name: str, key: str,
@@ -105,11 +115,14 @@ async def accounts(session: AsyncSession) -> list[AccountInfo]:
 
 async def rename(session: AsyncSession, account_id: int, name: str, key: str,
                  now: datetime) -> None:
-    """The account takes `name`; its old name is kept in account_names (history)."""
-    old = await session.scalar(select(Account.name).where(Account.id == account_id))
+    """The account takes `name`; its old name is kept in account_names (history), and
+    held: no one else may take it (`holder`)."""
+    old = (await session.execute(select(Account.name, Account.name_key)
+                                 .where(Account.id == account_id))).first()
     if old is None:
         return
-    session.add(AccountName(account_id=account_id, name=old, until=now))
+    session.add(AccountName(account_id=account_id, name=old.name, name_key=old.name_key,
+                            until=now))
     await session.execute(update(Account).where(Account.id == account_id)
                           .values(name=name, name_key=key))
 
@@ -142,6 +155,15 @@ async def delete_account(session: AsyncSession, account_id: int, now: datetime) 
         name="", name_key=f"deleted {account_id}", password_hash=None, deleted_at=now))
     for model in (Passkey, AccountSession, AccountName, AuthChallenge):
         await session.execute(delete(model).where(model.account_id == account_id))
+
+
+async def gone(session: AsyncSession, account_ids: Iterable[int]) -> set[int]:
+    """Those of `account_ids` that are disabled or deleted."""
+    ids = sorted(set(account_ids))
+    if not ids:
+        return set()
+    return set(await session.scalars(select(Account.id).where(
+        Account.id.in_(ids), (Account.disabled.is_(True)) | (Account.deleted_at.is_not(None)))))
 
 
 # --- passkeys ----------------------------------------------------------------------------
@@ -253,12 +275,34 @@ async def failures(session: AsyncSession, key: str, since: datetime) -> int:
                                 .where(SignInAttempt.key == key, SignInAttempt.at >= since)) or 0
 
 
-async def add_failures(session: AsyncSession, keys: Iterable[str], now: datetime,
-                       before: datetime) -> None:
-    """One failed sign-in under each key; rows older than `before` go."""
-    await session.execute(delete(SignInAttempt).where(SignInAttempt.at < before))
-    session.add_all(SignInAttempt(key=key, at=now) for key in keys)
+async def add_failures(session: AsyncSession, keys: Iterable[str], now: datetime) -> list[int]:
+    """One sign-in attempt under each key (a failure unless taken back); the rows' ids."""
+    rows = [SignInAttempt(key=key, at=now) for key in keys]
+    session.add_all(rows)
     await session.flush()
+    return [row.id for row in rows]
+
+
+LIMIT_LOCKS = 0x53494E  # the advisory lock class of sign-in keys (PostgreSQL)
+
+
+async def lock_keys(session: AsyncSession, keys: Iterable[str]) -> None:
+    """PostgreSQL: a transaction advisory lock per key (in order: no deadlock), so attempts
+    under one key are written and counted one after another. SQLite needs none: the first
+    write takes the database's write lock until the commit."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    for key in sorted(set(keys)):
+        await session.execute(select(func.pg_advisory_xact_lock(LIMIT_LOCKS,
+                                                                func.hashtext(key))))
+
+
+async def drop_old_failures(session: AsyncSession, before: datetime) -> None:
+    await session.execute(delete(SignInAttempt).where(SignInAttempt.at < before))
+
+
+async def drop_failures(session: AsyncSession, ids: Iterable[int]) -> None:
+    await session.execute(delete(SignInAttempt).where(SignInAttempt.id.in_(list(ids))))
 
 
 async def clear_failures(session: AsyncSession, key: str) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.accounts import passkeys, ratelimit, sessions, store
@@ -21,6 +21,7 @@ from server.accounts.errors import AccountError, bad_credentials
 from server.accounts.names import check_name, name_key
 from server.accounts.passwords import hash_password, verify_password
 from server.bots.levels import LEVELS
+from server.db.errors import waited_too_long
 from server.db.models import utcnow
 from server.rooms.seating import clean_name
 
@@ -152,27 +153,35 @@ async def sign_in_with_passkey_finish(body: PasskeyAnswer, request: Request,
 @router.post("/api/sign-in/password")
 async def sign_in_with_password(body: PasswordSignIn, request: Request,
                                 db: DB) -> JSONResponse:
-    """Limited to 5 failures in 15 minutes per account and per client address."""
+    """Limited to 5 failures in 15 minutes per account and per client address, however
+    many attempts arrive at once (server/accounts/ratelimit.py)."""
     check_same_site(request)
     now = utcnow()
     keys = [ratelimit.address_key(client_address(request))]
-    async with db() as session, session.begin():
-        await ratelimit.check(session, keys, now)
+    async with db() as session:
         account = await store.account_by_key(session, name_key(body.name))
-        if account is not None:
-            keys.append(ratelimit.account_key(account.id))
-            await ratelimit.check(session, keys[1:], now)
+    if account is not None:
+        keys.append(ratelimit.account_key(account.id))
+    try:
+        async with db() as session, session.begin():  # written and counted, one at a time
+            attempt = await ratelimit.reserve(session, keys, now)
+    except SQLAlchemyError as exc:  # a burst under one key: refused, not checked
+        if not waited_too_long(exc):
+            raise
+        attempt = None
+    if attempt is None:
+        raise ratelimit.limited()
     stored = account.password_hash if account is not None and account.usable else None
     ok = await asyncio.to_thread(verify_password, body.password, stored)
     response = JSONResponse({})
-    async with db() as session, session.begin():
-        if not ok or account is None:
-            await ratelimit.failed(session, keys, now)
-        else:
-            await ratelimit.succeeded(session, account.id)
-            await sign_in(request, response, session, account.id)
-    if not ok or account is None:
+    if not ok or account is None:  # the attempt's rows stay: a failure
+        async with db() as session, session.begin():
+            await ratelimit.forget_old(session, now)
         raise bad_credentials()
+    async with db() as session, session.begin():
+        await ratelimit.release(session, attempt)
+        await ratelimit.succeeded(session, account.id)
+        await sign_in(request, response, session, account.id)
     return _with_body(response, {"id": account.id, "name": account.name})
 
 

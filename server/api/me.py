@@ -31,6 +31,7 @@ from .account_models import (
     SetPassword,
     Tables,
 )
+from .account_seats import unverify_account
 from .account_session import DB, relying_party, sign_out, signed_in
 from .account_session import Me as SignedIn
 from .accounts import account_name, name_taken
@@ -68,11 +69,11 @@ async def who_am_i(me: SignedIn, db: DB) -> dict[str, Any]:
 @router.post("/api/me/name", responses=STATE_CHANGING)
 async def rename(body: AccountName, me: SignedIn, db: DB) -> dict[str, Any]:
     """A new name for the account; games played keep the name they were played under, and
-    the old name is kept in the account's history."""
+    the old name is kept in the account's history and held for it: no other account or
+    guest may take it, and the account may take it back."""
     name, key = account_name(body.name)
     async with db() as session, session.begin():
-        holder = await store.account_by_key(session, key)
-        if holder is not None and holder.id != me.id:
+        if await store.holder(session, key) not in (None, me.id):  # old names are held
             raise name_taken()
         try:
             await store.rename(session, me.id, name, key, utcnow())
@@ -130,11 +131,13 @@ async def add_passkey_finish(body: PasskeyAnswer, request: Request, me: SignedIn
 async def delete_account(body: DeleteAccount, request: Request, me: SignedIn,
                          db: DB) -> JSONResponse:
     """Delete the account (its name typed again). Its games stay, as a deleted player's;
-    its name is free again; every session ends."""
+    its name is free again; every session ends; its seats at open tables are no longer
+    verified."""
     if body.name.strip() != me.name:
         raise AccountError("malformed", "type the account's name to confirm", 422)
     async with db() as session, session.begin():
         await store.delete_account(session, me.id, utcnow())
+    await unverify_account(request.app.state.rooms, me.id)
     response = JSONResponse(OK)
     sign_out(request, response)
     return response

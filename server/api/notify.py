@@ -49,10 +49,12 @@ def _seat(request: Request, code: str, token: str) -> tuple[Room, int]:
 @router.post("/api/rooms/{code}/email", responses={**STATE_CHANGING, **answers(429)})
 async def add_address(code: str, body: AddAddress, request: Request) -> dict[str, Any]:
     """Give this seat an address: a 6-digit code is sent to it (the same address again:
-    the code is sent again, at most once a minute and 5 times a day)."""
+    the code is sent again, at most once a minute and 5 times a day; 20 codes an hour
+    from one client address, `code_flood`)."""
     book = _book(request)
     room, seat = _seat(request, code, body.token)
-    return await book.add(room.code, seat, body.address, body.lang, body.token)
+    client = request.client.host if request.client else "unknown"
+    return await book.add(room.code, seat, body.address, body.lang, body.token, client)
 
 
 @router.post("/api/rooms/{code}/email/confirm", responses=STATE_CHANGING)

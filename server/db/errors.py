@@ -73,3 +73,27 @@ def _by_code(exc: BaseException) -> bool | None:
             return e.sqlite_errorcode & 0xFF in SQLITE_OUTAGE_CODES
         todo += [getattr(e, "orig", None), e.__cause__, e.__context__]
     return None
+
+
+# Waits that ran out: PostgreSQL's lock_not_available and query_canceled (lock_timeout and
+# statement_timeout), SQLite's busy and locked.
+PG_WAIT_CODES = frozenset({"55P03", "57014"})
+SQLITE_WAIT_CODES = frozenset({5, 6})
+
+
+def waited_too_long(exc: BaseException) -> bool:
+    """True if a statement gave up waiting for its turn (a lock, or a connection from the
+    pool) within DB_TIMEOUT, rather than because the database is away: a burst of requests
+    queueing on one lock (server/accounts/ratelimit.py, server/notify/addresses.py)."""
+    if isinstance(exc, sa.TimeoutError):  # no connection free in the pool
+        return True
+    e = getattr(exc, "orig", None) if isinstance(exc, sa.DBAPIError) else None
+    if e is None:
+        return False
+    sqlstate = getattr(e, "sqlstate", None) or getattr(e, "pgcode", None)
+    if isinstance(sqlstate, str):
+        return sqlstate in PG_WAIT_CODES
+    code = getattr(e, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in SQLITE_WAIT_CODES
+    return "database is locked" in str(e)

@@ -262,7 +262,8 @@ class Account(Base):
 
 
 class AccountName(Base):
-    """A name an account had before a rename, and until when."""
+    """A name an account had before a rename, and until when. No other account or guest
+    may take it; its owner may take it back."""
 
     __tablename__ = "account_names"
 
@@ -271,6 +272,8 @@ class AccountName(Base):
         ForeignKey("accounts.id", ondelete="CASCADE"), index=True
     )
     name: Mapped[str] = mapped_column(String(NAME))
+    # The old name's key (server.accounts.names): held, so nobody else may take it.
+    name_key: Mapped[str] = mapped_column(String(NAME_KEY), index=True)
     until: Mapped[datetime]
 
 
@@ -398,6 +401,19 @@ class SeatAddress(Base):
     digest: Mapped[bool] = mapped_column(Boolean, default=False)
     digest_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class CodeRequest(Base):
+    """A confirmation code asked for, by which client address and when: at most
+    server.notify.addresses.MAX_CODES_PER_CLIENT in CLIENT_WINDOW (a flood of "send the
+    code" from one address, whatever seats and e-mail addresses it uses)."""
+
+    __tablename__ = "code_requests"
+    __table_args__ = (Index(None, "client", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    client: Mapped[str] = mapped_column(String(160))
+    at: Mapped[datetime]
 
 
 class MailOutbox(Base):

@@ -4,7 +4,11 @@ unsubscribed with a link signed for that address only.
 - The code is 6 digits, kept as a hash, valid CODE_TTL, good for one confirmation and
   MAX_TRIES guesses; then a new one must be sent.
 - "Send the code again" waits RESEND_GAP after the last code, and at most MAX_CODES codes
-  go to one seat in CODES_WINDOW (a seat cannot be used to mail-bomb an address).
+  go to one seat in CODES_WINDOW (a seat cannot be used to mail-bomb an address), at most
+  MAX_CODES_PER_ADDRESS to one address from every seat together, and one client address
+  asks for at most MAX_CODES_PER_CLIENT in CLIENT_WINDOW, whatever seats and addresses it
+  uses (`code_flood`; counted in `code_requests` one at a time per client, so a burst
+  cannot pass the limit).
 - The unsubscribe token is `<row id>.<HMAC of the id and address under the row's own key>`:
   a link for another address (another id, or an altered one) does not verify.
 
@@ -23,10 +27,12 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server.db.models import ADDRESS, SeatAddress
+from server.db.errors import waited_too_long
+from server.db.models import ADDRESS, CodeRequest, SeatAddress
 from server.rooms import RoomError
 
 from . import outbox
@@ -40,6 +46,10 @@ RESEND_GAP = timedelta(seconds=60)
 MAX_CODES = 5
 MAX_CODES_PER_ADDRESS = 10  # whatever seats ask: an address is no target for a flood
 CODES_WINDOW = timedelta(hours=24)
+# Whatever seats and addresses it uses, one client address asks for so many codes an hour:
+# a host's server is no tool for a flood (code_flood).
+MAX_CODES_PER_CLIENT = 20
+CLIENT_WINDOW = timedelta(hours=1)
 
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@" + _LABEL + r"(?:\." + _LABEL
@@ -83,9 +93,19 @@ class AddressBook:
         self.wake = wake  # tells the worker a message is waiting
 
     async def add(self, room_code: str, seat: int, address: str, lang: str,
-                  seat_token: str) -> dict[str, Any]:
+                  seat_token: str, client: str = "unknown") -> dict[str, Any]:
         """Give the seat this address (unconfirmed) and send it a code; the same address
-        again is "send the code again" (rate-limited)."""
+        again is "send the code again" (rate-limited, per seat, per address and per
+        `client`, the address the request came from)."""
+        try:
+            return await self._add(room_code, seat, address, lang, seat_token, client)
+        except SQLAlchemyError as exc:  # a burst from one client queueing on its lock
+            if not waited_too_long(exc):
+                raise
+            raise _flood() from None
+
+    async def _add(self, room_code: str, seat: int, address: str, lang: str,
+                   seat_token: str, client: str) -> dict[str, Any]:
         address, lang, now = normalize(address), lang_of(lang), self.wall()
         async with self.sessions() as session, session.begin():
             row = await _row(session, room_code, seat, lock=True)
@@ -104,6 +124,7 @@ class AddressBook:
             row.lang, row.seat_link = lang, seat_token
             _check_rate(row, now)
             await _check_address_rate(session, row, now)
+            await _count_client(session, client, now)
             code = f"{secrets.randbelow(10**6):06d}"
             if row.window_at is None or now - row.window_at >= CODES_WINDOW:
                 row.window_at, row.codes_sent = now, 0
@@ -226,6 +247,33 @@ async def _check_address_rate(session: AsyncSession, row: SeatAddress, now: date
     if count >= MAX_CODES_PER_ADDRESS:
         raise RoomError("resend_slow", "this address got enough codes today; try tomorrow",
                         429)
+
+
+CLIENT_LOCKS = 0x434F44  # the advisory lock class of code requests per client (PostgreSQL)
+
+
+async def _count_client(session: AsyncSession, client: str, now: datetime) -> None:
+    """This request counted under its client address, then the count checked: written and
+    counted one at a time per client (SQLite: the write lock held from the first write to
+    the commit; PostgreSQL: an advisory lock), so a burst cannot pass the limit. Refused:
+    the caller's transaction rolls back, this request's row with it."""
+    client = client[:160]
+    await session.execute(delete(CodeRequest).where(CodeRequest.at < now - CLIENT_WINDOW))
+    if session.get_bind().dialect.name == "postgresql":
+        await session.execute(select(func.pg_advisory_xact_lock(CLIENT_LOCKS,
+                                                                func.hashtext(client))))
+    session.add(CodeRequest(client=client, at=now))
+    await session.flush()
+    count = await session.scalar(select(func.count()).select_from(CodeRequest).where(
+        CodeRequest.client == client, CodeRequest.at > now - CLIENT_WINDOW)) or 0
+    if count > MAX_CODES_PER_CLIENT:
+        raise _flood()
+
+
+def _flood() -> RoomError:
+    minutes = int(CLIENT_WINDOW.total_seconds() // 60)
+    return RoomError("code_flood", f"{MAX_CODES_PER_CLIENT} codes were asked for from your "
+                     f"address in {minutes} minutes; try again later", 429)
 
 
 async def _row(session: AsyncSession, room_code: str, seat: int,

@@ -531,6 +531,11 @@ class Room:
         device); the old token no longer opens it."""
         self.seats[index].token_hash = token_hash
 
+    def unverify(self, index: int) -> None:
+        """The seat's account is gone (deleted or disabled): its player plays on by the
+        seat token, as a guest, no longer shown verified."""
+        self.seats[index].account_id = None
+
     def seat_bot(self, index: int, level: str | None) -> None:
         self.seats[index].bot = level
 

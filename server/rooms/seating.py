@@ -97,6 +97,21 @@ async def rejoin(room: Room, account_id: int) -> tuple[int, str]:
         return index, token
 
 
+async def unverify(room: Room, account_id: int) -> int | None:
+    """The account is deleted or disabled: its seat at this unfinished table is no longer
+    shown verified (the player plays on by the seat token, as a guest). Returns the seat,
+    or None if the account holds none here."""
+    async with room.lock:
+        index = seat_of_account(room, account_id)
+        if index is None or room.status not in (WAITING, PLAYING):
+            return None
+        before = room.seating()
+        room.unverify(index)
+        await _save_seats(room, before)
+        room.commit([])
+        return index
+
+
 async def leave(room: Room, token: str) -> None:
     async with room.lock:
         index = room.seat_of(token)

@@ -1,5 +1,6 @@
 // The header's account link on every page: "Sign in", or the signed-in player's name
-// (with ✓), both leading to /account; hidden on a server without accounts. At a table, a
+// (with ✓), both leading to /account with `?next=` this page (the account page comes back
+// here once signed in); hidden on a server without accounts. At a table, a
 // signed-in player sits under their account's name: the waiting room's name field shows
 // it, read-only.
 import { call } from "./api.js";
@@ -18,10 +19,21 @@ export function lockSeatName(input) {
   input.readOnly = true;
 }
 
+/**
+ * The account page's address from this page: with `next`, the way back here once signed in
+ * (none from the account page itself).
+ * @returns {string}
+ */
+export function accountHref() {
+  const here = location.pathname + location.search;
+  return location.pathname === "/account" ? "/account" : `/account?next=${encodeURIComponent(here)}`;
+}
+
 function show() {
   lockSeatName(/** @type {HTMLInputElement | null} */ (document.getElementById("player-name")));
   for (const link of document.querySelectorAll("[data-account-link]")) {
     link.hidden = !state || !state.accounts;
+    /** @type {HTMLAnchorElement} */ (link).href = accountHref();
     if (!state || !state.account) continue;
     const label = link.querySelector(".acct-text") || link;
     label.removeAttribute("data-i18n");  // the name is not translated

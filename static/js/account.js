@@ -11,6 +11,29 @@ import { createPasskey, passkeysAvailable, usePasskey } from "./webauthn.js";
 const $ = (id) => document.getElementById(id);
 let me = null;
 
+/**
+ * Where `?next=` asks to go once signed in: a path of this site only ("/r/ABCD-EFGH"),
+ * never another site ("https://…", "//host/…", "/\\host"): those are ignored.
+ * @param {string} search the page's query string
+ * @returns {string | null}
+ */
+function nextPath(search) {
+  const next = new URLSearchParams(search).get("next");
+  if (!next || !next.startsWith("/") || next.startsWith("//") || /[\\\s]/.test(next)) return null;
+  const url = new URL(next, location.origin);
+  return url.origin === location.origin ? url.pathname + url.search + url.hash : null;
+}
+
+// Signed in or up: back to the page that sent the player here, else this page's own view.
+async function signedIn() {
+  const next = nextPath(location.search);
+  if (next) {
+    location.assign(next);
+    return;
+  }
+  await load();
+}
+
 function say(message, isError = false) {
   text($("account-error"), isError ? message : "");
   text($("account-note"), isError ? "" : message);
@@ -74,19 +97,19 @@ $("sign-up-form").addEventListener("submit", (e) => {
     const name = $("sign-up-name").value;
     const { options } = await call("POST", "/api/accounts/passkey/begin", { name });
     await call("POST", "/api/accounts/passkey/finish", { credential: await createPasskey(options) });
-    await load();
+    await signedIn();
   });
 });
 
 $("sign-up-with-password").addEventListener("click", () => busy($("sign-up-with-password"), async () => {
   await call("POST", "/api/accounts", { name: $("sign-up-name").value, password: $("sign-up-password").value });
-  await load();
+  await signedIn();
 }));
 
 $("sign-in-passkey").addEventListener("click", () => busy($("sign-in-passkey"), async () => {
   const { options } = await call("POST", "/api/sign-in/passkey/begin", {});
   await call("POST", "/api/sign-in/passkey/finish", { credential: await usePasskey(options) });
-  await load();
+  await signedIn();
 }));
 
 $("sign-in-form").addEventListener("submit", (e) => {
@@ -94,7 +117,7 @@ $("sign-in-form").addEventListener("submit", (e) => {
   busy(e.submitter || $("sign-in-form").querySelector("button"), async () => {
     await call("POST", "/api/sign-in/password", { name: $("sign-in-name").value, password: $("sign-in-password").value });
     $("sign-in-password").value = "";
-    await load();
+    await signedIn();
   });
 });
 

@@ -1,5 +1,6 @@
-"""Renaming keeps the old name in the history; deleting an account keeps its games (as a
-deleted player's) and frees its name; the export holds this account's data only."""
+"""Renaming keeps the old name in the history (held for the account); deleting an account
+keeps its games (as a deleted player's) and frees its names; the export holds this
+account's data only."""
 
 from __future__ import annotations
 
@@ -42,8 +43,10 @@ async def test_rename_keeps_the_old_name_in_the_history(app: FastAPI) -> None:
         document = (await alice.get("/api/me/export")).json()
         assert document["account"]["name"] == "Alicia"
         assert [n["name"] for n in document["old_names"]] == ["Alice"]
-    async with client(app) as newcomer:
-        await sign_up(newcomer, "Alice")  # the old name is free
+    async with client(app) as newcomer:  # the old name is held (tests/accounts/test_old_names)
+        r = await newcomer.post("/api/accounts", json={"name": "Alice",
+                                                       "password": "correct horse"})
+        refused(r, 409, "name_taken")
 
 
 async def test_export_holds_my_data_and_no_other_players(app: FastAPI) -> None:

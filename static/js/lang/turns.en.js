@@ -30,6 +30,7 @@ export default {
   "err.code_wrong": "That is not the code we sent.",
   "err.code_expired": "That code has run out or was used; ask for a new one.",
   "err.resend_slow": "A code was sent a moment ago; wait a little before asking again.",
+  "err.code_flood": "Too many codes were asked for from your connection; try again in an hour.",
   "err.unsubscribe_invalid": "This unsubscribe link is not for that address.",
   "ev.late": "{name} ran out of time: the other players may let a bot play this turn or end the game.",
   "ev.abandoned": "{name} ended the game: it is recorded as abandoned.",

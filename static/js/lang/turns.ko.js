@@ -30,6 +30,7 @@ export default {
   "err.code_wrong": "보낸 코드와 다릅니다.",
   "err.code_expired": "코드가 만료되었거나 이미 사용되었습니다. 새 코드를 요청하세요.",
   "err.resend_slow": "방금 코드를 보냈습니다. 잠시 후 다시 요청하세요.",
+  "err.code_flood": "이 연결에서 코드를 너무 많이 요청했습니다. 한 시간 뒤에 다시 시도하세요.",
   "err.unsubscribe_invalid": "이 수신 거부 링크는 그 주소의 것이 아닙니다.",
   "ev.late": "{name} 님의 시간이 다 되었습니다: 다른 플레이어가 봇에게 이번 차례를 맡기거나 게임을 끝낼 수 있습니다.",
   "ev.abandoned": "{name} 님이 게임을 끝냈습니다: 중단된 게임으로 기록됩니다.",

@@ -1,0 +1,94 @@
+"""An attempt that waits DB_TIMEOUT for its turn is refused with the limit's code, not a
+500: a password sign-in whose key another transaction holds (PostgreSQL: its advisory
+lock; SQLite: the write lock) gets `rate_limited`, a "send the code" whose client is held
+gets `code_flood`. The lock is really held, by another connection, for the whole attempt."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from db.conftest import PG_URL, reset_postgres
+from fastapi import FastAPI
+from sqlalchemy import func, select, text
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from server.accounts import ratelimit
+from server.accounts.store import LIMIT_LOCKS
+from server.config import Settings
+from server.db.models import utcnow
+from server.db.session import make_engine
+from server.main import create_app
+from server.notify import AddressBook
+from server.notify.addresses import CLIENT_LOCKS
+from server.rooms import RoomError
+
+from .conftest import client, refused, sign_up, wait_for_the_last_server
+
+pytestmark = pytest.mark.asyncio
+WAIT = 0.5  # DB_TIMEOUT: how long an attempt waits for its turn
+
+
+@pytest_asyncio.fixture(params=["sqlite", "postgresql"])
+async def app(request: pytest.FixtureRequest,
+              make_settings: Callable[..., Settings]) -> AsyncIterator[FastAPI]:
+    overrides: dict[str, Any] = {"BOT_WORKERS": 0, "DB_TIMEOUT": WAIT}
+    if request.param == "postgresql":
+        reset_postgres(PG_URL)
+        wait_for_the_last_server()
+        overrides["DATABASE_URL"] = PG_URL
+    built = create_app(make_settings(**overrides))
+    async with built.router.lifespan_context(built):
+        yield built
+
+
+@contextlib.asynccontextmanager
+async def holding(url: str, space: int, key: str) -> AsyncIterator[AsyncConnection]:
+    """Another connection holds `key`'s turn (PostgreSQL) or the write lock (SQLite) until
+    the block ends."""
+    engine = make_engine(url)
+    try:
+        async with engine.connect() as conn:
+            if url.startswith("postgresql"):
+                await conn.begin()
+                await conn.execute(select(func.pg_advisory_xact_lock(space,
+                                                                     func.hashtext(key))))
+            else:
+                await conn.exec_driver_sql("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            finally:
+                await conn.rollback()
+    finally:
+        await engine.dispose()
+
+
+async def test_a_sign_in_that_cannot_get_its_turn_is_refused_as_rate_limited(
+        app: FastAPI) -> None:
+    url = app.state.settings.DATABASE_URL
+    async with client(app, address="10.4.0.1") as alice:
+        await sign_up(alice, "Alice")
+        async with holding(url, LIMIT_LOCKS, ratelimit.address_key("10.4.0.1")):
+            r = await alice.post("/api/sign-in/password",
+                                 json={"name": "Alice", "password": "correct horse"})
+            refused(r, 429, "rate_limited")
+        r = await alice.post("/api/sign-in/password",  # its turn comes: checked, signed in
+                             json={"name": "Alice", "password": "correct horse"})
+        assert r.status_code == 200, r.text
+    async with app.state.db_sessions() as session:  # the refusal left no failure behind
+        assert await session.scalar(text("SELECT count(*) FROM sign_in_attempts")) == 0
+
+
+async def test_a_code_request_that_cannot_get_its_turn_is_refused_as_code_flood(
+        app: FastAPI) -> None:
+    url = app.state.settings.DATABASE_URL
+    book = AddressBook(app.state.db_sessions, utcnow)
+    async with holding(url, CLIENT_LOCKS, "10.5.0.1"):
+        with pytest.raises(RoomError) as refusal:
+            await book.add("ROOM0001", 0, "ana@example.org", "en", "token", "10.5.0.1")
+    assert refusal.value.code == "code_flood"
+    status = await book.add("ROOM0001", 0, "ana@example.org", "en", "token", "10.5.0.1")
+    assert status["state"] == "pending"

@@ -1,0 +1,70 @@
+"""Old names are held (issue 29): after a rename, the old name (or a look-alike of it) can
+be taken by no other account, by sign-up, rename or the host's CLI, and by no guest at a
+table; the history keeps it; its owner may take it back. Deleting the account frees its
+names, old ones too. Migration 0009 gives the old names already stored their key."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from db.test_talk import _exec, _rows
+from fastapi import FastAPI
+
+from server import cli
+from server.db.migrate import downgrade_async, upgrade_async
+
+from .conftest import client, refused, sign_up
+
+pytestmark = pytest.mark.asyncio
+CYRILLIC_ALICE = "\u0410lice"
+
+
+async def test_an_old_name_is_held_for_its_owner(app: FastAPI) -> None:
+    async with client(app) as alice, client(app) as bob, client(app, "10.0.0.3") as guest:
+        await sign_up(alice, "Alice")
+        r = await alice.post("/api/me/name", json={"name": "Alicia"})
+        assert r.status_code == 200 and r.json()["name"] == "Alicia"
+
+        for name in ("Alice", "ALICE", CYRILLIC_ALICE):  # sign-up, password or passkey
+            refused(await bob.post("/api/accounts", json={"name": name,
+                                                          "password": "correct horse"}),
+                    409, "name_taken")
+            refused(await bob.post("/api/accounts/passkey/begin", json={"name": name}),
+                    409, "name_taken")
+        await sign_up(bob, "Bob")
+        refused(await bob.post("/api/me/name", json={"name": "alice"}), 409, "name_taken")
+        url = app.state.settings.DATABASE_URL
+        assert await asyncio.to_thread(cli.main, ["users", "--database-url", url, "rename",
+                                                  "Bob", "Alice"]) == 1
+        code = (await guest.post("/api/rooms", json={"players": 2})).json()["code"]
+        refused(await guest.post(f"/api/rooms/{code}/join", json={"name": "Alice"}), 409,
+                "name_taken")
+
+        r = await alice.post("/api/me/name", json={"name": "alice"})  # hers to take back
+        assert r.status_code == 200 and r.json()["name"] == "alice"
+        history = [n["name"] for n in (await alice.get("/api/me/export")).json()["old_names"]]
+        assert history == ["Alice", "Alicia"]
+        refused(await bob.post("/api/me/name", json={"name": "Alicia"}), 409, "name_taken")
+
+        assert (await alice.post("/api/me/delete", json={"name": "alice"})).status_code == 200
+        r = await bob.post("/api/me/name", json={"name": "Alicia"})  # freed with the account
+        assert r.status_code == 200, r.text
+        assert (await guest.post(f"/api/rooms/{code}/join",
+                                 json={"name": "Alice"})).status_code == 200
+
+
+async def test_migration_0009_keys_the_old_names_already_stored(db_url: str) -> None:
+    await upgrade_async(db_url, "0008")
+    await _exec(db_url,
+                "INSERT INTO accounts (id, name, name_key, created_at, disabled)"
+                " VALUES (7, 'Ana', 'ana', '2026-12-02 06:00:00', false)",
+                "INSERT INTO account_names (id, account_id, name, until)"
+                " VALUES (1, 7, 'B0b', '2026-12-03 06:00:00')")
+    await upgrade_async(db_url)
+    assert await _rows(db_url, "SELECT account_id, name, name_key FROM account_names") == [
+        (7, "B0b", "bob")]
+    await downgrade_async(db_url, "0008")
+    assert await _rows(db_url, "SELECT account_id, name FROM account_names") == [(7, "B0b")]
+    await upgrade_async(db_url)
+    assert await _rows(db_url, "SELECT name_key FROM account_names") == [("bob",)]

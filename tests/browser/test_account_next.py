@@ -1,0 +1,49 @@
+"""The account page comes back to the table (issue 29): the table's and the lobby's "Sign
+in" links carry `?next=` the page they are on; signing up or in there returns to it, as
+a signed-in player. A `next` that leads off the site (an absolute URL, `//host`,
+`/\\host`) is ignored: the player stays on the account page."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+PASSWORD = "correct horse battery"
+
+
+def test_sign_up_from_a_table_comes_back_to_it_and_foreign_nexts_are_ignored(
+        new_page: Any) -> None:
+    page = new_page()
+    page.goto("/")
+    link = page.locator("[data-account-link]").first
+    expect(link).to_have_attribute("href", "/account?next=%2F")
+    page.locator("#create-form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/r/[A-Z0-9]{4}-[A-Z0-9]{4}$"))
+    table = page.url[page.url.index("/r/"):]
+    expect(link).to_have_attribute("href", f"/account?next={quote(table, safe='')}")
+
+    page.goto(link.get_attribute("href"))
+    page.locator("#sign-up-use-password").click()
+    page.locator("#sign-up-name").fill("Nora Next")
+    page.locator("#sign-up-password").fill(PASSWORD)
+    page.locator("#sign-up-with-password").click()
+    page.wait_for_url(re.compile(re.escape(table) + "$"))
+    name = page.locator("#player-name")  # back at the table, signed in
+    expect(name).to_have_value("Nora Next")
+    expect(name).not_to_be_editable()
+
+    for foreign in ("https://example.com/r/x", "//example.com/r/x", "/\\example.com/r/x"):
+        page.goto("/account")
+        page.locator("#sign-out").click()
+        expect(page.locator("#signed-out")).to_be_visible()
+        page.goto(f"/account?next={quote(foreign, safe='')}")
+        page.locator("#sign-in-name").fill("Nora Next")
+        page.locator("#sign-in-password").fill(PASSWORD)
+        page.locator("#sign-in-form button[type=submit]").click()
+        expect(page.locator("#account-name")).to_have_text("Signed in as Nora Next")
+        assert page.url.split("?")[0].endswith("/account"), (foreign, page.url)
