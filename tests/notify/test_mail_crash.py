@@ -5,11 +5,14 @@ again: the mail goes out once. SIGKILLed and started again after that: no second
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
 import httpx
+from sqlalchemy import text
 
+from server.db.session import make_engine
 from tests.persist.live import Player, Server
 
 from .smtp import SmtpServer
@@ -35,14 +38,18 @@ def test_a_crash_between_the_move_and_the_send_loses_and_repeats_nothing(
         while ana.game()["current"] == 0:
             ana.act(ana.game()["legal"][-1])
         ana.close()
-        # The turn mail is in the outbox (or not even written yet), unsent: crash now.
+        # The turn mail is in the outbox, unsent, its first try failed: crash now. (Killed
+        # in the middle of a try, the mail would wait out its sender's claim, CLAIM_TTL.)
+        deadline = time.monotonic() + 30
+        while not asyncio.run(tried_and_released(db_url)):
+            assert time.monotonic() < deadline, "the turn mail was never tried"
+            time.sleep(0.05)
         server.kill()
         assert smtp.received() and len(smtp.wait_for(1, timeout=0.2, kind="turn")) == 0
 
         smtp.start()
         server.start()
-        # Sends that failed before the crash pushed the mail's next try back (5 s, 10 s, 20 s:
-        # outbox.backoff); a slow machine makes more of them before the kill.
+        # The failed try put the next one back (5 s, then 10 s, 20 s: outbox.backoff).
         assert len(smtp.wait_for(1, timeout=40, kind="turn")) == 1
         # Restored as it was: turn-based, its clock running with nobody at the table.
         info = httpx.get(f"{server.http}/api/rooms/{code}", timeout=5).json()
@@ -60,3 +67,15 @@ def test_a_crash_between_the_move_and_the_send_loses_and_repeats_nothing(
     finally:
         server.stop()
     assert "Traceback" not in server.errors()
+
+
+async def tried_and_released(db_url: str) -> bool:
+    """The turn mail's row exists, a try of it failed, and no sender holds it."""
+    engine = make_engine(db_url)
+    try:
+        async with engine.connect() as connection:
+            rows = (await connection.execute(text(
+                "SELECT attempts, claimed_by FROM mail_outbox WHERE kind = 'turn'"))).all()
+    finally:
+        await engine.dispose()
+    return bool(rows) and all(attempts >= 1 and by is None for attempts, by in rows)
