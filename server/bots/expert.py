@@ -65,9 +65,9 @@ from .strong import fingerprint
 
 LEVEL = "expert"
 FULL_WORK = 7000  # work units (work_units) per search at budget 1.0: ~0.35 s of one core here
-TURN_UNITS = 11.0  # a simulated turn's own cost (actions, pour), in allocations
-ENDINGS_PER_UNIT = 100.0  # move endings scored per allocation's worth of CPU
-STEPS_PER_UNIT = 30.0  # rescue path steps expanded per allocation's worth (measured)
+TURN_UNITS = rollout.TURN_UNITS  # the work counting's constants (rollout.work_units)
+ENDINGS_PER_UNIT = rollout.ENDINGS_PER_UNIT
+STEPS_PER_UNIT = rollout.STEPS_PER_UNIT
 MISS_SHARE = 0.1  # of the work, for a search that starts mid-turn (a plan not found)
 MIN_ROUNDS = 2  # rounds every plan gets before any is dropped
 MARGIN = 1.0  # standard errors by which a plan must beat greedy's to replace it
@@ -81,8 +81,11 @@ RUSH_VALUE = 0.2
 WIN = 3.0  # a finished game won (lost) outweighs a few points either way
 POINTS = 1.0  # weight of the margin in points
 RESCUE = True  # offer endgame.py's rescues when tab 4 threatens the penalty limit
+RESCUE_SLACK = 0  # offer them too when tab 4 would bring us this close to the limit
 RESCUE_ROLLOUTS = True  # and play the best rescue in our own rollout turns
 ROLLOUT_RESCUE_RUSH = 3  # with at most this many Rush Tokens (a cheaper search)
+OPPONENT_RUSH = 0  # Rush-paid steps the other seats consider in rollouts (greedy: 2)
+OWN_RUSH = 0  # and our own rollout turns
 VALUE_MODEL = True  # unfinished games: value.py's chance of winning (else the margin only)
 CACHE_SIZE = 512
 # Greedy-vs-greedy, 100 games (2 players): this order won 56% [46, 65] against greedy's.
@@ -201,7 +204,7 @@ def candidate_plans(game: Game) -> list[Plan]:
         for choice in greedy.best_endings(base, ENDINGS):
             plans.append(Plan(prefix + _finish_plan(base, choice.meeple, choice.ending),
                               _label(prefix, choice.served, choice.ending.rush)))
-        if RESCUE and endgame.at_risk(base):
+        if RESCUE and endgame.at_risk(base, RESCUE_SLACK):
             known = {tuple(map(action_key, p.actions)) for p in plans}
             for r in endgame.rescues(base):
                 actions = prefix + _finish_plan(base, r.meeple, r.ending, r.pour)
@@ -246,8 +249,10 @@ def sample_value(
         apply(g, action)
     turns = 1
     while g.phase != OVER and (turns <= HORIZON or g.current != seat):
-        if g.current != seat or not _rescue_turn(g, memo):
-            rollout.finish_turn(g, memo)
+        if g.current != seat:
+            rollout.finish_turn(g, memo, OPPONENT_RUSH)
+        elif not _rescue_turn(g, memo):
+            rollout.finish_turn(g, memo, OWN_RUSH)
         turns += 1
     value = evaluate(g, seat)
     if g.phase != OVER and LOOKAHEAD:
@@ -267,18 +272,14 @@ def _rescue_turn(game: Game, memo: greedy.AllocationMemo) -> bool:
         apply(game, upgrade_action(game))
     found = endgame.rescues(game, 1, ROLLOUT_RESCUE_RUSH, memo)
     if not found:
-        rollout.finish_turn(game, memo)
+        rollout.finish_turn(game, memo, OWN_RUSH)
         return True
     for action in _finish_plan(game, found[0].meeple, found[0].ending, found[0].pour):
         apply(game, action)
     return True
 
 
-def work_units(turns: int, memo: greedy.AllocationMemo) -> float:
-    """Work counted in allocations' worth of CPU: simulated turns, the allocations
-    computed and the move endings scored (what a search spends its time on)."""
-    return (TURN_UNITS * turns + memo.allocations + memo.endings / ENDINGS_PER_UNIT
-            + memo.steps / STEPS_PER_UNIT)
+work_units = rollout.work_units
 
 
 def search(

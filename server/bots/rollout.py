@@ -16,6 +16,17 @@ from . import multiset as ms
 from .orders import Allocator, player_orders
 
 ROLLOUT_RUSH = 0
+TURN_UNITS = 11.0  # a simulated turn's own cost (actions, pour), in allocations
+ENDINGS_PER_UNIT = 100.0  # move endings scored per allocation's worth of CPU
+STEPS_PER_UNIT = 30.0  # rescue path steps expanded per allocation's worth (measured)
+
+
+def work_units(turns: int, memo: greedy.AllocationMemo) -> float:
+    """Work counted in allocations' worth of CPU: simulated turns, the allocations
+    computed, the move endings scored and the rescue path steps expanded (what a search
+    spends its time on), so a search bounds its CPU by counting (budget.py)."""
+    return (TURN_UNITS * turns + memo.allocations + memo.endings / ENDINGS_PER_UNIT
+            + memo.steps / STEPS_PER_UNIT)
 
 
 def play_move(game: Game, meeple: int, path: tuple[int, ...]) -> None:
@@ -42,16 +53,19 @@ def play_pour(game: Game) -> None:
     apply(game, {"type": "done_pouring"})
 
 
-def finish_turn(game: Game, memo: greedy.AllocationMemo | None = None) -> float:
+def finish_turn(
+    game: Game, memo: greedy.AllocationMemo | None = None, max_rush: int = ROLLOUT_RUSH
+) -> float:
     """Play the rest of the current turn greedily, up to and including end_turn; return
     what greedy expected its move to serve (its `done` value, on orders.py's scale).
-    `memo`: see greedy.best_endings."""
+    `memo`: see greedy.best_endings; `max_rush`: the Rush-paid steps considered (greedy
+    itself considers greedy.MAX_RUSH)."""
     seat, turn = game.current, game.turn
     done = 0.0
     while game.phase != OVER and game.current == seat and game.turn == turn:
         phase = game.phase
         if phase == MOVE:
-            best = greedy.best_endings(game, 1, ROLLOUT_RUSH, memo)[0]
+            best = greedy.best_endings(game, 1, max_rush, memo)[0]
             done += best.done
             play_move(game, best.meeple, best.ending.path)
         elif phase == POUR:
