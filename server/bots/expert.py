@@ -8,8 +8,9 @@ on each sampled deck (common random numbers: plans differ by the plan, not by th
 the draw), lets greedy play every seat for HORIZON more turns, and scores the position
 for itself against its best opponent (`evaluate`): WIN times its expected result, the
 real one if the game ended, else value.py's chance of winning from there (2 players
-only: 4-player games did better on the margin alone), plus its margin in points (the score as it stands, plus what is coming: orders on the tabs weighted by
-their chance of becoming penalties, cups on course for an order, Rush Tokens). The
+only: 4-player games did better on the margin alone), plus its margin in points (the
+score as it stands, plus what is coming: orders on the tabs weighted by their chance of
+becoming penalties, cups on course for an order, Rush Tokens). The
 penalty race is in both: the rollouts show a plan that deals the opponent orders they
 cannot serve, or leaves ours to fall off tab 4, and the win chance knows that whoever
 reaches the fifth penalty first mostly loses (before the model, 100 2-player games: the
