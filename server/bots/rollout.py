@@ -1,8 +1,14 @@
-"""Fast greedy play on a Game, for the strong bot's look-ahead.
+"""Fast greedy play on a Game, for the strong and expert bots' look-ahead, and the
+measure of their work.
 
 A rollout turn takes greedy's decisions but plans each phase once (the whole move, the
-whole pour) instead of re-planning at every step, and considers no Rush-paid steps: it
-only has to be a fair guess at how the game goes on, many times over.
+whole pour) instead of re-planning at every step, and by default considers no Rush-paid
+steps: it only has to be a fair guess at how the game goes on, many times over. (Letting
+the rollouts spend Rush Tokens as greedy does, 2 extra steps, was measured for the expert:
+no better, 71.5% against 72.0% on 100 paired 2-player games.)
+
+`work_units` counts what a search spends its CPU on, so both bots bound a decision by
+counting (budget.py), never by timing.
 """
 
 from __future__ import annotations
