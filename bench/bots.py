@@ -11,6 +11,9 @@ counted work, so a seed gives the same games on any machine; only the CPU figure
 run time depend on the machine. Run it under `nice -n 19` on a shared machine: 400 games
 at the full budget take hours of CPU. `--log games.jsonl` keeps each game as it ends;
 `--log games.jsonl --from-log` reports what a run still going (or cut short) has so far.
+`--interleave` (with `--log`) plays the table sizes' games in turns, one of each, and skips
+the games the log already holds: a run cut short has the same share of each size's
+schedule (its first games, whole blocks of deals), and starting it again goes on.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import json
 import os
 import sys
 import time
+from itertools import zip_longest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -46,7 +50,26 @@ def tournament(bots: list[str], players: int, games: int, seed: int, budget: flo
     return report(args, bots, outcomes, time.perf_counter() - began)
 
 
-def from_log(bots: list[str], log: Path) -> dict[int, dict]:
+def interleaved(bots: list[str], sizes: list[int], games: int, seed: int, budget: float,
+                log: Path) -> None:
+    """Play every size's schedule in turns (one game of each), keeping each game in the
+    log as it ends; games the log already holds are not played again."""
+    done = set()
+    if log.exists():
+        done = {(o["players"], o["index"])
+                for o in map(json.loads, log.read_text().splitlines()) if o}
+    queues = [[(players, t) for t in schedule(bots, games, players, seed, budget)
+               if (players, t.index) not in done] for players in sizes]
+    order = [pair for turn in zip_longest(*queues) for pair in turn if pair is not None]
+    with log.open("a") as out:
+        for players, task in order:
+            (o,) = run([task], 1)
+            out.write(json.dumps({"players": players, "budget": budget, "seed": seed, **o})
+                      + "\n")
+            out.flush()
+
+
+def from_log(bots: list[str], log: Path, seed: int) -> dict[int, dict]:
     """The reports of the games a log kept so far (a run still going, or cut short)."""
     by_size: dict[int, list[dict]] = {}
     for line in log.read_text().splitlines():
@@ -56,7 +79,8 @@ def from_log(bots: list[str], log: Path) -> dict[int, dict]:
     reps = {}
     for players, outcomes in sorted(by_size.items()):
         first = outcomes[0]
-        args = argparse.Namespace(players=players, seed=first["seed"], budget=first["budget"])
+        # A game's "seed" in the log is its deal's; the report names the tournament's.
+        args = argparse.Namespace(players=players, seed=seed, budget=first["budget"])
         reps[players] = report(args, bots, sorted(outcomes, key=lambda o: o["index"]), 0.0)
     return reps
 
@@ -84,13 +108,20 @@ def main() -> int:
                         help="append every game's outcome here as it ends (JSON lines)")
     parser.add_argument("--from-log", action="store_true",
                         help="play nothing: report the games --log holds so far")
+    parser.add_argument("--interleave", action="store_true",
+                        help="with --log: one game of each size in turns, skipping those "
+                             "the log holds; then report from the log")
     args = parser.parse_args()
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     result: dict = {"bots": bots, "budget": args.budget, "seed": args.seed, "tables": {}}
-    if args.from_log:
+    if args.interleave:
+        if args.log is None:
+            parser.error("--interleave needs --log")
+        interleaved(bots, args.players, args.games, args.seed, args.budget, args.log)
+    if args.from_log or args.interleave:
         if args.log is None:
             parser.error("--from-log needs --log")
-        for players, rep in from_log(bots, args.log).items():
+        for players, rep in from_log(bots, args.log, args.seed).items():
             result["tables"][str(players)] = _with_target(rep, players)
     else:
         for players in args.players:

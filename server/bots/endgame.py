@@ -51,11 +51,12 @@ class Rescue(NamedTuple):
     pour: Allocation  # cups to empty and tokens to pour for the tab-4 orders
 
 
-def at_risk(game: Game) -> bool:
+def at_risk(game: Game, slack: int = 0) -> bool:
     """The player to act reaches the penalty limit at the end of this turn unless it
-    serves some of its tab-4 orders."""
+    serves some of its tab-4 orders (`slack`: or comes within that many penalties of it)."""
     player = game.players[game.current]
-    return bool(player.tabs[3]) and len(player.penalties) + len(player.tabs[3]) >= PENALTY_LIMIT
+    return (bool(player.tabs[3])
+            and len(player.penalties) + len(player.tabs[3]) >= PENALTY_LIMIT - slack)
 
 
 def rescues(

@@ -53,6 +53,10 @@ GAME_RESULT = 5.0  # a won (lost) game outweighs any one move's value
 OPPONENT = 0.6  # weight of what the others serve in their turns (greedy's done value)
 RISK = 0.3  # weight of the penalty outlook (orders left on the tabs), theirs less ours
 FULL_ROUNDS = 32  # sample rounds (every plan once) at budget 1.0: ~0.8 s of one core here
+# ...and at most this much work (rollout.work_units) per search at budget 1.0, whichever
+# comes first: 32 rounds took up to 2.6 s of CPU where moves have many endings (Diagonal
+# Movement, Rush Tokens to spend); the expert's searches of this much work stay under 1 s.
+FULL_WORK = 7000
 FIRST_SHARE = 0.8
 MISS_SHARE = 0.05
 CACHE_SIZE = 512
@@ -110,28 +114,33 @@ def candidate_plans(game: Game, limit: int) -> list[Plan]:
     return plans
 
 
-def sample_value(game: Game, plan: Plan, deck: list[int]) -> float:
-    """Play the plan on a copy with this deck, let the others play greedily, then add what
-    our best next move would earn (LOOKAHEAD of it). A finished game counts its result."""
+def sample_value(
+    game: Game, plan: Plan, deck: list[int], memo: greedy.AllocationMemo | None = None
+) -> tuple[float, int]:
+    """(value, simulated turns): play the plan on a copy with this deck, let the others
+    play greedily, then add what our best next move would earn (LOOKAHEAD of it). A
+    finished game counts its result. `memo` counts the work (and saves some)."""
     seat = game.current
     g = game.clone()
     g.deck = deck[:]
     for action in plan.actions:
         apply(g, action)
     theirs = 0.0
+    turns = 1
     while g.phase != OVER and g.current != seat:
-        theirs += rollout.finish_turn(g)
+        theirs += rollout.finish_turn(g, memo)
+        turns += 1
     if g.phase == OVER:
         assert g.result is not None
         winners = g.result["winners"]
         if seat in winners:
-            return plan.now + (GAME_RESULT if len(winners) == 1 else 0.0)
-        return plan.now - GAME_RESULT
+            return plan.now + (GAME_RESULT if len(winners) == 1 else 0.0), turns
+        return plan.now - GAME_RESULT, turns
     if g.phase == UPGRADE:
         apply(g, greedy.upgrade_action(g))
-    ours = greedy.best_endings(g, 1, rollout.ROLLOUT_RUSH)[0].value
+    ours = greedy.best_endings(g, 1, rollout.ROLLOUT_RUSH, memo)[0].value
     outlook = sum(risk(p) for i, p in enumerate(g.players) if i != seat) - risk(g.players[seat])
-    return plan.now + LOOKAHEAD * ours - OPPONENT * theirs + RISK * outlook
+    return plan.now + LOOKAHEAD * ours - OPPONENT * theirs + RISK * outlook, turns
 
 
 def risk(player: Player) -> float:
@@ -141,22 +150,30 @@ def risk(player: Player) -> float:
 
 def search(game: Game, view: dict, rng: random.Random, budget: Budget, share: float) -> list[dict]:
     """The best whole-turn plan by sampled look-ahead: `share` of the budget's rounds (one
-    round at least), fewer if the deadline passes first."""
+    round at least), fewer if `share` of the budget's work (FULL_WORK) is done first or
+    the deadline passes."""
     plans = candidate_plans(game, CANDIDATES)
     if len(plans) == 1:
         return plans[0].actions
     unseen = unseen_cards(view)
     deck_count = view["deck"]
     rounds = max(1, round(FULL_ROUNDS * budget.work * share))
+    planned = FULL_WORK * budget.work * share
+    memo = greedy.AllocationMemo()
+    turns = 0
     for done in range(rounds):
+        if done and rollout.work_units(turns, memo) >= planned:
+            break
         if done and budget.expired():
             log_cut("strong", done, rounds)
             break
         rng.shuffle(unseen)
         deck = unseen[:deck_count]
         for plan in plans:
-            plan.total += sample_value(game, plan, deck)
+            value, played = sample_value(game, plan, deck, memo)
+            plan.total += value
             plan.samples += 1
+            turns += played
     # Equal averages keep greedy's order (the list is best-first by greedy's value).
     best = max(range(len(plans)), key=lambda i: (plans[i].total / plans[i].samples, -i))
     return plans[best].actions

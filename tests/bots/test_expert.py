@@ -61,3 +61,26 @@ def test_search_work_is_counted_in_allocations_and_endings_not_seconds():
     assert memo.endings == 2 * scored  # but every ending scored again
     assert expert.work_units(2, memo) == (2 * expert.TURN_UNITS + computed
                                           + 2 * scored / expert.ENDINGS_PER_UNIT)
+
+
+def test_the_win_chance_model_scores_only_the_table_sizes_it_helps(monkeypatch):
+    """value.py's win chance for 2-player positions; 4-player ones on the margin alone
+    (paired on 100 deals, the model lost 4-player games: docs/BOTS.md)."""
+    from server.bots import value
+    from server.rules import apply, new_game
+
+    asked: list[int] = []
+    real = value.win_chance
+
+    def spy(game, seat):
+        asked.append(game.n)
+        return real(game, seat)
+
+    monkeypatch.setattr(value, "win_chance", spy)
+    for players in (2, 4):
+        game = new_game(11, players, starting_player=0)
+        while game.phase in ("placement", "starting_cup"):
+            apply(game, greedy.act(game))
+        rollout.finish_turn(game)
+        expert.evaluate(game, 0)
+    assert asked == [2]

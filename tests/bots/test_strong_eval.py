@@ -38,15 +38,41 @@ def test_what_the_opponent_serves_lowers_a_plan_by_its_weight(monkeypatch):
     served = {"value": 0.0}
     real = rollout.finish_turn
 
-    def spy(g):
-        done = real(g)
+    def spy(g, *args):
+        done = real(g, *args)
         served["value"] += done
         return done
 
     monkeypatch.setattr(rollout, "finish_turn", spy)
     monkeypatch.setattr(strong, "OPPONENT", 0.0)
-    without = strong.sample_value(game, plan, deck)
+    without, _ = strong.sample_value(game, plan, deck)
     monkeypatch.setattr(strong, "OPPONENT", 1.0)
     served["value"] = 0.0
-    with_opponent = strong.sample_value(game, plan, deck)
+    with_opponent, _ = strong.sample_value(game, plan, deck)
     assert with_opponent == without - served["value"]
+
+
+def test_a_search_stops_at_its_work_budget_before_its_rounds(monkeypatch):
+    """Strong's CPU is bounded by counted work (budget.py), not only by its rounds: a
+    position where every rollout costs much ends its search early, on any machine."""
+    from server.bots.budget import Budget
+    from server.rules import view
+
+    game = _midgame(5, 4)
+    seen = view(game, game.current)
+    counted: list[int] = []
+    real = strong.sample_value
+
+    def spy(*args):
+        counted.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(strong, "sample_value", spy)
+    plans = len(strong.candidate_plans(game, strong.CANDIDATES))
+    monkeypatch.setattr(strong, "FULL_WORK", 1)
+    strong.search(game, seen, random.Random(0), Budget(1.0), 1.0)
+    assert len(counted) == plans  # one round: the work was spent after it
+    counted.clear()
+    monkeypatch.setattr(strong, "FULL_WORK", 10**9)
+    strong.search(game, seen, random.Random(0), Budget(1.0), 1.0)
+    assert len(counted) == plans * strong.FULL_ROUNDS
