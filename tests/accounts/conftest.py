@@ -4,6 +4,7 @@ ASGI transport, each client with the address it pretends to come from), never a 
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -52,16 +53,24 @@ def wait_for_the_last_server(url: str = PG_URL, seconds: float = 10.0) -> None:
         engine.dispose()
 
 
+@contextlib.asynccontextmanager
+async def running_app(database: str, make_settings: Callable[..., Settings],
+                      **overrides: Any) -> AsyncIterator[FastAPI]:
+    """The app on `database` ("sqlite" or "postgresql", emptied), its lifespan running."""
+    settings: dict[str, Any] = {"BOT_WORKERS": 0, **overrides}
+    if database == "postgresql":
+        reset_postgres(PG_URL)
+        wait_for_the_last_server()
+        settings["DATABASE_URL"] = PG_URL
+    built = create_app(make_settings(**settings))
+    async with built.router.lifespan_context(built):
+        yield built
+
+
 @pytest_asyncio.fixture(params=["sqlite", "postgresql"])
 async def app(request: pytest.FixtureRequest,
               make_settings: Callable[..., Settings]) -> AsyncIterator[FastAPI]:
-    overrides: dict[str, Any] = {"BOT_WORKERS": 0}
-    if request.param == "postgresql":
-        reset_postgres(PG_URL)
-        wait_for_the_last_server()
-        overrides["DATABASE_URL"] = PG_URL
-    built = create_app(make_settings(**overrides))
-    async with built.router.lifespan_context(built):
+    async with running_app(request.param, make_settings) as built:
         yield built
 
 

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Callable
-from typing import Any
 
 import pytest
 import pytest_asyncio
-from db.conftest import PG_URL, reset_postgres
 from fastapi import FastAPI
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -21,12 +19,11 @@ from server.accounts.store import LIMIT_LOCKS
 from server.config import Settings
 from server.db.models import utcnow
 from server.db.session import make_engine
-from server.main import create_app
 from server.notify import AddressBook
 from server.notify.addresses import CLIENT_LOCKS
 from server.rooms import RoomError
 
-from .conftest import client, refused, sign_up, wait_for_the_last_server
+from .conftest import client, refused, running_app, sign_up
 
 pytestmark = pytest.mark.asyncio
 WAIT = 0.5  # DB_TIMEOUT: how long an attempt waits for its turn
@@ -35,13 +32,7 @@ WAIT = 0.5  # DB_TIMEOUT: how long an attempt waits for its turn
 @pytest_asyncio.fixture(params=["sqlite", "postgresql"])
 async def app(request: pytest.FixtureRequest,
               make_settings: Callable[..., Settings]) -> AsyncIterator[FastAPI]:
-    overrides: dict[str, Any] = {"BOT_WORKERS": 0, "DB_TIMEOUT": WAIT}
-    if request.param == "postgresql":
-        reset_postgres(PG_URL)
-        wait_for_the_last_server()
-        overrides["DATABASE_URL"] = PG_URL
-    built = create_app(make_settings(**overrides))
-    async with built.router.lifespan_context(built):
+    async with running_app(request.param, make_settings, DB_TIMEOUT=WAIT) as built:
         yield built
 
 

@@ -11,15 +11,13 @@ from typing import Any
 import httpx
 import pytest
 import pytest_asyncio
-from db.conftest import PG_URL, reset_postgres
 from fastapi import FastAPI
 from sqlalchemy import text
 
 from server import cli
 from server.config import Settings
-from server.main import create_app
 
-from .conftest import client, refused, sign_up, wait_for_the_last_server
+from .conftest import client, refused, running_app, sign_up
 
 pytestmark = pytest.mark.asyncio
 WATCH = 0.05  # SWEEP_INTERVAL: how often the server asks which seated accounts are gone
@@ -28,13 +26,7 @@ WATCH = 0.05  # SWEEP_INTERVAL: how often the server asks which seated accounts 
 @pytest_asyncio.fixture(params=["sqlite", "postgresql"])
 async def app(request: pytest.FixtureRequest,
               make_settings: Callable[..., Settings]) -> AsyncIterator[FastAPI]:
-    overrides: dict[str, Any] = {"BOT_WORKERS": 0, "SWEEP_INTERVAL": WATCH}
-    if request.param == "postgresql":
-        reset_postgres(PG_URL)
-        wait_for_the_last_server()
-        overrides["DATABASE_URL"] = PG_URL
-    built = create_app(make_settings(**overrides))
-    async with built.router.lifespan_context(built):
+    async with running_app(request.param, make_settings, SWEEP_INTERVAL=WATCH) as built:
         yield built
 
 

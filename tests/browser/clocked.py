@@ -22,6 +22,7 @@ from server.__main__ import Server
 from server.config import Settings
 from server.main import create_app
 from server.ws.protocol import AnsweringWebSocketProtocol, UpgradingHttpProtocol
+from tests.clocks import FakeClock as Clock
 from tests.serving import ROOT, free_port
 
 TEMPLATES = ROOT / "templates"  # the real pages (make_settings' are minimal stand-ins)
@@ -39,19 +40,6 @@ def clocked_settings(folder: Path, **overrides: Any) -> Settings:
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)
-
-
-class Clock:
-    """The server's room clock: seconds that move only when the test says."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @contextlib.contextmanager

@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 from db.conftest import PG_URL, reset_postgres
 
+from tests.clocks import FakeClock
+
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
@@ -13,19 +15,6 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite+aiosqlite:///{tmp_path}/data/coffee-rush.db"
     reset_postgres(PG_URL)
     return PG_URL
-
-
-class FakeClock:
-    """The app's injected room clock: seconds that move only when the test says."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @pytest.fixture

@@ -23,8 +23,8 @@ from server.main import create_app
 from server.notify import AddressBook
 from server.notify.addresses import CLIENT_WINDOW, MAX_CODES_PER_CLIENT
 from server.rooms import RoomError
+from tests.clocks import FakeClock
 
-from .conftest import FakeClock
 from .smtp import SmtpServer
 
 NOW = datetime(2026, 12, 4, 8, 0, tzinfo=UTC)

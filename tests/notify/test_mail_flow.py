@@ -18,8 +18,8 @@ from prometheus_client import generate_latest
 
 from server.main import create_app
 from server.rooms.timeouts import ClockKeeper
+from tests.clocks import FakeClock
 
-from .conftest import FakeClock
 from .smtp import SmtpServer, body, code_in, link_in
 
 DAY = 86400
