@@ -44,7 +44,7 @@ class Settings(BaseSettings):
     FINISHED_ROOM_TTL: float = 3600  # seconds a finished room stays viewable
     # Rated games a signed-in player needs before the leaderboard (/players) shows them.
     RATED_GAMES_TO_RANK: int = Field(3, ge=1)
-    SWEEP_INTERVAL: float = 60  # seconds between expiry sweeps
+    SWEEP_INTERVAL: float = 60  # seconds between expiry sweeps and gone-account checks
     WS_MAX_FRAME: int = 16384  # bytes; a larger client frame closes the socket with 1009
     WS_FLOOD_MESSAGES: int = 100  # client frames allowed per window...
     WS_FLOOD_WINDOW: float = 20  # ...of this many seconds
