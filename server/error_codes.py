@@ -187,6 +187,17 @@ def registered(code: str) -> str:
     return code
 
 
+class Refusal(Exception):
+    """A request was refused and nothing changed: a registered code, a sentence and the HTTP
+    status that fits. The API answers every one in the one error shape (api/errors.py)."""
+
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code = registered(code)
+        self.message = message
+        self.status = status
+
+
 BEGIN = "<!-- BEGIN GENERATED ERROR CODES (python -m server.ws.schema_doc) -->"
 END = "<!-- END GENERATED ERROR CODES -->"
 

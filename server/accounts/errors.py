@@ -3,17 +3,11 @@ the HTTP status that fits. The API answers them in the one error shape."""
 
 from __future__ import annotations
 
-from server.error_codes import registered
+from server.error_codes import Refusal
 
 
-class AccountError(Exception):
+class AccountError(Refusal):
     """An account request was refused; nothing changed."""
-
-    def __init__(self, code: str, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.code = registered(code)
-        self.message = message
-        self.status = status
 
 
 def bad_credentials() -> AccountError:

@@ -11,9 +11,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
-from server.accounts.errors import AccountError
-from server.error_codes import codes_with_status
-from server.rooms import RoomError
+from server.error_codes import Refusal, codes_with_status
 
 
 class ErrorDetail(BaseModel):
@@ -51,13 +49,9 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-async def _room_error(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, RoomError)
-    return error_response(exc.status, exc.code, exc.message)
-
-
-async def _account_error(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, AccountError)
+async def _refusal(request: Request, exc: Exception) -> JSONResponse:
+    """A room's, an account's or an import's refusal (server.error_codes.Refusal)."""
+    assert isinstance(exc, Refusal)
     return error_response(exc.status, exc.code, exc.message)
 
 
@@ -108,7 +102,6 @@ async def _internal_error(request: Request, exc: Exception) -> JSONResponse:
 
 def install(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _internal_error)
-    app.add_exception_handler(RoomError, _room_error)
-    app.add_exception_handler(AccountError, _account_error)
+    app.add_exception_handler(Refusal, _refusal)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)

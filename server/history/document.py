@@ -30,7 +30,7 @@ from pydantic import (
 
 from server.db.models import ABANDONED, BOT_LEVEL, NAME
 from server.db.records import FinishedGame, GameDetail, SeatRecord
-from server.error_codes import registered
+from server.error_codes import Refusal
 from server.rooms import RoomOptions
 from server.rooms.chat import LOG_MAX, REACTIONS, TEXT_MAX, clean_text
 from server.rooms.codes import ALPHABET
@@ -45,14 +45,11 @@ FORMAT = 1
 MAX_ACTIONS = 5000  # a long 4-player game is a few hundred
 
 
-class ImportRefused(ValueError):
+class ImportRefused(Refusal, ValueError):
     """An import was refused; nothing was stored."""
 
     def __init__(self, code: str, message: str, status: int = 422) -> None:
-        super().__init__(message)
-        self.code = registered(code)
-        self.message = message
-        self.status = status
+        super().__init__(code, message, status)
 
 
 class _Strict(BaseModel):

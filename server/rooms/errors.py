@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-from server.error_codes import registered
+from server.error_codes import Refusal
 
 
-class RoomError(Exception):
+class RoomError(Refusal):
     """A room refused a request; nothing changed."""
-
-    def __init__(self, code: str, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.code = registered(code)
-        self.message = message
-        self.status = status
 
 
 def not_found() -> RoomError:
