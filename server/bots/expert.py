@@ -96,6 +96,7 @@ CACHE_SIZE = 512
 UPGRADE_PREFERENCE = (
     "double_corners", "double_specialties", "double_meeples", "diagonal_movement",
 )
+MAX_TILES = 4
 
 _plans: OrderedDict[str, dict] = OrderedDict()
 
@@ -122,11 +123,12 @@ class Decision:
 
 
 def upgrade_action(game: Game) -> dict:
-    """Greedy's rule (upgrade while the deck is long), with the expert's order of tiles."""
+    """Greedy's rule (upgrade while the deck is long), with the expert's order of tiles
+    and at most MAX_TILES of them."""
     first = greedy.upgrade_action(game)
-    if first["type"] != "upgrade":
-        return first
     player = game.players[game.current]
+    if first["type"] != "upgrade" or sum(player.upgrades) >= MAX_TILES:
+        return {"type": "skip_upgrade"}
     tile = next(t for t in UPGRADE_PREFERENCE if not player.upgrades[UPGRADE_INDEX[t]])
     return {"type": "upgrade", "tile": tile}
 
@@ -139,7 +141,7 @@ def _upgrade_choices(game: Game) -> list[dict]:
     choices = [first]
     if first["type"] == "upgrade":
         choices.append({"type": "skip_upgrade"})
-    else:
+    elif sum(player.upgrades) < MAX_TILES:
         for tile in UPGRADE_PREFERENCE:
             if not player.upgrades[UPGRADE_INDEX[tile]]:
                 choices.append({"type": "upgrade", "tile": tile})
@@ -256,7 +258,7 @@ def sample_value(
         if g.current != seat:
             rollout.finish_turn(g, memo, OPPONENT_RUSH)
         elif not _rescue_turn(g, memo):
-            rollout.finish_turn(g, memo, OWN_RUSH)
+            rollout.finish_turn(g, memo, OWN_RUSH, upgrade_action)
         turns += 1
     value = evaluate(g, seat)
     if g.phase != OVER and LOOKAHEAD:
@@ -276,7 +278,7 @@ def _rescue_turn(game: Game, memo: greedy.AllocationMemo) -> bool:
         apply(game, upgrade_action(game))
     found = endgame.rescues(game, 1, ROLLOUT_RESCUE_RUSH, memo)
     if not found:
-        rollout.finish_turn(game, memo, OWN_RUSH)
+        rollout.finish_turn(game, memo, OWN_RUSH, upgrade_action)
         return True
     for action in _finish_plan(game, found[0].meeple, found[0].ending, found[0].pour):
         apply(game, action)

@@ -13,6 +13,8 @@ counting (budget.py), never by timing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from server.rules import Game, apply
 from server.rules.data import CELL_NAMES, INGREDIENTS
 from server.rules.state import MOVE, OVER, POUR, PROCESS, UPGRADE
@@ -60,12 +62,15 @@ def play_pour(game: Game) -> None:
 
 
 def finish_turn(
-    game: Game, memo: greedy.AllocationMemo | None = None, max_rush: int = ROLLOUT_RUSH
+    game: Game,
+    memo: greedy.AllocationMemo | None = None,
+    max_rush: int = ROLLOUT_RUSH,
+    upgrade: Callable[[Game], dict] = greedy.upgrade_action,
 ) -> float:
     """Play the rest of the current turn greedily, up to and including end_turn; return
     what greedy expected its move to serve (its `done` value, on orders.py's scale).
     `memo`: see greedy.best_endings; `max_rush`: the Rush-paid steps considered (greedy
-    itself considers greedy.MAX_RUSH)."""
+    itself considers greedy.MAX_RUSH); `upgrade`: the rule for the upgrade phase."""
     seat, turn = game.current, game.turn
     done = 0.0
     while game.phase != OVER and game.current == seat and game.turn == turn:
@@ -76,7 +81,9 @@ def finish_turn(
             play_move(game, best.meeple, best.ending.path)
         elif phase == POUR:
             play_pour(game)
-        elif phase in (PROCESS, UPGRADE):
+        elif phase == UPGRADE:
+            apply(game, upgrade(game))
+        elif phase == PROCESS:
             apply(game, greedy.act(game))
         else:
             raise ValueError(f"rollouts start after setup, not in {phase!r}")
