@@ -8,6 +8,8 @@ from server.bots import expert, greedy, rollout
 from server.bots.budget import Budget
 from server.bots.determinize import unseen_cards
 from server.rules import view
+from server.rules.data import UPGRADE_INDEX
+from server.rules.state import UPGRADE
 
 from .test_strong_eval import _midgame
 
@@ -84,3 +86,20 @@ def test_the_win_chance_model_scores_only_the_table_sizes_it_helps(monkeypatch):
         rollout.finish_turn(game)
         expert.evaluate(game, 0)
     assert asked == [2]
+
+
+def test_the_expert_takes_its_tiles_in_its_order_and_no_more_than_max_tiles():  # R-UPG
+    game = _midgame(6, 0)
+    while game.phase != UPGRADE:  # a turn that starts with three completed cards
+        rollout.finish_turn(game)
+    player = game.players[game.current]
+    player.completed = list(range(40, 52))  # cards enough for every tile
+    taken = []
+    for _ in range(len(player.upgrades)):
+        action = expert.upgrade_action(game)
+        if action["type"] == "skip_upgrade":
+            break
+        taken.append(action["tile"])
+        player.upgrades[UPGRADE_INDEX[action["tile"]]] = True
+    assert taken == list(expert.UPGRADE_PREFERENCE[:expert.MAX_TILES])
+    assert expert.upgrade_action(game) == {"type": "skip_upgrade"}
