@@ -6,6 +6,7 @@ in fewer games (common random numbers).
     .venv/bin/python bench/bots_paired.py play --players 2 --games 100 --seed 31 \\
         --set HORIZON=6 --set MARGIN=0.5 --log variant.jsonl
     .venv/bin/python bench/bots_paired.py compare base.jsonl variant.jsonl
+    .venv/bin/python bench/bots.py --players 2 --log variant.jsonl --from-log  # the report
 
 `play` runs the tournament's games (server/bots/tournament.py, one process: `--set`
 changes server/bots/expert.py's settings in this process only) and keeps each game as
@@ -44,8 +45,8 @@ def play(args: argparse.Namespace) -> int:
     tasks = schedule(["expert", "greedy"], args.games, args.players, args.seed, args.budget)
     with args.log.open("a") as out:
         def keep(o: dict) -> None:
-            out.write(json.dumps({"players": args.players, "settings": dict(args.set), **o})
-                      + "\n")
+            line = {"players": args.players, "budget": args.budget, "settings": dict(args.set)}
+            out.write(json.dumps({**line, **o}) + "\n")
             out.flush()
         run(tasks, 1, keep)
     return 0

@@ -92,7 +92,7 @@ def test_two_passkey_players_rated_against_the_expert_reach_profile_and_leaderbo
         names = otto.locator(".leaderboard .player-link")
         expect(names).to_have_count(2)
         assert sorted(names.all_inner_texts()) == ["Otto", "Rita"]
-        expect(otto.locator(".bot-ratings")).to_contain_text("1752")  # the expert's
+        expect(otto.locator(".bot-ratings")).to_contain_text("1968")  # the expert's
     finally:
         rita_ctx.close()
         otto_ctx.close()
