@@ -31,7 +31,8 @@ from typing import Any, Protocol
 from server.rooms import PLAYING, Room, RoomError
 from server.rooms.chat import HINTS_MAX
 from server.rooms.ratelimit import RateLimit
-from server.rules import MOVE, OVER, POUR, PROCESS, apply, public_view, seat_extras
+from server.rules import MOVE, OVER, POUR, PROCESS, apply
+from server.rules import view as seat_view
 
 from . import expert
 from .budget import Budget
@@ -67,7 +68,7 @@ def _plan(view: dict, rng: random.Random, budget: Budget) -> list[dict]:
         apply(game, action)
         if game.phase == OVER or game.current != seat or game.turn != turn:
             break
-        here = {**public_view(game), **seat_extras(game, seat)}
+        here = dict(seat_view(game, seat))
         if not here["legal"]:
             break
         action = expert.decide(here, rng, budget, use_plans=True).action

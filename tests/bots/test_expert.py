@@ -6,11 +6,11 @@ import random
 
 from server.bots import expert, greedy, rollout
 from server.bots.budget import Budget
-from server.bots.determinize import unseen_cards
 from server.rules import view
 from server.rules.data import UPGRADE_INDEX
 from server.rules.state import UPGRADE
 
+from .helpers import shuffled_views
 from .test_strong_eval import _midgame
 
 
@@ -20,11 +20,7 @@ def test_decision_is_the_same_for_every_deck_order_consistent_with_the_view():  
         game = _midgame(seed, 4)
         for _ in range(3):
             decisions = set()
-            for shuffle in range(3):
-                real = game.clone()
-                random.Random(shuffle).shuffle(real.deck)  # the unseen cards, reordered
-                seen = view(real, real.current)
-                assert sorted(real.deck) == unseen_cards(seen)
+            for seen in shuffled_views(game):
                 decision = expert.decide(seen, random.Random(7), Budget(0.05), use_plans=False)
                 decisions.add((repr(decision.action), decision.why))
             assert len(decisions) == 1

@@ -13,9 +13,9 @@ import pytest
 from playwright.sync_api import Page
 
 from .geometry import words_fit
-from .test_full_games import CANDIDATES, MY_TURN_OR_OVER, finish, seat_in_new_game
+from .test_full_games import MY_TURN_OR_OVER, finish, seat_in_new_game
 from .test_one_screen import phase
-from .ui import screenshot, settled, wait_for
+from .ui import CANDIDATES, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 

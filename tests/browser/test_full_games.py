@@ -11,21 +11,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .players import RandomPlayer, join
-from .ui import button, no_sideways_scroll, screenshot, settled, wait_for
+from .ui import CANDIDATES, button, no_sideways_scroll, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
-# Mark every control the seat may use now; return how many. Undo is left out (it only loops).
-CANDIDATES = """() => {
-  document.querySelectorAll('[data-cand]').forEach(e => e.removeAttribute('data-cand'));
-  const els = [
-    ...document.querySelectorAll('#board .cell.legal'),
-    ...document.querySelectorAll('#actionbar button:not(:disabled):not(.undo)'),
-    ...document.querySelectorAll('.pboard.is-me button:not(:disabled)'),
-  ].filter(e => e.offsetParent !== null);
-  els.forEach((e, i) => e.setAttribute('data-cand', String(i)));
-  return els.length;
-}"""
 MY_TURN_OR_OVER = """() => document.body.dataset.busy === '0' &&
   (document.getElementById('table-root').classList.contains('my-turn') ||
    !document.getElementById('final').hidden)"""

@@ -18,24 +18,13 @@ from server.history.document import FORMAT
 from server.rules import MOVE, OVER, RULES_VERSION, apply, new_game, view
 
 from .players import join
-from .ui import no_sideways_scroll, screenshot, settled, wait_for
+from .ui import CANDIDATES, no_sideways_scroll, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
 MINE = """() => document.body.dataset.busy === '0'
   && document.getElementById('table-root').classList.contains('my-turn')"""
 CHOOSE_MEEPLE = "Choose which of your meeples moves this turn."
-# Every control the seat may use now but the hint button; how many.
-CANDIDATES = """() => {
-  document.querySelectorAll('[data-cand]').forEach(e => e.removeAttribute('data-cand'));
-  const els = [
-    ...document.querySelectorAll('#board .cell.legal'),
-    ...document.querySelectorAll('#actionbar button:not(:disabled):not(.undo):not(.hint-btn)'),
-    ...document.querySelectorAll('.pboard.is-me button:not(:disabled)'),
-  ].filter(e => e.offsetParent !== null);
-  els.forEach((e, i) => e.setAttribute('data-cand', String(i)));
-  return els.length;
-}"""
 OUTLINED = """() => [...document.querySelectorAll('.hint-target')].map((e) => {
   const r = e.getBoundingClientRect();
   return {cell: e.dataset.cell || null, key: e.dataset.key || null,

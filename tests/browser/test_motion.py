@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from .test_full_games import CANDIDATES, seat_in_new_game
-from .ui import ARTIFACTS, settled, wait_for
+from .test_full_games import seat_in_new_game
+from .ui import ARTIFACTS, CANDIDATES, settled, wait_for
 
 pytestmark = pytest.mark.browser
 

@@ -10,6 +10,19 @@ from playwright.sync_api import Page, expect
 
 from server.rules import Game, card_public
 
+# Mark every control the seat may use now; return how many. Undo is left out (it only
+# loops), and so is the hint button (it never changes the game).
+CANDIDATES = """() => {
+  document.querySelectorAll('[data-cand]').forEach(e => e.removeAttribute('data-cand'));
+  const els = [
+    ...document.querySelectorAll('#board .cell.legal'),
+    ...document.querySelectorAll('#actionbar button:not(:disabled):not(.undo):not(.hint-btn)'),
+    ...document.querySelectorAll('.pboard.is-me button:not(:disabled)'),
+  ].filter(e => e.offsetParent !== null);
+  els.forEach((e, i) => e.setAttribute('data-cand', String(i)));
+  return els.length;
+}"""
+
 Action = dict[str, Any]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
