@@ -6,7 +6,7 @@ import random
 
 from server.bots import expert, greedy, rollout
 from server.bots.budget import Budget
-from server.rules import view
+from server.rules import Game, apply, new_game, view
 from server.rules.data import UPGRADE_INDEX
 from server.rules.state import UPGRADE
 
@@ -65,7 +65,6 @@ def test_the_win_chance_model_scores_only_the_table_sizes_it_helps(monkeypatch):
     """value.py's win chance for 2-player positions; 4-player ones on the margin alone
     (paired on 100 deals, the model lost 4-player games: docs/BOTS.md)."""
     from server.bots import value
-    from server.rules import apply, new_game
 
     asked: list[int] = []
     real = value.win_chance
@@ -99,3 +98,42 @@ def test_the_expert_takes_its_tiles_in_its_order_and_no_more_than_max_tiles():  
         player.upgrades[UPGRADE_INDEX[action["tile"]]] = True
     assert taken == list(expert.UPGRADE_PREFERENCE[:expert.MAX_TILES])
     assert expert.upgrade_action(game) == {"type": "skip_upgrade"}
+
+
+def _four_players(seed: int, turns: int) -> Game:
+    game = new_game(seed, 4, starting_player=0)
+    while game.phase in ("placement", "starting_cup"):
+        apply(game, greedy.act(game))
+    for _ in range(turns):
+        rollout.finish_turn(game)
+    return game
+
+
+def test_rollouts_can_play_a_closing_game_to_its_end(monkeypatch):  # R-END-DECK
+    game = _four_players(8, 4)
+    seat = game.current
+    past_horizon = expert.HORIZON + 1
+    game.closed = True  # the token flipped: the round's last turns end the game
+    assert not expert._rolls_on(game, seat, past_horizon)  # END_DECK off: stop at our turn
+    monkeypatch.setattr(expert, "END_DECK", 0)
+    assert expert._rolls_on(game, seat, past_horizon)
+    assert not expert._rolls_on(game, seat, past_horizon + expert.END_TURNS)
+    game.closed = False
+    monkeypatch.setattr(expert, "END_DECK", len(game.deck) - 1)
+    assert not expert._rolls_on(game, seat, past_horizon)  # the deck still holds too many
+    monkeypatch.setattr(expert, "END_DECK", len(game.deck))
+    assert expert._rolls_on(game, seat, past_horizon)
+
+
+def test_the_chance_of_staying_ahead_reads_every_opponents_standing():
+    game = _four_players(8, 4)
+    for player in game.players:  # four equal standings
+        player.completed, player.penalties, player.rush = [], [], 0
+        player.tabs = [[], [], [], []]
+        player.cups = [[], [], []]
+    assert expert._chance_ahead(game, 0, expert.standing(game.players[0]), 2.0) == 0.125
+    game.players[0].completed = list(range(10))  # ten points ahead of all three
+    far_ahead = expert._chance_ahead(game, 0, expert.standing(game.players[0]), 2.0)
+    game.players[2].completed = list(range(20, 30))  # level with one of them
+    level_with_one = expert._chance_ahead(game, 0, expert.standing(game.players[0]), 2.0)
+    assert far_ahead > 0.98 and 0.49 < level_with_one < 0.5
