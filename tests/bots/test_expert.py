@@ -6,7 +6,7 @@ import random
 
 from server.bots import expert, greedy, rollout
 from server.bots.budget import Budget
-from server.rules import Game, apply, new_game, view
+from server.rules import view
 from server.rules.data import UPGRADE_INDEX
 from server.rules.state import UPGRADE
 
@@ -65,6 +65,7 @@ def test_the_win_chance_model_scores_only_the_table_sizes_it_helps(monkeypatch):
     """value.py's win chance for 2-player positions; 4-player ones on the margin alone
     (paired on 100 deals, the model lost 4-player games: docs/BOTS.md)."""
     from server.bots import value
+    from server.rules import apply, new_game
 
     asked: list[int] = []
     real = value.win_chance
@@ -100,17 +101,8 @@ def test_the_expert_takes_its_tiles_in_its_order_and_no_more_than_max_tiles():  
     assert expert.upgrade_action(game) == {"type": "skip_upgrade"}
 
 
-def _four_players(seed: int, turns: int) -> Game:
-    game = new_game(seed, 4, starting_player=0)
-    while game.phase in ("placement", "starting_cup"):
-        apply(game, greedy.act(game))
-    for _ in range(turns):
-        rollout.finish_turn(game)
-    return game
-
-
 def test_rollouts_can_play_a_closing_game_to_its_end(monkeypatch):  # R-END-DECK
-    game = _four_players(8, 4)
+    game = _midgame(8, 4, players=4)
     seat = game.current
     past_horizon = expert.HORIZON + 1
     game.closed = True  # the token flipped: the round's last turns end the game
@@ -126,7 +118,7 @@ def test_rollouts_can_play_a_closing_game_to_its_end(monkeypatch):  # R-END-DECK
 
 
 def test_the_chance_of_staying_ahead_reads_every_opponents_standing():
-    game = _four_players(8, 4)
+    game = _midgame(8, 4, players=4)
     for player in game.players:  # four equal standings
         player.completed, player.penalties, player.rush = [], [], 0
         player.tabs = [[], [], [], []]

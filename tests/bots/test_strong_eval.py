@@ -9,8 +9,8 @@ from server.bots.orders import SAVE
 from server.rules import apply, new_game
 
 
-def _midgame(seed: int, turns: int):
-    game = new_game(seed, 2, starting_player=0)
+def _midgame(seed: int, turns: int, players: int = 2):
+    game = new_game(seed, players, starting_player=0)
     while game.phase in ("placement", "starting_cup"):
         apply(game, greedy.act(game))
     for _ in range(turns):
