@@ -79,8 +79,10 @@ def test_away_once_then_late_a_stand_in_plays_and_then_the_game_is_abandoned(
             assert room.game.current == late  # nothing happened by itself
             chooser.get_by_role("button", name="Let a bot play this turn").click()
             expect(choice).to_be_hidden()
-            _until(lambda: room.game.current == other)  # the stand-in played that turn
-            assert room.seats[late].stand_in is None  # the seat is its player's again
+            # The stand-in played that turn, and the seat is its player's again. (The
+            # server's thread hands the seat back at the commit after the turn's last
+            # action, so the two are awaited together, not read one after the other.)
+            _until(lambda: room.game.current == other and room.seats[late].stand_in is None)
 
             # The other plays their turn (over a socket of its own); the same player is late
             # again (a day, no bank left),
