@@ -249,22 +249,23 @@ def evaluate(game: Game, seat: int) -> float:
         winners = game.result["winners"]
         share = 1.0 / len(winners) if seat in winners else 0.0
         return WIN * (2 * share - 1) + POINTS * (totals[seat] - best_other)
-    mine = standing(game.players[seat])
-    best_other = max(standing(p) for i, p in enumerate(game.players) if i != seat)
+    standings = [standing(p) for p in game.players]
+    mine = standings[seat]
+    best_other = max(s for i, s in enumerate(standings) if i != seat)
     chance = value.win_chance(game, seat) if game.n in VALUE_MODEL else None
     if chance is None and SOFT_SCALE is not None:
-        chance = _chance_ahead(game, seat, mine, SOFT_SCALE)
+        chance = _chance_ahead(standings, seat, SOFT_SCALE)
     expected = 0.0 if chance is None else 2 * chance - 1
     return WIN * expected + POINTS * (mine - best_other)
 
 
-def _chance_ahead(game: Game, seat: int, mine: float, scale: float) -> float:
+def _chance_ahead(standings: list[float], seat: int, scale: float) -> float:
     """The chance `seat` stays ahead of every opponent, each gap in standing read as a
     logistic `scale` points wide, the opponents taken as independent."""
     chance = 1.0
-    for i, player in enumerate(game.players):
+    for i, other in enumerate(standings):
         if i != seat:
-            chance /= 1.0 + math.exp(max(-30.0, min(30.0, (standing(player) - mine) / scale)))
+            chance /= 1.0 + math.exp(max(-30.0, min(30.0, (other - standings[seat]) / scale)))
     return chance
 
 

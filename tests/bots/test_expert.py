@@ -123,9 +123,13 @@ def test_the_chance_of_staying_ahead_reads_every_opponents_standing():
         player.completed, player.penalties, player.rush = [], [], 0
         player.tabs = [[], [], [], []]
         player.cups = [[], [], []]
-    assert expert._chance_ahead(game, 0, expert.standing(game.players[0]), 2.0) == 0.125
+
+    def chance() -> float:
+        return expert._chance_ahead([expert.standing(p) for p in game.players], 0, 2.0)
+
+    assert chance() == 0.125
     game.players[0].completed = list(range(10))  # ten points ahead of all three
-    far_ahead = expert._chance_ahead(game, 0, expert.standing(game.players[0]), 2.0)
+    far_ahead = chance()
     game.players[2].completed = list(range(20, 30))  # level with one of them
-    level_with_one = expert._chance_ahead(game, 0, expert.standing(game.players[0]), 2.0)
+    level_with_one = chance()
     assert far_ahead > 0.98 and 0.49 < level_with_one < 0.5
