@@ -73,6 +73,14 @@ MISS_SHARE = 0.1  # of the work, for a search that starts mid-turn (a plan not f
 MIN_ROUNDS = 2  # rounds every plan gets before any is dropped
 MARGIN = 1.0  # standard errors by which a plan must beat greedy's to replace it
 ENDINGS = 8  # moves compared per upgrade choice
+# And the best RUSH_ENDINGS moves that spend Rush Tokens on extra steps (at most RUSH_STEPS)
+# for more ingredients, each token valued at RUSH_STEP_COST, when they are not among those
+# already: greedy spends tokens only to serve more, and ends 4-player games with 2.4 unused.
+# At these table sizes only (2 players, where the target is met, is not measured with it).
+RUSH_ENDINGS = 0
+RUSH_TABLES = (3, 4)
+RUSH_STEPS = 2
+RUSH_STEP_COST = 0.3
 HORIZON = 4  # turns played by greedy after ours, at least until it is our turn again
 # Rollouts go on to the end of the game once the token is closed or the deck holds END_DECK
 # cards or fewer, for at most END_TURNS more turns (None: off; 4 players, 200 paired games
@@ -220,7 +228,14 @@ def candidate_plans(game: Game) -> list[Plan]:
         if up is not None:
             apply(base, up)
             prefix.append(up)
-        for choice in greedy.best_endings(base, ENDINGS):
+        choices = greedy.best_endings(base, ENDINGS)
+        if RUSH_ENDINGS and game.n in RUSH_TABLES:
+            rushed = greedy.best_endings(base, ENDINGS + RUSH_ENDINGS, RUSH_STEPS,
+                                         rush_cost=RUSH_STEP_COST)
+            known_endings = {(c.meeple, c.ending.path) for c in choices}
+            choices += [c for c in rushed if c.ending.rush
+                        and (c.meeple, c.ending.path) not in known_endings][:RUSH_ENDINGS]
+        for choice in choices:
             plans.append(Plan(prefix + _finish_plan(base, choice.meeple, choice.ending),
                               _label(prefix, choice.served, choice.ending.rush)))
         if RESCUE and endgame.at_risk(base, RESCUE_SLACK):

@@ -78,14 +78,16 @@ class AllocationMemo:
 
 
 def best_endings(
-    game: Game, limit: int = 1, max_rush: int = MAX_RUSH, memo: AllocationMemo | None = None
+    game: Game, limit: int = 1, max_rush: int = MAX_RUSH, memo: AllocationMemo | None = None,
+    rush_cost: float | None = None,
 ) -> list[Choice]:
     """The best `limit` ways to finish this move, best first.
 
     Distinct endings only; a Rush-spending ending is kept only if it serves more orders
-    than the best free one. `memo` (optional, the caller's to keep and drop) remembers
-    allocations by cups and tabs, so a search that meets the same player again many times
-    does not recompute them; it changes no result.
+    than the best free one (unless `rush_cost` is given: then each token spent costs that
+    much, and Rush-paid endings are kept whatever they serve). `memo` (optional, the
+    caller's to keep and drop) remembers allocations by cups and tabs, so a search that
+    meets the same player again many times does not recompute them; it changes no result.
     """
     player = game.players[game.current]
     meeples = [game.moving] if game.moving is not None else range(len(player.meeples))
@@ -110,13 +112,15 @@ def best_endings(
                 misses += 1
                 alloc = allocator.allocate(key)
                 got = cache[key] = (alloc.value, alloc.done, alloc.served)
-            cost = RUSH_COST * e.rush
+            cost = (RUSH_COST if rush_cost is None else rush_cost) * e.rush
             scored.append(Choice(got[0] - cost, got[1] - cost, got[2], m, e))
     if memo is not None:
         memo.allocations += misses
         memo.endings += len(scored)
-    free_served = max((c.served for c in scored if c.ending.rush == 0), default=0)
-    kept = [c for c in scored if c.ending.rush == 0 or c.served > free_served]
+    kept = scored
+    if rush_cost is None:
+        free_served = max((c.served for c in scored if c.ending.rush == 0), default=0)
+        kept = [c for c in scored if c.ending.rush == 0 or c.served > free_served]
     kept.sort(key=lambda c: (-c.value, c.ending.rush, len(c.ending.path), c.meeple, c.ending.path))
     return kept[:limit]
 

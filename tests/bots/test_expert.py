@@ -133,3 +133,19 @@ def test_the_chance_of_staying_ahead_reads_every_opponents_standing():
     game.players[2].completed = list(range(20, 30))  # level with one of them
     level_with_one = chance()
     assert far_ahead > 0.98 and 0.49 < level_with_one < 0.5
+
+
+
+def test_rush_plans_spend_tokens_on_extra_steps_greedy_would_not_take(monkeypatch):  # R-MOVE
+    game = _midgame(3, 6, players=4)
+    game.players[game.current].rush = 2
+    plain = expert.candidate_plans(game)
+    assert all(sum(a["type"] == "step" for a in p.actions) <= 3 for p in plain)
+    monkeypatch.setattr(expert, "RUSH_ENDINGS", 3)
+    with_rush = expert.candidate_plans(game)
+    assert [p.actions for p in with_rush[: len(plain)]] == [p.actions for p in plain]
+    extra = with_rush[len(plain):]
+    assert len(extra) == 3
+    for plan in extra:  # one or two steps past the three free ones, each a token
+        assert sum(a["type"] == "step" for a in plan.actions) in (4, 5)
+        assert "spend" in plan.label

@@ -8,6 +8,8 @@ from server.bots import greedy, strong
 from server.bots.match import play_game
 from server.rules import apply, new_game, view
 
+from .test_strong_eval import _midgame
+
 
 def _greedy_game(seed: int, players: int):
     game = new_game(seed, players)
@@ -60,3 +62,15 @@ def test_strong_searches_once_per_turn_and_follows_its_plan(monkeypatch):
     monkeypatch.setattr(strong, "search", counting)
     result = play_game([strong.choose, greedy.choose], seed=5, budget=0.002)
     assert 0 < len(searches) <= result["turns"][0]
+
+
+def test_greedy_pays_for_steps_only_to_serve_more_unless_given_a_token_cost():  # R-FAQ-1
+    game = _midgame(3, 6, players=4)
+    game.players[game.current].rush = 2
+    free = greedy.best_endings(game, 400)
+    best_free = max(c.served for c in free if c.ending.rush == 0)
+    assert all(c.served > best_free for c in free if c.ending.rush)
+    priced = greedy.best_endings(game, 400, rush_cost=0.3)
+    assert any(c.ending.rush and c.served <= best_free for c in priced)
+    for c in priced:
+        assert c.ending.rush <= 2
