@@ -39,9 +39,9 @@ from .budget import Budget
 from .determinize import determinize
 
 # Every `hint.why.<kind>` sentence (each in every language: tests/bots/test_hint.py).
-WHY = ("only", "upgrade", "skip_upgrade", "move", "move_serve", "stop", "pour", "pour_spare",
-       "return", "empty", "serve", "serve_specialty", "place", "starting_cup", "done_pouring",
-       "end_turn", "best")
+WHY = ("only", "upgrade", "skip_upgrade", "move", "move_serve", "move_rush", "move_rush_serve",
+       "stop", "pour", "pour_spare", "return", "empty", "serve", "serve_specialty", "place",
+       "starting_cup", "done_pouring", "end_turn", "best")
 WALK_MAX = 40  # actions of the plan looked at past the first (a move is at most ~20 steps)
 RATE, WINDOW = 5, 60.0  # hints per seat per window (seconds)
 
@@ -120,10 +120,15 @@ def why(view: dict, plan: list[dict]) -> dict[str, Any]:
         if not cells:  # the move is over where it stands
             return {"key": "hint.why.stop", "args": {}}
         args: dict[str, Any] = {"cell": cells[-1], "gains": dict(sorted(gains.items()))}
+        kind = "move"
+        rush = sum(1 for a in plan if a["type"] == "step" and a.get("rush"))
+        if rush:  # steps past the free ones, a Rush Token each (R-MOVE)
+            args["rush"] = rush
+            kind = "move_rush"
         if served:
             args["orders"] = served
-            return {"key": "hint.why.move_serve", "args": args}
-        return {"key": "hint.why.move", "args": args}
+            kind += "_serve"
+        return {"key": f"hint.why.{kind}", "args": args}
     if kind == "pour":
         card = _advances(view, seat, me["cups"][first["cup"]], first["ingredient"])
         args = {"ingredient": first["ingredient"], "cup": first["cup"] + 1}

@@ -45,7 +45,8 @@ def test_a_move_hint_is_the_whole_path_and_says_what_it_gains_and_serves():  # R
     assert given["action"] in seen["legal"]
     path, why = given["path"], given["why"]
     assert path and why["args"]["cell"] == path[-1]
-    assert why["key"] in ("hint.why.move", "hint.why.move_serve")
+    assert why["key"] in ("hint.why.move", "hint.why.move_serve", "hint.why.move_rush",
+                          "hint.why.move_rush_serve")
     assert sum(why["args"]["gains"].values()) >= len(path)  # a token at least per step
     # The path is a legal move: walking it step by step is accepted by the engine.
     real = game.clone()
@@ -54,6 +55,26 @@ def test_a_move_hint_is_the_whole_path_and_says_what_it_gains_and_serves():  # R
         step = next(a for a in view(real, real.current)["legal"] if a.get("cell") == cell)
         apply(real, step)
     assert real.phase in (MOVE, POUR)
+
+
+
+def test_a_move_hint_says_how_many_rush_tokens_its_extra_steps_cost():  # R-MOVE, R-FAQ-1
+    game = _midgame(3, 4)
+    while game.phase != MOVE:
+        apply(game, greedy.act(game))
+    game.players[game.current].rush = 2
+    seen = view(game, game.current)
+    walked = game.clone()
+    plan: list[dict] = []
+    while sum(a["type"] == "step" for a in plan) < 5:  # three free steps, two paid
+        legal = view(walked, walked.current)["legal"]
+        action = next(a for a in legal if a["type"] in ("choose_meeple", "step"))
+        plan.append(action)
+        apply(walked, action)
+    line = hint.why(seen, plan)
+    assert line["key"] == "hint.why.move_rush" and line["args"]["rush"] == 2
+    free_only = hint.why(seen, plan[:-2])
+    assert free_only["key"] == "hint.why.move" and "rush" not in free_only["args"]
 
 
 def _greedy_to_a_serve(seed: int):

@@ -147,6 +147,8 @@ export default {
   "hint.why.skip_upgrade": "Skip the upgrade: your completed orders keep scoring.",
   "hint.why.move": "Move to {cell}, gaining {gains}.",
   "hint.why.move_serve": "Move to {cell}, gaining {gains}; then serve {orders}.",
+  "hint.why.move_rush": "Move to {cell}, spending {rush#count.rushTokens} on extra steps, gaining {gains}.",
+  "hint.why.move_rush_serve": "Move to {cell}, spending {rush#count.rushTokens} on extra steps, gaining {gains}; then serve {orders}.",
   "hint.why.stop": "Stop here: another step gains nothing you need.",
   "hint.why.pour": "Pour {ingredient} into cup {cup}: it goes towards {order}.",
   "hint.why.pour_spare": "Pour {ingredient} into cup {cup}: it may suit a later order.",

@@ -141,6 +141,8 @@ export default {
   "hint.why.skip_upgrade": "업그레이드 건너뛰기: 완료한 주문이 계속 점수가 됩니다.",
   "hint.why.move": "{cell} 칸으로 이동해 {gains} 획득.",
   "hint.why.move_serve": "{cell} 칸으로 이동해 {gains} 획득, 그다음 서빙: {orders}.",
+  "hint.why.move_rush": "{rush#count.rushTokens}로 추가 이동해 {cell} 칸으로 가서 {gains} 획득.",
+  "hint.why.move_rush_serve": "{rush#count.rushTokens}로 추가 이동해 {cell} 칸으로 가서 {gains} 획득, 그다음 서빙: {orders}.",
   "hint.why.stop": "여기서 멈추세요: 더 걸어도 필요한 것을 얻지 못합니다.",
   "hint.why.pour": "{ingredient} 재료를 {cup}번 컵에 붓기: 주문 {order}에 가까워집니다.",
   "hint.why.pour_spare": "{ingredient} 재료를 {cup}번 컵에 붓기: 나중 주문에 쓸 수 있습니다.",

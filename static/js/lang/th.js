@@ -141,6 +141,8 @@ export default {
   "hint.why.skip_upgrade": "ข้ามการอัปเกรด: ออเดอร์ที่ทำเสร็จยังนับคะแนนอยู่",
   "hint.why.move": "เดินไปที่ {cell} ได้ {gains}",
   "hint.why.move_serve": "เดินไปที่ {cell} ได้ {gains} แล้วเสิร์ฟ {orders}",
+  "hint.why.move_rush": "ใช้ {rush#count.rushTokens} เดินเพิ่มไปที่ {cell} ได้ {gains}",
+  "hint.why.move_rush_serve": "ใช้ {rush#count.rushTokens} เดินเพิ่มไปที่ {cell} ได้ {gains} แล้วเสิร์ฟ {orders}",
   "hint.why.stop": "หยุดตรงนี้: เดินต่อก็ไม่ได้ของที่ต้องการ",
   "hint.why.pour": "เท {ingredient} ลงแก้ว {cup}: เพื่อทำ {order}",
   "hint.why.pour_spare": "เท {ingredient} ลงแก้ว {cup}: อาจใช้กับออเดอร์ถัดไป",
