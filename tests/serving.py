@@ -29,6 +29,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def children(pid: int) -> set[int]:
+    """The live child processes of `pid` (Linux /proc)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        found.update(int(child) for child in text)
+    return found
+
+
 def launch(
     env: Mapping[str, str], stderr: int | IO[bytes] | None = subprocess.PIPE,
     module: str = "server",

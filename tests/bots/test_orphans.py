@@ -10,18 +10,9 @@ import time
 from pathlib import Path
 
 from tests.persist.live import bots_game
-from tests.serving import free_port, launch, stop, wait_ready
+from tests.serving import children, free_port, launch, stop, wait_ready
 
 POLLS = 300  # looks at the process table after the kill, 0.1 s apart
-
-
-def children(pid: int) -> set[int]:
-    """The live child processes of `pid` (Linux /proc)."""
-    found: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        text = (task / "children").read_text().split()
-        found.update(int(child) for child in text)
-    return found
 
 
 def alive(pid: int) -> bool:

@@ -8,13 +8,16 @@ why)."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from tests.persist.live import Player, Server
+from tests.serving import children
 
 SEED = 5
 
@@ -82,9 +85,20 @@ def test_hints_are_for_the_seat_to_act_in_rooms_that_allow_them_and_reach_the_re
         assert hint["why"]["key"].startswith("hint.why.") and hint["after"] == 0
         assert set(hint) == {"type", "id", "action", "path", "why", "after"}
         assert json.dumps(_settle(players), sort_keys=True) == before  # the game is as it was
-        # One at a time: a second ask while the first is being thought is refused.
-        players[me].ws.send(json.dumps({"type": "hint", "id": "h4"}))
-        assert _ask(players[me], "h5")["code"] == "hint_slow"
+        # One at a time: a second ask while the first is being thought is refused. The bot
+        # worker is frozen (SIGSTOP) meanwhile, so the first cannot end before the second
+        # is read, however loaded the machine.
+        assert server.proc is not None
+        frozen = children(server.proc.pid)  # the worker (and multiprocessing's tracker)
+        assert frozen
+        for pid in frozen:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            players[me].ws.send(json.dumps({"type": "hint", "id": "h4"}))
+            assert _ask(players[me], "h5")["code"] == "hint_slow"
+        finally:
+            for pid in frozen:
+                os.kill(pid, signal.SIGCONT)
         again = _answer(players[me], "h4")
         assert (again["action"], again["path"], again["why"]) == (
             hint["action"], hint["path"], hint["why"])  # the same position, the same hint
