@@ -76,8 +76,10 @@ ENDINGS = 8  # moves compared per upgrade choice
 # And the best RUSH_ENDINGS moves that spend Rush Tokens on extra steps (at most RUSH_STEPS)
 # for more ingredients, each token valued at RUSH_STEP_COST, when they are not among those
 # already: greedy spends tokens only to serve more, and ends 4-player games with 2.4 unused.
-# At these table sizes only (2 players, where the target is met, is not measured with it).
-RUSH_ENDINGS = 0
+# 4 players: 60.4% of 400 games of seed 2027 with 4 (56.1% without); paired on 200 games
+# of seed 31, +5.2% (standard error 3.8%). At RUSH_TABLES only: 2 players (target met)
+# was not measured with it.
+RUSH_ENDINGS = 4
 RUSH_TABLES = (3, 4)
 RUSH_STEPS = 2
 RUSH_STEP_COST = 0.3

@@ -139,6 +139,7 @@ def test_the_chance_of_staying_ahead_reads_every_opponents_standing():
 def test_rush_plans_spend_tokens_on_extra_steps_greedy_would_not_take(monkeypatch):  # R-MOVE
     game = _midgame(3, 6, players=4)
     game.players[game.current].rush = 2
+    monkeypatch.setattr(expert, "RUSH_ENDINGS", 0)
     plain = expert.candidate_plans(game)
     assert all(sum(a["type"] == "step" for a in p.actions) <= 3 for p in plain)
     monkeypatch.setattr(expert, "RUSH_ENDINGS", 3)
@@ -149,3 +150,8 @@ def test_rush_plans_spend_tokens_on_extra_steps_greedy_would_not_take(monkeypatc
     for plan in extra:  # one or two steps past the three free ones, each a token
         assert sum(a["type"] == "step" for a in plan.actions) in (4, 5)
         assert "spend" in plan.label
+    two_players = _midgame(3, 6)  # not measured there: no such plans
+    two_players.players[two_players.current].rush = 2
+    offered = [p.actions for p in expert.candidate_plans(two_players)]
+    monkeypatch.setattr(expert, "RUSH_ENDINGS", 0)
+    assert [p.actions for p in expert.candidate_plans(two_players)] == offered
