@@ -2,7 +2,8 @@
 
 At the first decision of its turn the bot lists candidate plans for the whole turn: its
 upgrade choice (greedy's rule, its own order of tiles, at most MAX_TILES), then the
-ENDINGS best distinct ways to move by greedy's measure, each followed by greedy's pour and
+ENDINGS best distinct ways to move by greedy's measure (at 3-4 players also the
+RUSH_ENDINGS best that pay Rush Tokens for extra steps), each followed by greedy's pour and
 serves. It samples decks from the cards it has not seen (the deck is the only hidden
 thing), plays every plan on each sampled deck (common random numbers: plans differ by the
 plan, not by the luck of the draw), lets greedy play every seat for HORIZON more turns,

@@ -120,15 +120,15 @@ def why(view: dict, plan: list[dict]) -> dict[str, Any]:
         if not cells:  # the move is over where it stands
             return {"key": "hint.why.stop", "args": {}}
         args: dict[str, Any] = {"cell": cells[-1], "gains": dict(sorted(gains.items()))}
-        kind = "move"
+        sentence = "move"
         rush = sum(1 for a in plan if a["type"] == "step" and a.get("rush"))
         if rush:  # steps past the free ones, a Rush Token each (R-MOVE)
             args["rush"] = rush
-            kind = "move_rush"
+            sentence = "move_rush"
         if served:
             args["orders"] = served
-            kind += "_serve"
-        return {"key": f"hint.why.{kind}", "args": args}
+            sentence += "_serve"
+        return {"key": f"hint.why.{sentence}", "args": args}
     if kind == "pour":
         card = _advances(view, seat, me["cups"][first["cup"]], first["ingredient"])
         args = {"ingredient": first["ingredient"], "cup": first["cup"] + 1}
