@@ -155,3 +155,9 @@ def test_rush_plans_spend_tokens_on_extra_steps_greedy_would_not_take(monkeypatc
     offered = [p.actions for p in expert.candidate_plans(two_players)]
     monkeypatch.setattr(expert, "RUSH_ENDINGS", 0)
     assert [p.actions for p in expert.candidate_plans(two_players)] == offered
+
+
+def test_our_rollout_turns_pay_for_steps_only_at_the_tables_where_we_spend_tokens():
+    four = _midgame(1, 2, players=4)
+    assert four.n in expert.RUSH_TABLES and expert.own_rush(four) == expert.RUSH_ROLLOUT > 0
+    assert expert.own_rush(_midgame(1, 2)) == expert.OWN_RUSH == 0  # 2 players as before
