@@ -135,7 +135,6 @@ def test_the_chance_of_staying_ahead_reads_every_opponents_standing():
     assert far_ahead > 0.98 and 0.49 < level_with_one < 0.5
 
 
-
 def test_rush_plans_spend_tokens_on_extra_steps_greedy_would_not_take(monkeypatch):  # R-MOVE
     game = _midgame(3, 6, players=4)
     game.players[game.current].rush = 2

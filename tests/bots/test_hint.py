@@ -57,7 +57,6 @@ def test_a_move_hint_is_the_whole_path_and_says_what_it_gains_and_serves():  # R
     assert real.phase in (MOVE, POUR)
 
 
-
 def test_a_move_hint_says_how_many_rush_tokens_its_extra_steps_cost():  # R-MOVE, R-FAQ-1
     game = _midgame(3, 4)
     while game.phase != MOVE:
