@@ -49,8 +49,9 @@ def _seat(request: Request, code: str, token: str) -> tuple[Room, int]:
 @router.post("/api/rooms/{code}/email", responses={**STATE_CHANGING, **answers(429)})
 async def add_address(code: str, body: AddAddress, request: Request) -> dict[str, Any]:
     """Give this seat an address: a 6-digit code is sent to it (the same address again:
-    the code is sent again, at most once a minute and 5 times a day; 20 codes an hour
-    from one client address, `code_flood`)."""
+    the code is sent again, at most once a minute; 5 codes a day to a seat, and to a
+    mailbox however spelled from every table and client; 20 codes an hour from one client
+    address, `code_flood`)."""
     book = _book(request)
     room, seat = _seat(request, code, body.token)
     client = request.client.host if request.client else "unknown"

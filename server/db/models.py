@@ -416,6 +416,19 @@ class CodeRequest(Base):
     at: Mapped[datetime]
 
 
+class CodeSend(Base):
+    """A confirmation code sent, to which mailbox (the sha256 of its canonical spelling,
+    server.notify.addresses.mailbox) and when: at most MAX_CODES_PER_MAILBOX in
+    CODES_WINDOW, whatever tables, seats and client addresses asked. Kept a day."""
+
+    __tablename__ = "code_sends"
+    __table_args__ = (Index(None, "mailbox", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mailbox: Mapped[str] = mapped_column(String(TOKEN_HASH))
+    at: Mapped[datetime]
+
+
 class MailOutbox(Base):
     """A message to send: written once per `key` (a turn mail's key is its room, the journal
     seq that made it the seat's turn and the seat), claimed by one sender at a time."""

@@ -5,10 +5,11 @@ unsubscribed with a link signed for that address only.
   MAX_TRIES guesses; then a new one must be sent.
 - "Send the code again" waits RESEND_GAP after the last code, and at most MAX_CODES codes
   go to one seat in CODES_WINDOW (a seat cannot be used to mail-bomb an address), at most
-  MAX_CODES_PER_ADDRESS to one address from every seat together, and one client address
+  MAX_CODES_PER_MAILBOX to one mailbox from every table, seat and client together (counted
+  in `code_sends` on the mailbox however it is spelled: `mailbox`), and one client address
   asks for at most MAX_CODES_PER_CLIENT in CLIENT_WINDOW, whatever seats and addresses it
-  uses (`code_flood`; counted in `code_requests` one at a time per client, so a burst
-  cannot pass the limit).
+  uses (`code_flood`; counted in `code_requests`). Both counts are taken one at a time
+  (per mailbox, then per client), so a burst cannot pass either limit.
 - The unsubscribe token is `<row id>.<HMAC of the id and address under the row's own key>`:
   a link for another address (another id, or an altered one) does not verify.
 
@@ -32,7 +33,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.db.errors import waited_too_long
-from server.db.models import ADDRESS, CodeRequest, SeatAddress
+from server.db.models import ADDRESS, CodeRequest, CodeSend, SeatAddress
 from server.rooms import RoomError
 
 from . import outbox
@@ -44,7 +45,9 @@ CODE_TTL = timedelta(minutes=15)
 MAX_TRIES = 5
 RESEND_GAP = timedelta(seconds=60)
 MAX_CODES = 5
-MAX_CODES_PER_ADDRESS = 10  # whatever seats ask: an address is no target for a flood
+# Whatever tables, seats and clients ask: a mailbox is no target for a flood (the limit the
+# docs give, README and PROTOCOL.md).
+MAX_CODES_PER_MAILBOX = 5
 CODES_WINDOW = timedelta(hours=24)
 # Whatever seats and addresses it uses, one client address asks for so many codes an hour:
 # a host's server is no tool for a flood (code_flood).
@@ -68,6 +71,21 @@ def normalize(address: str) -> str:
                         422)
     local, domain = text.rsplit("@", 1)
     return f"{local}@{domain.lower()}"
+
+
+GMAIL = frozenset({"gmail.com", "googlemail.com"})
+
+
+def mailbox(address: str) -> str:
+    """The mailbox an address reaches, as the code cap counts it: all in lower case (the
+    domain is; the big providers' local parts are too), a `+tag` dropped from the local
+    part, and for gmail.com and googlemail.com (one service) the dots too. A provider that
+    tells case or dots apart loses nothing but a few codes a day to a shared count."""
+    local, _, domain = address.strip().lower().rpartition("@")
+    base = local.partition("+")[0] or local  # "+x@..." has no tag to drop, only a name
+    if domain in GMAIL:
+        return f"{base.replace('.', '')}@gmail.com"
+    return f"{base}@{domain}"
 
 
 def _code_hash(row_id: int, code: str) -> str:
@@ -123,7 +141,7 @@ class AddressBook:
                 return self._status(row, now)
             row.lang, row.seat_link = lang, seat_token
             _check_rate(row, now)
-            await _check_address_rate(session, row, now)
+            await _count_mailbox(session, address, now)
             await _count_client(session, client, now)
             code = f"{secrets.randbelow(10**6):06d}"
             if row.window_at is None or now - row.window_at >= CODES_WINDOW:
@@ -236,17 +254,27 @@ def _check_rate(row: SeatAddress, now: datetime) -> None:
                         "try again tomorrow", 429)
 
 
-async def _check_address_rate(session: AsyncSession, row: SeatAddress, now: datetime) -> None:
-    """At most MAX_CODES_PER_ADDRESS codes a day to one address, from every seat together."""
-    others = select(func.coalesce(func.sum(SeatAddress.codes_sent), 0)).where(
-        SeatAddress.address == row.address, SeatAddress.id != row.id,
-        SeatAddress.window_at > now - CODES_WINDOW)
-    count = int((await session.execute(others)).scalar_one())
-    if row.window_at is not None and now - row.window_at < CODES_WINDOW:
-        count += row.codes_sent
-    if count >= MAX_CODES_PER_ADDRESS:
-        raise RoomError("resend_slow", "this address got enough codes today; try tomorrow",
-                        429)
+MAILBOX_LOCKS = 0x4D4258  # the advisory lock class of codes sent per mailbox (PostgreSQL)
+
+
+async def _count_mailbox(session: AsyncSession, address: str, now: datetime) -> None:
+    """At most MAX_CODES_PER_MAILBOX codes in CODES_WINDOW to the mailbox `address` reaches,
+    from every table, seat and client together: counted, then this code written, one at a
+    time per mailbox (SQLite: the write lock; PostgreSQL: an advisory lock, taken before the
+    client's, always in that order). Kept as a hash: the address itself lives only in
+    seat_addresses."""
+    key = hashlib.sha256(mailbox(address).encode()).hexdigest()
+    await session.execute(delete(CodeSend).where(CodeSend.at < now - CODES_WINDOW))
+    if session.get_bind().dialect.name == "postgresql":
+        await session.execute(select(func.pg_advisory_xact_lock(MAILBOX_LOCKS,
+                                                                func.hashtext(key))))
+    count = await session.scalar(select(func.count()).select_from(CodeSend).where(
+        CodeSend.mailbox == key, CodeSend.at > now - CODES_WINDOW)) or 0
+    if count >= MAX_CODES_PER_MAILBOX:
+        raise RoomError("resend_slow", f"{MAX_CODES_PER_MAILBOX} codes were sent to this "
+                        "mailbox today; try again tomorrow", 429)
+    session.add(CodeSend(mailbox=key, at=now))
+    await session.flush()
 
 
 CLIENT_LOCKS = 0x434F44  # the advisory lock class of code requests per client (PostgreSQL)

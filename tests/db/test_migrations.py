@@ -26,7 +26,7 @@ ACCOUNT_TABLES = {"accounts", "account_names", "passkeys", "account_sessions",
                   "auth_challenges", "sign_in_attempts"}
 RATING_TABLES = {"player_ratings", "game_ratings"}  # migration 0007's (derived data)
 # E-mail (0008): dropped, not stashed, going down (tests/db/test_turn_based_migration.py).
-MAIL_TABLES = {"seat_addresses", "mail_outbox", "code_requests"}  # and 0010
+MAIL_TABLES = {"seat_addresses", "mail_outbox", "code_requests", "code_sends"}  # 0010, 0011
 
 
 async def _inspect(url: str) -> tuple[list, set[str], dict[str, set[str]]]:
