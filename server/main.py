@@ -20,6 +20,7 @@ from server.api.error_pages import install as install_error_pages
 from server.api.games import IMPORT_PATH
 from server.api.games import router as games_router
 from server.api.me import router as me_router
+from server.api.notify import UNSUBSCRIBE
 from server.api.notify import router as notify_router
 from server.api.pages import script_json
 from server.api.players import router as players_router
@@ -149,7 +150,8 @@ def create_app(
               socket_addresses=AddressCap(settings.WS_PER_ADDRESS))
     if cluster is not None:  # inside the guard: only requests it lets through claim a room
         app.add_guard(OwnerRouting, ownership=cluster.ownership)
-    app.add_guard(Guard, settings=settings, body_limits={IMPORT_PATH: settings.IMPORT_MAX_BODY})
+    app.add_guard(Guard, settings=settings, body_limits={IMPORT_PATH: settings.IMPORT_MAX_BODY},
+                  link_paths=(UNSUBSCRIBE,))
     app.state.settings = settings
     app.state.rooms = manager
     app.state.database = database  # None when a journal was injected

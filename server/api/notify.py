@@ -5,7 +5,8 @@
     POST /api/rooms/{code}/email/status   what this seat's address is (masked) and its state
     POST /api/rooms/{code}/email/digest   ... asks for a daily digest instead (or not)
     POST /api/rooms/{code}/email/remove   ... takes it back
-    GET  /unsubscribe/{token}             the one-click link of every message
+    GET  /unsubscribe/{token}             the link of every message: a page that asks
+    POST /unsubscribe/{token}             ... one click (RFC 8058): unsubscribed
     POST /api/turns                       for (room, seat token) pairs: whose turn, time left
 """
 
@@ -25,6 +26,7 @@ from .errors import EVERY_ROUTE, STATE_CHANGING, answers
 from .models import AddAddress, ConfirmAddress, DigestChoice, SeatOnly, TurnsQuery
 
 router = APIRouter(responses=EVERY_ROUTE)
+UNSUBSCRIBE = "/unsubscribe/"  # the one-click links: a POST with a form body from any site
 
 
 def _book(request: Request) -> AddressBook:
@@ -92,22 +94,47 @@ async def remove_address(code: str, body: SeatOnly, request: Request) -> dict[st
     return {"ok": True}
 
 
-@router.get("/unsubscribe/{token}", responses=answers(403, 409))
+@router.get(UNSUBSCRIBE + "{token}", responses=answers(403, 409))
+async def unsubscribe_page(token: str, request: Request) -> Any:
+    """The link of every message, opened: nothing changes (link scanners and previews open
+    links). A browser gets a page whose button sends the one-click POST (translated), any
+    other client JSON; a link made for another address is refused (`403
+    unsubscribe_invalid`)."""
+    try:
+        await _book(request).check_unsubscribe(token)
+    except RoomError as e:
+        return _refused(request, e)
+    if wants_html(request):
+        return _page(request, "ask")
+    return {"ok": True, "unsubscribed": False,
+            "message": "POST to this link (List-Unsubscribe=One-Click) to unsubscribe"}
+
+
+@router.post(UNSUBSCRIBE + "{token}", responses=answers(403, 409))
 async def unsubscribe(token: str, request: Request) -> Any:
-    """One click from a message: no more e-mail to its address. A browser gets a page
-    (translated), any other client JSON; a link made for another address is refused
-    (`403 unsubscribe_invalid`)."""
+    """One click (RFC 8058: a mail client's POST with the body List-Unsubscribe=One-Click,
+    or the page's button): no more e-mail to the link's address, from any table. The
+    link is the credential, so the body is not read and any site may send it (the site's
+    boundary lets form bodies through to this path only: api/security.py)."""
     try:
         await _book(request).unsubscribe(token)
     except RoomError as e:
-        if not wants_html(request) or e.code != "unsubscribe_invalid":
-            raise
-        return request.app.state.templates.TemplateResponse(
-            request, "unsubscribe.html", {"ok": False, "code": e.code}, status_code=e.status)
+        return _refused(request, e)
     if wants_html(request):
-        return request.app.state.templates.TemplateResponse(
-            request, "unsubscribe.html", {"ok": True, "code": ""})
-    return {"ok": True, "message": "this address gets no more e-mail from this server"}
+        return _page(request, "done")
+    return {"ok": True, "unsubscribed": True,
+            "message": "this address gets no more e-mail from this server"}
+
+
+def _page(request: Request, state: str, code: str = "", status: int = 200) -> Any:
+    return request.app.state.templates.TemplateResponse(
+        request, "unsubscribe.html", {"state": state, "code": code}, status_code=status)
+
+
+def _refused(request: Request, e: RoomError) -> Any:
+    if not wants_html(request) or e.code != "unsubscribe_invalid":
+        raise e
+    return _page(request, "bad", e.code, e.status)
 
 
 @router.post("/api/turns", responses=answers(403, 415))

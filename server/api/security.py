@@ -23,6 +23,8 @@ from server.memory import trim_malloc
 from .origin import origin_allowed
 
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# A form's body, as mail clients send RFC 8058's one-click POST (and as a page's form does).
+FORM_MEDIA = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
 
 # No inline script or style anywhere; websockets go back to this same host ('self').
 CSP = (
@@ -96,14 +98,18 @@ BUSY_ANSWER = (503, "busy", "the server is reading too many request bodies; retr
 
 
 class Guard:
-    """Wraps the app; `body_limits` maps a path to its own cap (else HTTP_MAX_BODY)."""
+    """Wraps the app; `body_limits` maps a path to its own cap (else HTTP_MAX_BODY).
+    `link_paths` are path prefixes whose path holds the credential (a signed link sent by
+    e-mail): a POST there may come from any site, with a form body or none."""
 
-    def __init__(self, app: ASGIApp, settings: Settings, body_limits: Mapping[str, int]) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings, body_limits: Mapping[str, int],
+                 link_paths: tuple[str, ...] = ()) -> None:
         self.app = app
         self.hosts = settings.allowed_hosts
         self.origins = settings.ALLOWED_ORIGINS
         self.default_limit = settings.HTTP_MAX_BODY
         self.body_limits = dict(body_limits)
+        self.link_paths = link_paths
         self.bodies = BodyBudget(settings.HTTP_BODY_BUDGET)
 
     async def refuse_socket(self, scope: Scope, receive: Receive, send: Send) -> bool:
@@ -152,10 +158,13 @@ class Guard:
         if scope["path"] != "/healthz" and not host_allowed(headers, self.hosts):
             return 400, "bad_host", "this server does not answer to that host name"
         if scope["method"] in STATE_CHANGING:
-            if not origin_allowed(headers, self.origins):
-                return 403, "forbidden_origin", "requests from other sites are refused"
             media = headers.get("content-type", "").partition(";")[0].strip().lower()
-            if media != "application/json":
+            if scope["method"] == "POST" and scope["path"].startswith(self.link_paths):
+                if media not in FORM_MEDIA | {"", "application/json"}:
+                    return 415, "unsupported_media_type", "send a form body, or none"
+            elif not origin_allowed(headers, self.origins):
+                return 403, "forbidden_origin", "requests from other sites are refused"
+            elif media != "application/json":
                 return 415, "unsupported_media_type", "send the body as application/json"
         length = headers.get("content-length")
         if length is not None:

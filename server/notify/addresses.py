@@ -217,17 +217,17 @@ class AddressBook:
             if row is not None:
                 await session.delete(row)
 
+    async def check_unsubscribe(self, token: str) -> None:
+        """Nothing changes: RoomError `unsubscribe_invalid` unless `token` is an address's
+        link (what a GET of the link does: link scanners and previews open links)."""
+        async with self.sessions() as session:
+            await _unsubscribing(session, token)
+
     async def unsubscribe(self, token: str) -> None:
         """One click: no more mail to the address this token was made for (every seat)."""
-        row_id, _, mac = (token or "").partition(".")
         now = self.wall()
         async with self.sessions() as session, session.begin():
-            row = (await session.get(SeatAddress, int(row_id))
-                   if row_id.isdigit() and len(row_id) < 18 else None)
-            if row is None or not hmac.compare_digest(
-                    unsubscribe_token(row.id, row.address, row.unsub_key), f"{row_id}.{mac}"):
-                raise RoomError("unsubscribe_invalid",
-                                "this unsubscribe link is not for that address", 403)
+            row = await _unsubscribing(session, token)
             await session.execute(update(SeatAddress).where(
                 SeatAddress.address == row.address, SeatAddress.unsubscribed_at.is_(None))
                 .values(unsubscribed_at=now, seat_link=None, code_hash=None))
@@ -302,6 +302,18 @@ def _flood() -> RoomError:
     minutes = int(CLIENT_WINDOW.total_seconds() // 60)
     return RoomError("code_flood", f"{MAX_CODES_PER_CLIENT} codes were asked for from your "
                      f"address in {minutes} minutes; try again later", 429)
+
+
+async def _unsubscribing(session: AsyncSession, token: str) -> SeatAddress:
+    """The address row `token` was made for; RoomError `unsubscribe_invalid` otherwise."""
+    row_id, _, mac = (token or "").partition(".")
+    row = (await session.get(SeatAddress, int(row_id))
+           if row_id.isdigit() and len(row_id) < 18 else None)
+    if row is None or not hmac.compare_digest(
+            unsubscribe_token(row.id, row.address, row.unsub_key), f"{row_id}.{mac}"):
+        raise RoomError("unsubscribe_invalid", "this unsubscribe link is not for that address",
+                        403)
+    return row
 
 
 async def _row(session: AsyncSession, room_code: str, seat: int,

@@ -182,7 +182,7 @@ class MailWorker:
             if not await outbox.extend(session, row.id, self.sender, self.wall()):
                 return  # the claim ran out while earlier rows of the batch were sent
         try:
-            await self.mailer.send(mail)
+            await self.mailer.send(mail, self.wall())
         except Exception as exc:
             self.failing = True
             log.warning("mail #%d (%s) not sent, try %d: %s", row.id, row.kind,

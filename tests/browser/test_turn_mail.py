@@ -79,13 +79,15 @@ def test_a_player_confirms_an_address_and_the_lobby_says_your_turn(
             turns = httpx.post(f"{url}/api/turns", json={"seats": [
                 {"code": code, "token": ana_token}]}).json()["seats"][0]
             assert not turns["your_turn"] and "bo@example.org" not in str(turns)
-            # The message's one-click link, opened in the browser: a page that says so; a
-            # link altered to another address's row is refused.
+            # The message's unsubscribe link, opened in the browser: a page that asks, whose
+            # button unsubscribes; a link altered to another address's row is refused.
             link = link_in(mail[0], "http://play.example/unsubscribe/")
             row, mac = link.rsplit("/", 1)[1].split(".")
             bo.goto(f"/unsubscribe/{int(row) + 1}.{mac}")
             expect(bo.get_by_role("heading", name="This link does not work")).to_be_visible()
             bo.goto(link.replace("http://play.example", url))
+            expect(bo.get_by_role("heading", name="Stop the e-mails?")).to_be_visible()
+            button(bo, "Unsubscribe").click()
             expect(bo.get_by_role("heading", name="No more e-mail")).to_be_visible()
             for ctx in contexts:
                 ctx.close()

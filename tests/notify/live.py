@@ -14,6 +14,8 @@ from tests.persist.live import Server
 
 from .smtp import SmtpServer
 
+PUBLIC_URL = "https://coffee-rush.games.example.org"
+
 
 @pytest.fixture
 def mail_server(db_url: str, tmp_path: Path, smtp: SmtpServer) -> Iterator[Server]:
@@ -21,6 +23,8 @@ def mail_server(db_url: str, tmp_path: Path, smtp: SmtpServer) -> Iterator[Serve
     server = Server({**env, "DATABASE_URL": db_url, "TEST_FIXED_SEED": "7",
                      "BOT_WORKERS": "0", "ROOM_CREATE_RATE": "1000",
                      "FORWARDED_ALLOW_IPS": "127.0.0.1",
+                     # A site's usual length: its unsubscribe link no longer fits a line.
+                     "PUBLIC_URL": PUBLIC_URL,
                      "JOURNAL_FALLBACK_PATH": str(tmp_path / "data" / "fallback.jsonl")},
                     log=tmp_path / "server.log")
     server.start()

@@ -19,12 +19,14 @@ from tests.serving import free_port
 class Inbox:
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
+        self.raw: list[bytes] = []  # as they came over the wire
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         with self.lock:
             self.messages.append(message)  # type: ignore[arg-type]
+            self.raw.append(envelope.content)
         return "250 OK"
 
 
@@ -46,6 +48,10 @@ class SmtpServer:
     def received(self) -> list[EmailMessage]:
         with self.inbox.lock:
             return list(self.inbox.messages)
+
+    def received_raw(self) -> list[bytes]:
+        with self.inbox.lock:
+            return list(self.inbox.raw)
 
     def wait_for(self, count: int, timeout: float = 10.0,
                  kind: str | None = None) -> list[EmailMessage]:

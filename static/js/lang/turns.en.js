@@ -47,6 +47,9 @@ export default {
   "unsub.done.title": "No more e-mail",
   "unsub.done.text": "This address gets no more e-mail from this server.",
   "unsub.bad.title": "This link does not work",
+  "unsub.ask.title": "Stop the e-mails?",
+  "unsub.ask.text": "Coffee Rush will send no more e-mail to this address, for any table.",
+  "unsub.ask.button": "Unsubscribe",
   "mail.digest": "One e-mail a day at most, listing my turns",
   "err.no_address": "This seat has no e-mail address yet.",
 };

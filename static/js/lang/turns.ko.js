@@ -47,6 +47,9 @@ export default {
   "unsub.done.title": "더 이상 이메일 없음",
   "unsub.done.text": "이 주소는 이 서버에서 더 이상 이메일을 받지 않습니다.",
   "unsub.bad.title": "이 링크는 작동하지 않습니다",
+  "unsub.ask.title": "이메일을 그만 받을까요?",
+  "unsub.ask.text": "Coffee Rush는 어느 테이블이든 이 주소로 더 이상 이메일을 보내지 않습니다.",
+  "unsub.ask.button": "수신 거부",
   "mail.digest": "하루에 한 번만, 내 차례를 모아서",
   "err.no_address": "이 자리에는 아직 이메일 주소가 없습니다.",
 };
