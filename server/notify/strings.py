@@ -16,6 +16,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "code.body": "Your code to confirm this address for table {room} is {code}.\n"
                      "It is valid for 15 minutes. If you did not ask for it, ignore this "
                      "message.\n",
+        "late.subject": "Coffee Rush: {name} ran out of time at table {code}",
+        "late.body": "Hello,\n\n{name} ran out of time (turn and bank) at Coffee Rush table "
+                     "{code}.\nChoose: let a bot play that turn, or end the game (kept as "
+                     "abandoned). Until someone chooses, {name} may still move.\n"
+                     "Choose here: {link}\n",
         "footer": "\nNo more e-mails from Coffee Rush to this address: {unsubscribe}\n",
     },
     "th": {
@@ -28,6 +33,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "code.subject": "Coffee Rush: รหัสยืนยันของคุณ {code}",
         "code.body": "รหัสยืนยันที่อยู่นี้สำหรับโต๊ะ {room} คือ {code}\n"
                      "ใช้ได้ 15 นาที หากคุณไม่ได้ขอ โปรดเพิกเฉยข้อความนี้\n",
+        "late.subject": "Coffee Rush: {name} หมดเวลาที่โต๊ะ {code}",
+        "late.body": "สวัสดี\n\n{name} หมดเวลา (เวลาต่อตาและเวลาสำรอง) ที่โต๊ะ Coffee Rush "
+                     "{code}\nเลือก: ให้บอทเล่นตานั้นแทน หรือจบเกม (บันทึกว่าถูกทิ้งกลางคัน) "
+                     "ระหว่างที่ยังไม่มีใครเลือก {name} ยังเดินได้\nเลือกได้ที่นี่: {link}\n",
         "footer": "\nเลิกรับอีเมลจาก Coffee Rush ที่ที่อยู่นี้: {unsubscribe}\n",
     },
     "ko": {
@@ -40,6 +49,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "code.subject": "Coffee Rush: 확인 코드 {code}",
         "code.body": "{room} 테이블에 이 주소를 확인하는 코드는 {code}입니다.\n"
                      "15분 동안 유효합니다. 요청하지 않았다면 이 메일을 무시하세요.\n",
+        "late.subject": "Coffee Rush: {code} 테이블에서 {name} 님의 시간이 다 되었습니다",
+        "late.body": "안녕하세요.\n\nCoffee Rush {code} 테이블에서 {name} 님의 시간(턴 시간과 "
+                     "예비 시간)이 다 되었습니다.\n선택하세요: 봇이 그 턴을 두게 하거나, 게임을 "
+                     "끝냅니다(포기된 게임으로 기록). 누군가 선택하기 전까지 {name} 님은 아직 "
+                     "둘 수 있습니다.\n여기에서 선택하세요: {link}\n",
         "footer": "\n이 주소로 Coffee Rush 메일을 더 받지 않기: {unsubscribe}\n",
     },
 }

@@ -25,7 +25,7 @@ from . import outbox
 from .addresses import subscribed, unsubscribe_token
 from .mailer import Mail, Mailer
 from .strings import say
-from .turns import current_turn, waiting_turn
+from .turns import current_turn, late_turn, waiting_turn
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +137,35 @@ class MailWorker:
                                      address_id=row.id, payload=None, now=self.wall(),
                                      status=outbox.HELD if row.digest else outbox.PENDING)
             self._asked.add(turn.key)
+        for room in list(self.manager.rooms.values()):
+            keys |= await self._put_late(room)
         self._asked &= keys  # forget turns that are over
+
+    async def _put_late(self, room: Room) -> set[str]:
+        """A late seat: each other player who is not at the table (who is sees the choice
+        there) and gave an address hears of it, once; returns the keys still wanted."""
+        assert self.sessions is not None
+        late = late_turn(room)
+        if late is None:
+            return set()
+        keys = set()
+        name = room.seats[late.seat].name or str(late.seat + 1)
+        for seat in room.seats:
+            key = late.key(seat.index)
+            if seat.index == late.seat or seat.token_hash is None or seat.conn is not None:
+                continue
+            keys.add(key)
+            if key in self._asked:
+                continue
+            async with self.sessions() as session, session.begin():
+                row = await subscribed(session, room.code, seat.index)
+                if row is not None and self._same_player(room, row):
+                    await outbox.put(session, key=key, kind="late", room_code=room.code,
+                                     seat=seat.index, seq=late.seq, address_id=row.id,
+                                     payload={"late": late.seat, "name": name},
+                                     now=self.wall())
+            self._asked.add(key)
+        return keys
 
     @staticmethod
     def _same_player(room: Room, address: SeatAddress) -> bool:
@@ -149,7 +177,7 @@ class MailWorker:
 
     def forget_turns(self, room_code: str) -> None:
         """An address was confirmed at this room: look at its turns again."""
-        self._asked = {k for k in self._asked if not k.startswith(f"turn:{room_code}:")}
+        self._asked = {k for k in self._asked if k.split(":", 2)[1] != room_code}
 
     async def drain(self) -> None:
         assert self.sessions is not None
@@ -173,6 +201,9 @@ class MailWorker:
                 mail = self._mail(row, address)
                 if mail is not None and row.kind == "turn" and not await self._still_on(
                         session, row.key, row.room_code, address):
+                    mail = None
+                if mail is not None and row.kind == "late" and not await self._still_late(
+                        session, row, address):
                     mail = None
         if mail is None:
             async with self.sessions() as session, session.begin():
@@ -215,6 +246,12 @@ class MailWorker:
                         unsubscribe)
         if address.confirmed_at is None:
             return None
+        if row.kind == "late":
+            name = str((row.payload or {}).get("name") or "?")
+            return Mail(address.address, say(lang, "late.subject", name=name, code=code),
+                        say(lang, "late.body", name=name, code=code,
+                            link=self._link(row.room_code, address)) + footer,
+                        row.key, unsubscribe)
         room = self.manager.rooms.get(row.room_code)
         name = "" if room is None else room.seats[row.seat].name or ""
         return Mail(address.address, say(lang, "turn.subject", code=code),
@@ -236,6 +273,17 @@ class MailWorker:
             return await outbox.room_status(session, room_code) == PLAYING
         now = current_turn(room)
         return now is not None and now.key == key and self._same_player(room, address)
+
+    async def _still_late(self, session: AsyncSession, row: outbox.Claimed,
+                          address: SeatAddress) -> bool:
+        """The late turn of `row` still waits for a choice, and `address` is still its
+        recipient's (a room not held here: while the game is played)."""
+        room = self.manager.rooms.get(row.room_code)
+        if room is None:
+            return await outbox.room_status(session, row.room_code) == PLAYING
+        late = late_turn(room)
+        return (late is not None and late.key(row.seat) == row.key
+                and self._same_player(room, address))
 
     async def _digest(self, session: AsyncSession, row: outbox.Claimed,
                       address: SeatAddress) -> Mail | None:

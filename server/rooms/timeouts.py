@@ -165,27 +165,37 @@ async def time_out(room: ClockedRoom, level: str) -> bool:
         seat = room.seats[clock.seat] if clock.seat is not None else None
         if seat is None or seat.played_by is not None:
             return False
+        event: Late | Timeout
         if room.options.turn_based:
-            return await _late(room, seat)
-        clock.time_out(room.clock())
-        room.set_timeouts(seat.index, seat.timeouts + 1)
-        room.set_stand_in(seat.index, level)
-        away = seat.timeouts >= AWAY_AFTER
-        event: Timeout = {"type": "timeout", "seat": seat.index, "level": level, "away": away}
-        try:
-            await room.note_talk(room.talk.add({
-                "kind": "timeout", "seat": seat.index, "away": away,
-                "after": len(room.actions), "at": round(room.clock() * 1000),
-            }))
-        except RoomError:
-            log.warning("talk log of room %s is full; timeout not logged", room.code)
-        room.commit([event])
-        await save(room)
-    await room.notify([event])
+            event = await _late(room, seat)
+        else:
+            event = await _time_out(room, seat, level)
+    await room.notify([event])  # the bots driver; the mail worker tells the others
     return True
 
 
-async def _late(room: ClockedRoom, seat: Seat) -> bool:
+async def _time_out(room: ClockedRoom, seat: Seat, level: str) -> Timeout:
+    """A real-time turn ran out: the stand-in finishes it."""
+    clock = room.turn_clock
+    assert clock is not None
+    clock.time_out(room.clock())
+    room.set_timeouts(seat.index, seat.timeouts + 1)
+    room.set_stand_in(seat.index, level)
+    away = seat.timeouts >= AWAY_AFTER
+    event: Timeout = {"type": "timeout", "seat": seat.index, "level": level, "away": away}
+    try:
+        await room.note_talk(room.talk.add({
+            "kind": "timeout", "seat": seat.index, "away": away,
+            "after": len(room.actions), "at": round(room.clock() * 1000),
+        }))
+    except RoomError:
+        log.warning("talk log of room %s is full; timeout not logged", room.code)
+    room.commit([event])
+    await save(room)
+    return event
+
+
+async def _late(room: ClockedRoom, seat: Seat) -> Late:
     """A turn-based turn ran out (time and bank): no silent loss and no bot yet. The seat
     is late; the other players choose (server.rooms.late): a stand-in, or the end."""
     clock = room.turn_clock
@@ -195,7 +205,7 @@ async def _late(room: ClockedRoom, seat: Seat) -> bool:
     event: Late = {"type": "late", "seat": seat.index}
     room.commit([event])
     await save(room)
-    return True
+    return event
 
 
 async def save(room: ClockedRoom, *, required: bool = False) -> None:
