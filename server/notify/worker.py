@@ -1,7 +1,8 @@
 """The mail worker: one task per app. Each pass it writes the turns people should hear
-about into the outbox (rooms this instance holds: in cluster mode, the ones it owns), then
-sends what is due. A move only wakes it (an event), so a slow or unreachable SMTP server
-never holds up a move; failed sends back off (outbox.backoff) and go later.
+about, and the late seats the other players should, into the outbox (rooms this instance
+holds: in cluster mode, the ones it owns), then sends what is due. A move only wakes it (an
+event), so a slow or unreachable SMTP server never holds up a move; failed sends back off
+(outbox.backoff) and go later.
 """
 
 from __future__ import annotations
