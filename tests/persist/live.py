@@ -78,9 +78,12 @@ class Server:
 class Player:
     """A seat's socket, keeping its view from the snapshot and patches."""
 
-    def __init__(self, url: str, token: str, v: int | None = None) -> None:
+    def __init__(self, url: str, token: str, v: int | None = None,
+                 source: str | None = None) -> None:
         # Entered here and closed by close(): websockets wants connect() used as a context.
-        self.ws: ClientConnection = connect(url, open_timeout=5).__enter__()
+        # `source`: the local address to connect from (another client, e.g. 127.0.0.2).
+        where = {} if source is None else {"source_address": (source, 0)}
+        self.ws: ClientConnection = connect(url, open_timeout=5, **where).__enter__()
         self.ws.send(json.dumps({"type": "hello", "token": token, "v": v}))
         self.view: dict[str, Any] | None = None
         self.v = -1
