@@ -92,9 +92,15 @@ class Settings(BaseSettings):
     # Share of a level's full thinking work per decision: counted work (rollout turns), not
     # seconds, so bots play alike on any machine at any load.
     BOT_BUDGET: float = Field(1.0, gt=0, le=1.0)
-    # Wall seconds a bot decision may take at most: a busy server cuts the search short
-    # there (logged) and the bot plays the best it found so far.
+    # Wall seconds a bot decision may take at most, counted from its request (time spent
+    # waiting for a worker included): a busy server cuts the search short there (logged)
+    # and the bot plays the best it found so far; a hint not begun by then is refused.
     BOT_DEADLINE: float = Field(3.0, gt=0)
+    # Hints asked and not yet answered (they wait behind every bot move for the workers):
+    # at most HINTS_IN_FLIGHT on the server, HINTS_PER_ADDRESS from one client address
+    # (behind a proxy, set FORWARDED_ALLOW_IPS); past either, error "hint_busy".
+    HINTS_IN_FLIGHT: int = Field(8, ge=1)
+    HINTS_PER_ADDRESS: int = Field(2, ge=1)
     # Seconds a disconnected player keeps their turn to themselves; after that a bot of
     # TAKEOVER_LEVEL plays for them until they come back.
     SEAT_GRACE: float = Field(60, ge=0)

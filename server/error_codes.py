@@ -106,6 +106,11 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("hint_slow", 429,
               "a hint asked while this seat's last one is still being thought, more than 5 "
               "in 60 s from one seat, or past the game's 1000 hints"),
+    ErrorCode("hint_busy", 503,
+              "a hint asked while the server has `HINTS_IN_FLIGHT` hints being thought (8), "
+              "or the client's address `HINTS_PER_ADDRESS` (2), or one the bots were too "
+              "busy to begin within `BOT_DEADLINE` of the request (bot moves go first); "
+              "ask again in a moment"),
     ErrorCode("no_hint", 409,
               "nothing to suggest: the game is not being played, a bot is finishing the "
               "seat's turn, or the seat has no legal action"),

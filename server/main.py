@@ -85,7 +85,8 @@ def create_app(
             bots = BotDriver(TimedChooser(workers, metrics), settings, manager)
             manager.listeners.append(bots)
         app.state.bots = bots
-        app.state.hints = Hints(workers, settings.BOT_BUDGET, settings.BOT_DEADLINE)
+        app.state.hints = Hints(workers, settings.BOT_BUDGET, settings.HINTS_IN_FLIGHT,
+                                settings.HINTS_PER_ADDRESS)
         if mail is not None:  # before any room is restored: rooms copy the listeners
             manager.listeners.append(mail)
         if database is not None:

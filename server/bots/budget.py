@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
@@ -19,10 +20,13 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class Budget:
     """`work`: the share (0 < work <= 1 typically) of the level's full work per decision.
-    `deadline`: time.monotonic() after which a search stops, or None (never: tournaments)."""
+    `deadline`: time.monotonic() after which a search stops, or None (never: tournaments).
+    `stop`: asked too, if given; True stops the search as the deadline would (the bot pool
+    stops a hint so that a bot's move waiting for the worker goes first)."""
 
     work: float
     deadline: float | None = None
+    stop: Callable[[], bool] | None = None
 
     @classmethod
     def within(cls, work: float, seconds: float | None) -> Budget:
@@ -30,7 +34,9 @@ class Budget:
         return cls(work, None if seconds is None else time.monotonic() + seconds)
 
     def expired(self) -> bool:
-        return self.deadline is not None and time.monotonic() >= self.deadline
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            return True
+        return self.stop is not None and self.stop()
 
 
 def log_cut(level: str, done: int, planned: int) -> None:

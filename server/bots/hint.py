@@ -13,10 +13,11 @@ order's name, a tab, an ingredient, a cup counted from 1, a cell, gains as
 {ingredient: count}, a tile); the browser makes the sentence in the reader's language.
 
 `Hints` (one per app, next to the bot driver) takes a seat's request: refuses it with a
-coded RoomError (hints off, a spectator, not the seat's turn, too fast, nothing to
-suggest), asks the pool, records the hint in the room's talk log (journaled like a
-timeout, stored with the game, shown by the replay, never sent to anyone else) and
-returns it. It never changes the game.
+coded RoomError (hints off, a spectator, not the seat's turn, too fast, too many in flight
+on the server or from the client's address, nothing to suggest), asks the pool (behind
+every bot move: a hint never holds up a bot), records the hint in the room's talk log
+(journaled like a timeout, stored with the game, shown by the replay, never sent to
+anyone else) and returns it. It never changes the game.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from server.rules import view as seat_view
 from . import expert
 from .budget import Budget
 from .determinize import determinize
+from .pool import HINT, Late
 
 # Every `hint.why.<kind>` sentence (each in every language: tests/bots/test_hint.py).
 WHY = ("only", "upgrade", "skip_upgrade", "move", "move_serve", "move_rush", "move_rush_serve",
@@ -165,15 +167,17 @@ def path_of(plan: list[dict]) -> list[str]:
     return cells
 
 
-def suggest(view: dict, seed: int, work: float, deadline: float | None = None) -> dict:
+def suggest(view: dict, seed: int, work: float, deadline: float | None = None,
+            stop: Callable[[], bool] | None = None) -> dict:
     """Entry point for pool workers: the hint for `view` (a seat's own view, whose turn it
     is): {"action", "path", "why"}. `work` is the share of the expert's work, `deadline`
-    wall seconds from now (None: none)."""
+    the time.monotonic() when it must answer (None: none); `stop` (the pool's, when a bot's
+    move waits) cuts the search as the deadline does."""
     legal = view["legal"]
     if not legal:
         raise ValueError("no legal action to suggest")
     rng = random.Random(seed)
-    plan = _plan(view, rng, Budget.within(work, deadline))
+    plan = _plan(view, rng, Budget(work, deadline, stop))
     first = plan[0]
     action = next((a for a in legal if a == first), first)
     if view["phase"] in (POUR, PROCESS):
@@ -186,18 +190,27 @@ def suggest(view: dict, seed: int, work: float, deadline: float | None = None) -
 
 
 class Runner(Protocol):
-    async def call(self, fn: Any, *args: Any, key: str | None = None) -> Any: ...
+    async def call(self, fn: Any, *args: Any, key: str | None = None,
+                   priority: int = ...) -> Any: ...
 
 
 class Hints:
-    """Hints for the rooms that allow them: refusals, the pool, the record."""
+    """Hints for the rooms that allow them: refusals, the pool, the record.
 
-    def __init__(self, pool: Runner | None, work: float, deadline: float | None,
+    Hints wait behind bot moves for the same workers (the pool's HINT priority), so what
+    one client can queue is capped: `in_flight` hints asked and not yet answered on the
+    whole server, `per_address` of them from one client address (HINTS_IN_FLIGHT,
+    HINTS_PER_ADDRESS); past either a hint is refused `hint_busy`, as is one whose
+    deadline (BOT_DEADLINE, from the request) passed before a worker could begin it."""
+
+    def __init__(self, pool: Runner | None, work: float, in_flight: int, per_address: int,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.pool = pool  # None: a server without bot workers gives no hints
         self.work = work  # the share of the expert's work (BOT_BUDGET)
-        self.deadline = deadline  # wall seconds a hint may think (BOT_DEADLINE)
+        self.in_flight = in_flight
+        self.per_address = per_address
         self._thinking: set[tuple[str, int]] = set()
+        self._by_address: Counter[str] = Counter()
         self._rate = RateLimit(RATE, WINDOW, clock)
 
     def check(self, room: Room, seat: int | None) -> int:
@@ -215,11 +228,27 @@ class Hints:
             raise RoomError("no_hint", "a bot is playing this turn for the seat", 409)
         return seat
 
-    async def ask(self, room: Room, seat: int | None) -> dict[str, Any]:
-        """A hint for `seat` in `room`, recorded in its talk log; RoomError if refused."""
+    def _room_for(self, address: str) -> None:
+        """RoomError `hint_busy` if the server, or this client address, has its hints in
+        flight already."""
+        if len(self._thinking) >= self.in_flight:
+            raise RoomError("hint_busy", "the server is thinking of too many hints; ask "
+                            "again in a moment", 503)
+        if self._by_address[address] >= self.per_address:
+            raise RoomError("hint_busy", f"at most {self.per_address} hints at a time from "
+                            "one address; ask again once they are answered", 503)
+
+    async def ask(self, room: Room, seat: int | None,
+                  address: str | None = None) -> dict[str, Any]:
+        """A hint for `seat` in `room`, asked from the client `address`, recorded in its
+        talk log; RoomError if refused."""
         seat = self.check(room, seat)
         key = (room.code, seat)
-        if key in self._thinking or not self._rate.hit(f"{room.code}:{seat}"):
+        if key in self._thinking:
+            raise RoomError("hint_slow", "one hint at a time, at most 5 a minute", 429)
+        client = address or ""
+        self._room_for(client)
+        if not self._rate.hit(f"{room.code}:{seat}"):
             raise RoomError("hint_slow", "one hint at a time, at most 5 a minute", 429)
         if sum(1 for i in room.talk.items if i.get("kind") == "hint") >= HINTS_MAX:
             raise RoomError("hint_slow", f"a game gives at most {HINTS_MAX} hints", 429)
@@ -229,11 +258,18 @@ class Hints:
         played, game_v = len(room.actions), room.game_v
         assert self.pool is not None
         self._thinking.add(key)
+        self._by_address[client] += 1
         try:
             hint = await self.pool.call(suggest, view, hint_seed(room.code, played, seat),
-                                        self.work, self.deadline, key=f"{room.code}:{seat}")
+                                        self.work, key=f"{room.code}:{seat}", priority=HINT)
+        except Late:
+            raise RoomError("hint_busy", "the bots were too busy to think of it in time; "
+                            "ask again", 503) from None
         finally:
             self._thinking.discard(key)
+            self._by_address[client] -= 1
+            if not self._by_address[client]:
+                del self._by_address[client]
         if room.game_v != game_v:
             raise RoomError("stale", "the game moved on while the hint was thought", 409)
         item = {"kind": "hint", "seat": seat, "action": hint["action"], "path": hint["path"],

@@ -29,8 +29,10 @@ def chooser(level: str) -> Chooser:
 
 
 def choose_in_process(
-    level: str, view: dict, seed: int, work: float, deadline: float | None = None
+    level: str, view: dict, seed: int, work: float, deadline: float | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> dict:
     """Entry point for pool workers: top-level, so a spawned process can import it.
-    `work`: the share of the level's work; `deadline`: wall seconds from now, or None."""
-    return chooser(level)(view, random.Random(seed), Budget.within(work, deadline))
+    `work`: the share of the level's work; `deadline`: time.monotonic() when the search
+    stops, or None; `stop`: asked too, if given (budget.py)."""
+    return chooser(level)(view, random.Random(seed), Budget(work, deadline, stop))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import functools
+import heapq
 import itertools
 import multiprocessing
 import os
@@ -15,12 +17,14 @@ import zlib
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from typing import Any
 
 from .levels import choose_in_process
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 ORPHAN_CHECK = 1.0  # seconds between looks at the parent where prctl is not available
+SPAWN = multiprocessing.get_context("spawn")
 
 
 def die_with_parent(parent: int) -> None:
@@ -46,35 +50,90 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
-def _worker() -> ProcessPoolExecutor:
+class Late(Exception):
+    """A hint whose deadline passed while it waited for its worker: not thought at all."""
+
+
+# In a worker process: set while a bot's move waits for this worker (see _Lane).
+_move_waiting: Any = None
+
+
+def _start_worker(parent: int, move_waiting: Any) -> None:
+    global _move_waiting
+    die_with_parent(parent)
+    _move_waiting = move_waiting
+
+
+def _yield_to_moves() -> bool:
+    return bool(_move_waiting is not None and _move_waiting.value)
+
+
+def _run(fn: Callable[..., Any], args: tuple[Any, ...], deadline: float | None,
+         hint: bool) -> Any:
+    """In a worker: `fn(*args, deadline, stop)`. A hint stops when a bot's move comes to
+    wait for this worker (`stop`), and answers with what it found so far."""
+    return fn(*args, deadline, _yield_to_moves if hint else None)
+
+
+def _worker(move_waiting: Any) -> ProcessPoolExecutor:
     # Spawned, so safe next to threads and an event loop; the process starts on first use.
     # PR_SET_PDEATHSIG fires when the *thread* that spawned a worker ends: workers are
     # spawned by submit(), i.e. from the event loop's thread, which lives as long as the
     # server.
     return ProcessPoolExecutor(
-        max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-        initializer=die_with_parent, initargs=(os.getpid(),),
+        max_workers=1, mp_context=SPAWN,
+        initializer=_start_worker, initargs=(os.getpid(), move_waiting),
     )
+
+
+MOVE, HINT = 0, 1  # a job's priority: every bot move waiting goes before any hint
+
+
+@dataclass(order=True, slots=True)
+class _Job:
+    priority: int
+    seq: int
+    fn: Callable[..., Any] = field(compare=False)
+    args: tuple[Any, ...] = field(compare=False)
+    deadline: float | None = field(compare=False)  # time.monotonic(), from the request
+    done: asyncio.Future[Any] = field(compare=False)
+
+
+class _Lane:
+    """One worker process and the jobs waiting for it, best first (moves, then the oldest).
+    The process is handed one job at a time, so a move that arrives never waits behind
+    hints in the executor's own first-come queue; a hint it finds thinking is told to stop
+    (`move_waiting`, shared memory the worker reads at each round of its search)."""
+
+    def __init__(self) -> None:
+        self.move_waiting = SPAWN.RawValue(ctypes.c_bool, False)
+        self.executor = _worker(self.move_waiting)
+        self.waiting: list[_Job] = []
+        self.running: _Job | None = None
 
 
 class BotPool:
     """A few worker processes, one executor each, so that a decision can be routed by
     affinity: the same key (a room and seat) always thinks in the same process, where the
-    strong bot keeps its per-turn plan."""
+    strong bot keeps its per-turn plan. In each process a bot's move goes before hints
+    (priority MOVE before HINT), and a hint never begins past its deadline (Late)."""
 
     def __init__(self, workers: int, deadline: float | None = None) -> None:
         if workers < 1:
             raise ValueError("a bot pool needs at least one worker")
-        self.deadline = deadline  # wall seconds per decision, from when a worker takes it
-        self._workers = [_worker() for _ in range(workers)]
+        # Wall seconds per decision, counted from the request (time spent waiting for the
+        # worker included): a search is cut there, a hint not begun by then is refused.
+        self.deadline = deadline
+        self._lanes = [_Lane() for _ in range(workers)]
         self._next = itertools.count()
+        self._seq = itertools.count()
         self._closed = False
 
     def worker_of(self, key: str | None) -> int:
         """The worker index for `key` (stable for the pool's life); None: round robin."""
         if key is None:
-            return next(self._next) % len(self._workers)
-        return zlib.crc32(key.encode()) % len(self._workers)
+            return next(self._next) % len(self._lanes)
+        return zlib.crc32(key.encode()) % len(self._lanes)
 
     async def choose(
         self, level: str, view: dict, seed: int, budget: float, key: str | None = None
@@ -86,35 +145,81 @@ class BotPool:
         (e.g. "ROOMCODE:2"). A worker that died is replaced, and the error is raised for
         the caller to retry.
         """
-        index = self.worker_of(key)
-        executor = self._workers[index]
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(
-                executor, choose_in_process, level, view, seed, budget, self.deadline
-            )
-        except BrokenProcessPool:
-            if not self._closed and self._workers[index] is executor:
-                executor.shutdown(wait=False, cancel_futures=True)
-                self._workers[index] = _worker()
-            raise
+        result: dict = await self.call(choose_in_process, level, view, seed, budget, key=key)
+        return result
 
-    async def call(self, fn: Callable[..., Any], *args: Any, key: str | None = None) -> Any:
-        """`fn(*args)` in a worker (fn top-level, so a spawned process can import it; e.g.
-        a hint, server.bots.hint.suggest), routed by `key` as `choose` is."""
-        index = self.worker_of(key)
-        executor = self._workers[index]
+    async def call(self, fn: Callable[..., Any], *args: Any, key: str | None = None,
+                   priority: int = MOVE) -> Any:
+        """`fn(*args, deadline, stop)` in a worker (fn top-level, so a spawned process can
+        import it: levels.choose_in_process, hint.suggest), routed by `key` as `choose` is.
+        `deadline` is when fn must answer (time.monotonic(), None: never), `stop` None for
+        a move; a HINT is given a `stop` that turns True when a move waits, and raises Late
+        if its deadline passes before the worker is free for it."""
+        if self._closed:
+            raise RuntimeError("the bot pool is closed")
         loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(executor, fn, *args)
-        except BrokenProcessPool:
-            if not self._closed and self._workers[index] is executor:
-                executor.shutdown(wait=False, cancel_futures=True)
-                self._workers[index] = _worker()
-            raise
+        deadline = None if self.deadline is None else time.monotonic() + self.deadline
+        job = _Job(priority, next(self._seq), fn, args, deadline, loop.create_future())
+        lane = self._lanes[self.worker_of(key)]
+        heapq.heappush(lane.waiting, job)
+        if lane.running is not None and lane.running.priority > priority:
+            lane.move_waiting.value = True
+        self._pump(lane)
+        return await job.done
+
+    def _pump(self, lane: _Lane) -> None:
+        """Hand the lane's best waiting job to its worker, if the worker is free."""
+        loop = asyncio.get_running_loop()
+        while lane.running is None and lane.waiting:
+            job = heapq.heappop(lane.waiting)
+            if job.done.done():  # its caller gave up waiting
+                continue
+            hint = job.priority == HINT
+            if hint and job.deadline is not None and time.monotonic() >= job.deadline:
+                job.done.set_exception(Late("the hint's deadline passed while it waited"))
+                continue
+            lane.move_waiting.value = False
+            try:
+                thinking = loop.run_in_executor(lane.executor, _run, job.fn, job.args,
+                                                job.deadline, hint)
+            except (BrokenProcessPool, RuntimeError) as e:  # a dead worker, a closed pool
+                self._replace(lane, lane.executor)
+                job.done.set_exception(e)
+                continue
+            lane.running = job
+            thinking.add_done_callback(
+                functools.partial(self._finished, lane, job, lane.executor))
+
+    def _finished(self, lane: _Lane, job: _Job, executor: ProcessPoolExecutor,
+                  thinking: asyncio.Future[Any]) -> None:
+        lane.running = None
+        error = None if thinking.cancelled() else thinking.exception()
+        if isinstance(error, BrokenProcessPool):
+            self._replace(lane, executor)
+        if not job.done.done():
+            if thinking.cancelled():  # only close() cancels what a worker was given
+                job.done.set_exception(RuntimeError("the bot pool is closed"))
+            elif error is not None:
+                job.done.set_exception(error)
+            else:
+                job.done.set_result(thinking.result())
+        if not self._closed:
+            self._pump(lane)
+        else:
+            for waiting in lane.waiting:
+                if not waiting.done.done():
+                    waiting.done.set_exception(RuntimeError("the bot pool is closed"))
+            lane.waiting.clear()
+
+    def _replace(self, lane: _Lane, executor: ProcessPoolExecutor) -> None:
+        """A worker that died: a new process for the lane (once, whoever notices first)."""
+        if not self._closed and lane.executor is executor:
+            executor.shutdown(wait=False, cancel_futures=True)
+            lane.executor = _worker(lane.move_waiting)
 
     def close(self) -> None:
-        """Stop the workers; decisions still queued are dropped."""
+        """Stop the workers; decisions still queued are dropped (their callers get
+        RuntimeError)."""
         self._closed = True
-        for executor in self._workers:
-            executor.shutdown(wait=True, cancel_futures=True)
+        for lane in self._lanes:
+            lane.executor.shutdown(wait=True, cancel_futures=True)

@@ -80,7 +80,7 @@ class Back(ClientFrame):
 class Hint(ClientFrame):
     """A seated player asks what the expert bot would do now (rooms with the `hints`
     option, on their turn): answered, to them only, by a `hint` frame with this id, or an
-    error (hints_off, forbidden, not_your_turn, hint_slow, no_hint, stale)."""
+    error (hints_off, forbidden, not_your_turn, hint_slow, hint_busy, no_hint, stale)."""
 
     type: Literal["hint"]
     id: FrameId = Field(description="echoed in the hint or error")

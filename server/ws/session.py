@@ -39,7 +39,7 @@ class Session:
         self.room = room
         self.hints = hints  # None: this server gives no hints
         self._hinting: set[asyncio.Task[None]] = set()  # hints being thought, kept alive
-        self.address = address  # the client's, for the spectators' chat limit
+        self.address = address  # the client's, for the spectators' chat and the hint limits
         self.metrics = metrics
         self.conn = Connection(settings.WS_OUTBOX)
         self.max_frame = settings.WS_MAX_FRAME
@@ -76,8 +76,8 @@ class Session:
         elif isinstance(frame, Act):
             await self.act(frame)
         elif isinstance(frame, Hint):
-            # Thought in a bot worker for up to BOT_DEADLINE: the socket reads on meanwhile
-            # (the player may act; the hint then comes back `stale`).
+            # Thought in a bot worker within BOT_DEADLINE of now: the socket reads on
+            # meanwhile (the player may act; the hint then comes back `stale`).
             task = asyncio.create_task(self.hint(frame))
             self._hinting.add(task)
             task.add_done_callback(self._hinting.discard)
@@ -153,7 +153,7 @@ class Session:
             self.error("hints_off", "this server gives no hints", frame.id)
             return
         try:
-            hint = await self.hints.ask(self.room, self.conn.seat)
+            hint = await self.hints.ask(self.room, self.conn.seat, self.address)
         except RoomError as e:
             self.error(e.code, e.message, frame.id)
             return

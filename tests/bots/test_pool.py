@@ -1,14 +1,18 @@
-"""The pool thinks in worker processes and never blocks the event loop."""
+"""The pool thinks in worker processes and never blocks the event loop; a bot's move goes
+before hints, and a deadline counts from the request."""
 
 from __future__ import annotations
 
 import asyncio
+import time
+from pathlib import Path
 
 import pytest
 
-from server.bots.pool import BotPool
+from server.bots.pool import HINT, MOVE, BotPool, Late
 from server.rules import new_game, view
 
+from . import workers
 from .test_strong_eval import _midgame
 
 
@@ -67,3 +71,76 @@ async def test_the_pools_deadline_cuts_a_workers_search():
             pool.close()
     cut, full = choices
     assert cut == {"type": "choose_meeple", "meeple": 1} != full
+
+
+async def _begun(gate: Path) -> None:
+    """Until the job holding the worker has begun (it creates `gate`)."""
+    while not gate.exists():
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.asyncio
+async def test_a_move_goes_before_the_hints_waiting_for_its_worker(tmp_path: Path):
+    """Issue 41.1: hints and moves share the workers, and a move must never wait behind
+    hints. A hint holds the worker, two more wait; a move asked after them is thought
+    before them, and the hint holding the worker is stopped for it (what it found so far
+    is its answer)."""
+    pool = BotPool(workers=1, deadline=60)
+    done: list[str] = []
+
+    async def ask(name: str, fn, *args, priority: int) -> object:
+        result = await pool.call(fn, *args, key="ROOM:0", priority=priority)
+        done.append(name)
+        return result
+
+    try:
+        gate = tmp_path / "holding"
+        holder = asyncio.ensure_future(ask("holding hint", workers.hold, str(gate), 60.0,
+                                           priority=HINT))
+        await _begun(gate)
+        hints = [asyncio.ensure_future(ask(f"hint {i}", workers.label, "h", priority=HINT))
+                 for i in (1, 2)]
+        await asyncio.sleep(0)  # both asked (and waiting) before the move
+        move = asyncio.ensure_future(ask("move", workers.label, "m", priority=MOVE))
+        stopped, *_ = await asyncio.gather(holder, *hints, move)
+    finally:
+        pool.close()
+    assert done == ["holding hint", "move", "hint 1", "hint 2"]
+    assert stopped is True  # stopped for the move, not after its 60 s
+
+
+@pytest.mark.asyncio
+async def test_a_decisions_deadline_counts_from_its_request_not_from_its_start(
+        tmp_path: Path):
+    """A move asked while another holds the worker gets the deadline of its request: the
+    time it waited is spent. A hint that waits past its deadline is never begun (Late)."""
+    deadline = 30.0
+    pool = BotPool(workers=1, deadline=deadline)
+    gate = tmp_path / "open"
+    try:
+        holding = asyncio.ensure_future(pool.call(workers.wait_for, str(gate)))
+        await asyncio.sleep(0)
+        before = time.monotonic()
+        asked = asyncio.ensure_future(pool.call(workers.deadline_of))
+        await asyncio.sleep(0)  # asked now
+        after = time.monotonic()
+        await asyncio.sleep(0.5)  # it waits at least this long for the worker
+        gate.touch()
+        await holding
+        given = await asked
+    finally:
+        pool.close()
+    assert given is not None and before + deadline <= given <= after + deadline
+
+    pool = BotPool(workers=1, deadline=0.2)
+    gate = tmp_path / "open again"
+    try:
+        holding = asyncio.ensure_future(pool.call(workers.wait_for, str(gate)))
+        late = asyncio.ensure_future(pool.call(workers.label, "h", priority=HINT))
+        await asyncio.sleep(0.3)  # at least the hint's whole deadline, waiting
+        gate.touch()
+        await holding
+        with pytest.raises(Late):
+            await late
+    finally:
+        pool.close()

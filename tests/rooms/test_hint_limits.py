@@ -16,10 +16,11 @@ from tests.rooms.test_turnclock import TalkJournal
 
 
 class InlinePool:
-    """The bot pool's `call`, run in this process: the hint's own code, no workers."""
+    """The bot pool's `call`, run in this process: the hint's own code, no workers (no
+    deadline, nothing to stop it)."""
 
-    async def call(self, fn: Any, *args: Any, key: str | None = None) -> Any:
-        return fn(*args)
+    async def call(self, fn: Any, *args: Any, key: str | None = None, priority: int = 0) -> Any:
+        return fn(*args, None, None)
 
 
 async def hinted_room(clock: FakeClock, start: bool = True):
@@ -35,7 +36,7 @@ async def hinted_room(clock: FakeClock, start: bool = True):
 
 
 def hints_for(clock: FakeClock) -> Hints:
-    return Hints(InlinePool(), 0.01, None, clock)
+    return Hints(InlinePool(), 0.01, 8, 2, clock)
 
 
 def hint_items(room) -> list[dict]:

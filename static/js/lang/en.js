@@ -351,6 +351,7 @@ export default {
   "err.chat_slow": "You are chatting too fast. Wait a few seconds.",
   "err.hints_off": "This table does not allow hints.",
   "err.hint_slow": "One hint at a time, and a few a minute. Wait a moment.",
+  "err.hint_busy": "The bots are busy thinking just now. Ask for your hint again in a moment.",
   "err.no_hint": "There is nothing to suggest right now.",
   "err.spectators_full": "This table has as many spectators as it can take. Try again later.",
   "err.stale": "The table moved on meanwhile; here is how it stands now.",
