@@ -39,7 +39,13 @@ class Budget:
         return self.stop is not None and self.stop()
 
 
-def log_cut(level: str, done: int, planned: int) -> None:
-    """A deadline ended a search early: say so, with how much of the work was done."""
+def log_cut(level: str, done: int, planned: int, budget: Budget | None = None) -> None:
+    """A deadline ended a search early: say so, with how much of the work was done. One
+    that `budget`'s stop ended (a hint making way for a bot's move) is routine: debug."""
+    if budget is not None and not (budget.deadline is not None
+                                   and time.monotonic() >= budget.deadline):
+        log.debug("%s bot: stopped at %d of %d work units for a bot's move", level, done,
+                  planned)
+        return
     log.warning("%s bot: the deadline cut its search at %d of %d work units", level, done,
                 planned)

@@ -388,7 +388,7 @@ def search(
         if work >= planned:
             break
         if budget.expired():
-            log_cut(LEVEL, int(work), planned)
+            log_cut(LEVEL, int(work), planned, budget)
             break
         if stage_work >= per_stage and rounds_in_stage >= MIN_ROUNDS and len(alive) > 2:
             rest = sorted(alive[1:], key=lambda i: (-plans[i].mean, i))

@@ -165,7 +165,7 @@ def search(game: Game, view: dict, rng: random.Random, budget: Budget, share: fl
         if done and rollout.work_units(turns, memo) >= planned:
             break
         if done and budget.expired():
-            log_cut("strong", done, rounds)
+            log_cut("strong", done, rounds, budget)
             break
         rng.shuffle(unseen)
         deck = unseen[:deck_count]
