@@ -180,7 +180,7 @@ async def run(base: str, level: str, players: int, seconds: float,
 def figures(gaps: list[float]) -> str:
     if len(gaps) < 2:
         return f"{len(gaps)} gaps"
-    q = statistics.quantiles(gaps, n=10)
+    q = statistics.quantiles(gaps, n=10, method="inclusive")
     return (f"mean {statistics.fmean(gaps):5.2f}  p50 {q[4]:5.2f}  p90 {q[8]:5.2f}  "
             f"max {max(gaps):5.2f} s  ({len(gaps)} gaps)")
 
@@ -218,8 +218,8 @@ def main() -> None:
     print(f"under a {args.rooms}-room hint attack:  {figures(attacked)}")
     if len(alone) >= 2 and len(attacked) >= 2:
         ratio = statistics.fmean(attacked) / statistics.fmean(alone)
-        p90 = (statistics.quantiles(attacked, n=10)[8]
-               / statistics.quantiles(alone, n=10)[8])
+        p90 = (statistics.quantiles(attacked, n=10, method="inclusive")[8]
+               / statistics.quantiles(alone, n=10, method="inclusive")[8])
         print(f"  ratio attacked/alone: mean {ratio:.2f}, p90 {p90:.2f}")
     print(f"  the attacker's answers: {dict(sorted(counts.items()))}")
 
