@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from server.accounts.turns import Turns
 from server.api import install_error_handlers, pages_router, rooms_router
 from server.api.account_seats import watch as watch_accounts
 from server.api.accounts import router as accounts_router
@@ -156,6 +157,7 @@ def create_app(
     app.state.settings = settings
     app.state.rooms = manager
     app.state.database = database  # None when a journal was injected
+    app.state.account_turns = Turns()  # accounts' database work taken in turn (api/)
     app.state.metrics = metrics
     app.state.mail = mail
     app.state.addresses = None  # an AddressBook once the database is open (mail on)

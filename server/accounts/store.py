@@ -270,9 +270,15 @@ async def sessions_of(session: AsyncSession,
 # --- failed sign-ins (rate limit) --------------------------------------------------------
 
 
-async def failures(session: AsyncSession, key: str, since: datetime) -> int:
-    return await session.scalar(select(func.count()).select_from(SignInAttempt)
-                                .where(SignInAttempt.key == key, SignInAttempt.at >= since)) or 0
+async def failures_before(session: AsyncSession, key: str, since: datetime,
+                          but: int) -> tuple[int, datetime | None]:
+    """How many failures `key` has had since `since` (the row `but` aside), and the last
+    one's time."""
+    row = (await session.execute(
+        select(func.count(), func.max(SignInAttempt.at)).select_from(SignInAttempt)
+        .where(SignInAttempt.key == key, SignInAttempt.at >= since,
+               SignInAttempt.id != but))).one()
+    return row[0] or 0, row[1]
 
 
 async def add_failures(session: AsyncSession, keys: Iterable[str], now: datetime) -> list[int]:
@@ -288,8 +294,8 @@ LIMIT_LOCKS = 0x53494E  # the advisory lock class of sign-in keys (PostgreSQL)
 
 async def lock_keys(session: AsyncSession, keys: Iterable[str]) -> None:
     """PostgreSQL: a transaction advisory lock per key (in order: no deadlock), so attempts
-    under one key are written and counted one after another. SQLite needs none: the first
-    write takes the database's write lock until the commit."""
+    under one key are written and counted one after another across instances. SQLite
+    needs none: one server owns the file, and it takes them in turn in memory."""
     if session.get_bind().dialect.name != "postgresql":
         return
     for key in sorted(set(keys)):

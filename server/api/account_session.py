@@ -26,8 +26,9 @@ from server.accounts.errors import AccountError, not_signed_in
 from server.accounts.names import name_key
 from server.accounts.passkeys import RelyingParty
 from server.accounts.store import AccountInfo, key_taken
+from server.accounts.turns import Late, Turns
+from server.db.errors import is_unavailable
 from server.db.models import utcnow
-from server.rooms import RoomError
 
 from .security import host_name
 
@@ -78,20 +79,47 @@ def _foreign() -> AccountError:
 
 
 class Unreachable(Exception):
-    """The database did not answer a request's account question in DB_TIMEOUT."""
+    """The database did not answer a request's account question in time."""
 
 
-async def _ask(request: Request, factory: Sessions,
-               question: Callable[[AsyncSession], Awaitable[T]]) -> T:
-    """`question` in a transaction of its own, within DB_TIMEOUT: a database that is down,
-    full or frozen must not hang or break the room routes (play goes on through outages)."""
+WAITS = 5  # a request waits at most WAITS × DB_TIMEOUT for each of its turns (turns.py)
+
+
+def deadline(request: Request) -> float:
+    """Until when (the loop's clock) a request waits for its next turn at the database."""
+    return asyncio.get_running_loop().time() + WAITS * request.app.state.settings.DB_TIMEOUT
+
+
+def turns(request: Request) -> Turns:
+    return request.app.state.account_turns
+
+
+async def ask(request: Request, factory: Sessions,
+              question: Callable[[AsyncSession], Awaitable[T]], until: float | None = None) -> T:
+    """`question` in a transaction of its own once its turn comes (a burst waits in
+    memory, not for the pool or a lock). Unreachable if the turn or the answer does not
+    come in time, or the database cannot take the transaction now (a pool, lock or
+    statement timeout, a lost connection): a database that is down, full or frozen must
+    not hang or break a route. A refusal of the transaction itself (a bug) goes through."""
+
+    async def transaction() -> T:
+        async with factory() as session, session.begin():
+            return await question(session)
+
     try:
-        async with asyncio.timeout(request.app.state.settings.DB_TIMEOUT):
-            async with factory() as session, session.begin():
-                return await question(session)
+        return await turns(request).gate.run(transaction, until or deadline(request))
+    except Late:
+        log.warning("accounts: no turn at the database in time")
+        raise Unreachable from None
     except (SQLAlchemyError, OSError, TimeoutError) as exc:
+        if not is_unavailable(exc):
+            raise
         log.warning("accounts: the database did not answer (%r)", exc)
         raise Unreachable from exc
+
+
+def unavailable(what: str) -> AccountError:
+    return AccountError("unavailable", f"{what} right now; try again in a moment", 503)
 
 
 async def signed_in(request: Request) -> AccountInfo | None:
@@ -104,11 +132,10 @@ async def signed_in(request: Request) -> AccountInfo | None:
         return None
     check_same_site(request)
     try:
-        return await _ask(request, factory,
-                          lambda session: sessions.account_of(session, secret, utcnow()))
+        return await ask(request, factory,
+                         lambda session: sessions.account_of(session, secret, utcnow()))
     except Unreachable:
-        raise RoomError("unavailable", "the database cannot say who you are right now; "
-                        "try again in a moment", 503) from None
+        raise unavailable("the database cannot say who you are") from None
 
 
 async def account(request: Request, db: DB) -> AccountInfo:
@@ -146,14 +173,16 @@ def relying_party(request: Request) -> RelyingParty:
 
 
 async def refuse_account_name(request: Request, name: str) -> None:
-    """A guest may not sit under an account's name (name_taken); no database, no accounts."""
+    """A guest may not sit under an account's name (name_taken); no database, no accounts.
+    A name that cannot be checked in time is refused as unavailable (503): a guest is never
+    seated under a name that may be an account's."""
     factory = getattr(request.app.state, "db_sessions", None)
     if factory is None:
         return
     try:
-        taken = await _ask(request, factory, lambda session: key_taken(session, name_key(name)))
-    except Unreachable:  # during an outage a guest still sits down (the check is skipped)
-        return
+        taken = await ask(request, factory, lambda session: key_taken(session, name_key(name)))
+    except Unreachable:
+        raise unavailable("the name cannot be checked against the accounts' names") from None
     if taken:
         raise AccountError("name_taken",
                            "that name belongs to an account: sign in to sit under it", 409)

@@ -8,29 +8,46 @@ in a thread, off the event loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
-from typing import Any
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.accounts import passkeys, ratelimit, sessions, store
 from server.accounts.errors import AccountError, bad_credentials
 from server.accounts.names import check_name, name_key
 from server.accounts.passwords import hash_password, verify_password
+from server.accounts.turns import Late
 from server.bots.levels import LEVELS
-from server.db.errors import waited_too_long
 from server.db.models import utcnow
 from server.rooms.seating import clean_name
 
 from .account_models import AccountName, Empty, PasskeyAnswer, PasswordSignIn, SignUp
-from .account_session import DB, check_same_site, relying_party, sign_in, sign_out
+from .account_session import (
+    DB,
+    Sessions,
+    Unreachable,
+    ask,
+    check_same_site,
+    deadline,
+    relying_party,
+    sign_in,
+    sign_out,
+    turns,
+    unavailable,
+)
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
 
 router = APIRouter(responses={**EVERY_ROUTE, **STATE_CHANGING, **answers(401, 429, 503)})
 OK = {"ok": True}
+T = TypeVar("T")
+SIGN_IN_BUSY = "the database cannot take this sign-in"
 
 
 def account_name(raw: str) -> tuple[str, str]:
@@ -122,9 +139,8 @@ def _with_body(response: JSONResponse, content: dict[str, Any]) -> JSONResponse:
 async def sign_in_with_passkey(body: Empty, request: Request, db: DB) -> dict[str, Any]:
     """The options to sign in with a passkey saved on this device (no name asked)."""
     check_same_site(request)
-    async with db() as session, session.begin():
-        options = await passkeys.begin_authentication(session, relying_party(request),
-                                                      utcnow())
+    options = await _in_turn(request, db, lambda session: passkeys.begin_authentication(
+        session, relying_party(request), utcnow()))
     return {"options": options}
 
 
@@ -133,55 +149,81 @@ async def sign_in_with_passkey_finish(body: PasskeyAnswer, request: Request,
                                       db: DB) -> JSONResponse:
     check_same_site(request)
     now = utcnow()
-    async with db() as session, session.begin():  # consumed even if what follows fails
-        challenge, _, _ = await passkeys.take(session, body.credential, passkeys.SIGN_IN, now)
-    async with db() as session:
+    # Consumed even if what follows fails.
+    challenge, _, _ = await _in_turn(request, db, lambda session: passkeys.take(
+        session, body.credential, passkeys.SIGN_IN, now))
+
+    async def found(session: AsyncSession) -> tuple[store.PasskeyInfo | None,
+                                                    store.AccountInfo | None]:
         key = await store.passkey(session, passkeys.credential_id(body.credential))
-        account = None if key is None else await store.get_account(session, key.account_id)
+        return key, None if key is None else await store.get_account(session, key.account_id)
+
+    key, account = await _in_turn(request, db, found)
     if key is None or account is None:
         raise passkeys.rejected("this passkey belongs to no account here")
     count = passkeys.verify_assertion(relying_party(request), body.credential, challenge, key)
     if not account.usable:
         raise passkeys.rejected("this account may not sign in")
     response = JSONResponse({})
-    async with db() as session, session.begin():
+
+    async def signed_in(session: AsyncSession) -> None:
         await store.passkey_used(session, key.id, count, now)
         await sign_in(request, response, session, account.id)
+
+    await _in_turn(request, db, signed_in)
     return _with_body(response, {"id": account.id, "name": account.name})
 
 
 @router.post("/api/sign-in/password")
 async def sign_in_with_password(body: PasswordSignIn, request: Request,
                                 db: DB) -> JSONResponse:
-    """Limited to 5 failures in 15 minutes per account and per client address, however
-    many attempts arrive at once (server/accounts/ratelimit.py)."""
+    """Failures are counted per account and client address, with a growing delay: after 5,
+    the next attempt from that address waits 1 minute, then 2, 4, 8, then 15 for each
+    (server/accounts/ratelimit.py). Attempts under one pair are taken one at a time,
+    however many arrive at once; 503 unavailable when the database cannot take one in time."""
     check_same_site(request)
-    now = utcnow()
-    keys = [ratelimit.address_key(client_address(request))]
-    async with db() as session:
-        account = await store.account_by_key(session, name_key(body.name))
-    if account is not None:
-        keys.append(ratelimit.account_key(account.id))
+    key = name_key(body.name)
+    account = await _in_turn(request, db, lambda session: store.account_by_key(session, key))
+    who = ratelimit.name_who(key) if account is None else ratelimit.account_who(account.id)
+    pair = ratelimit.pair_key(who, client_address(request))
     try:
-        async with db() as session, session.begin():  # written and counted, one at a time
-            attempt = await ratelimit.reserve(session, keys, now)
-    except SQLAlchemyError as exc:  # a burst under one key: refused, not checked
-        if not waited_too_long(exc):
-            raise
-        attempt = None
-    if attempt is None:
-        raise ratelimit.limited()
+        async with turns(request).keys.hold(pair, deadline(request)):
+            return await _attempt(request, db, body.password, account, pair)
+    except Late:
+        raise unavailable(SIGN_IN_BUSY) from None
+
+
+async def _in_turn(request: Request, db: Sessions,
+                   question: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    """A sign-in's transaction in its turn (account_session.ask); 503 unavailable if the
+    database cannot take it in time."""
+    try:
+        return await ask(request, db, question)
+    except Unreachable:
+        raise unavailable(SIGN_IN_BUSY) from None
+
+
+async def _attempt(request: Request, db: Sessions, password: str,
+                   account: store.AccountInfo | None, pair: str) -> JSONResponse:
+    """One password attempt, with its pair's turn held."""
+    now = utcnow()
+    row = await _in_turn(request, db, lambda session: ratelimit.attempt(session, pair, now))
+    if isinstance(row, timedelta):
+        raise ratelimit.limited(row)
     stored = account.password_hash if account is not None and account.usable else None
-    ok = await asyncio.to_thread(verify_password, body.password, stored)
-    response = JSONResponse({})
-    if not ok or account is None:  # the attempt's rows stay: a failure
-        async with db() as session, session.begin():
-            await ratelimit.forget_old(session, now)
+    ok = await turns(request).hashing.run(
+        lambda: asyncio.to_thread(verify_password, password, stored), None)
+    if not ok or account is None:  # the attempt's row stays: a failure
+        with contextlib.suppress(Unreachable):  # old rows go next time
+            await ask(request, db, lambda session: ratelimit.forget_old(session, now))
         raise bad_credentials()
-    async with db() as session, session.begin():
-        await ratelimit.release(session, attempt)
-        await ratelimit.succeeded(session, account.id)
+    response = JSONResponse({})
+
+    async def signed_in(session: AsyncSession) -> None:
+        await ratelimit.succeeded(session, pair)
         await sign_in(request, response, session, account.id)
+
+    await _in_turn(request, db, signed_in)
     return _with_body(response, {"id": account.id, "name": account.name})
 
 

@@ -323,13 +323,13 @@ class AuthChallenge(Base):
 
 
 class SignInAttempt(Base):
-    """A failed password sign-in, counted per account and per address (rate limit)."""
+    """A failed password sign-in, counted per (account, address) pair (rate limit)."""
 
     __tablename__ = "sign_in_attempts"
     __table_args__ = (Index(None, "key", "at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    key: Mapped[str] = mapped_column(String(160))  # "account:<id>" or "address:<ip>"
+    key: Mapped[str] = mapped_column(String(160))  # "account:<id> address:<ip>"
     at: Mapped[datetime]
 
 
