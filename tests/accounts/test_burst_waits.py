@@ -1,7 +1,8 @@
-"""An attempt that waits DB_TIMEOUT for its turn is refused with the limit's code, not a
-500: a password sign-in whose key another transaction holds (PostgreSQL: its advisory
-lock; SQLite: the write lock) gets `rate_limited`, a "send the code" whose client is held
-gets `code_flood`. The lock is really held, by another connection, for the whole attempt."""
+"""An attempt that waits DB_TIMEOUT for its turn is refused with a code, not a 500: a
+password sign-in whose key another transaction holds (PostgreSQL: its advisory lock;
+SQLite: the write lock) gets `unavailable` (503: the database could not take it; it is no
+failure, so never `rate_limited`), a "send the code" whose client is held gets
+`code_flood`. The lock is really held, by another connection, for the whole attempt."""
 
 from __future__ import annotations
 
@@ -57,15 +58,16 @@ async def holding(url: str, space: int, key: str) -> AsyncIterator[AsyncConnecti
         await engine.dispose()
 
 
-async def test_a_sign_in_that_cannot_get_its_turn_is_refused_as_rate_limited(
+async def test_a_sign_in_that_cannot_get_its_turn_is_refused_as_unavailable(
         app: FastAPI) -> None:
     url = app.state.settings.DATABASE_URL
     async with client(app, address="10.4.0.1") as alice:
-        await sign_up(alice, "Alice")
-        async with holding(url, LIMIT_LOCKS, ratelimit.address_key("10.4.0.1")):
+        me = await sign_up(alice, "Alice")
+        pair = ratelimit.pair_key(ratelimit.account_who(me["id"]), "10.4.0.1")
+        async with holding(url, LIMIT_LOCKS, pair):
             r = await alice.post("/api/sign-in/password",
                                  json={"name": "Alice", "password": "correct horse"})
-            refused(r, 429, "rate_limited")
+            refused(r, 503, "unavailable")
         r = await alice.post("/api/sign-in/password",  # its turn comes: checked, signed in
                              json={"name": "Alice", "password": "correct horse"})
         assert r.status_code == 200, r.text

@@ -1,10 +1,13 @@
 """Accounts with a password, over HTTP: sign up, unique names (look-alikes too), bots'
-names reserved, sign in, wrong passwords and their limit, sign out."""
+names reserved, sign in, wrong passwords and their delay, sign out."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import text
 
 from server.accounts import ratelimit
 from server.accounts.sessions import COOKIE
@@ -61,35 +64,74 @@ async def test_password_sign_in_and_a_wrong_password(app: FastAPI) -> None:
         assert (await b.get("/api/me")).json()["name"] == "Alice"
 
 
-async def test_sign_in_is_limited_per_account_whatever_the_address(app: FastAPI) -> None:
-    async with client(app) as a:
+async def test_guessing_from_one_address_delays_that_address_for_that_account_only(
+        app: FastAPI) -> None:
+    """Issue 41.6: failures count per (account, address); the owner elsewhere, and the
+    guesser's address for another account, are not held up."""
+    async with client(app, address="10.9.9.9") as a:
         await sign_up(a, "Alice", "correct horse")
-    for i in range(ratelimit.LIMIT):
-        async with client(app, address=f"10.1.0.{i}") as guesser:
+        await sign_up(a, "Bob", "battery staple")
+    async with client(app, address="10.1.0.1") as guesser:
+        for i in range(ratelimit.FREE):
             r = await guesser.post("/api/sign-in/password",
                                    json={"name": "Alice", "password": f"guess {i}xx"})
             refused(r, 401, "bad_credentials")
-    async with client(app, address="10.2.0.1") as owner:  # a fresh address, the right password
-        r = await owner.post("/api/sign-in/password",
-                             json={"name": "Alice", "password": "correct horse"})
-        refused(r, 429, "rate_limited")
-
-
-async def test_sign_in_is_limited_per_address_whatever_the_name(app: FastAPI) -> None:
-    async with client(app, address="10.9.9.9") as a:
-        await sign_up(a, "Alice", "correct horse")
-    async with client(app, address="10.3.0.1") as guesser:
-        for i in range(ratelimit.LIMIT):
-            r = await guesser.post("/api/sign-in/password",
-                                   json={"name": f"User{i}", "password": "guess guess"})
-            refused(r, 401, "bad_credentials")
-        r = await guesser.post("/api/sign-in/password",
+        r = await guesser.post("/api/sign-in/password",  # even the right one now waits
                                json={"name": "Alice", "password": "correct horse"})
         refused(r, 429, "rate_limited")
-    async with client(app, address="10.3.0.2") as elsewhere:  # Alice's own count is clear
-        r = await elsewhere.post("/api/sign-in/password",
-                                 json={"name": "Alice", "password": "correct horse"})
-        assert r.status_code == 200
+        assert "60 seconds" in r.json()["error"]["message"]
+        r = await guesser.post("/api/sign-in/password",
+                               json={"name": "Bob", "password": "battery staple"})
+        assert r.status_code == 200, r.text
+    async with client(app, address="10.1.0.2") as owner:  # Alice, at her own address
+        r = await owner.post("/api/sign-in/password",
+                             json={"name": "Alice", "password": "correct horse"})
+        assert r.status_code == 200, r.text
+
+
+async def test_failures_under_other_names_do_not_hold_up_an_address(app: FastAPI) -> None:
+    """Issue 41.6: five failures from one address used to lock every account from it."""
+    async with client(app, address="10.3.0.1") as shared:
+        await sign_up(shared, "Alice", "correct horse")
+        for i in range(ratelimit.FREE + 2):
+            r = await shared.post("/api/sign-in/password",
+                                  json={"name": f"User{i}", "password": "guess guess"})
+            refused(r, 401, "bad_credentials")
+        r = await shared.post("/api/sign-in/password",
+                              json={"name": "Alice", "password": "correct horse"})
+        assert r.status_code == 200, r.text
+
+
+async def test_an_unknown_name_is_delayed_as_an_account_would_be(app: FastAPI) -> None:
+    async with client(app, address="10.3.0.2") as guesser:
+        for i in range(ratelimit.FREE):
+            r = await guesser.post("/api/sign-in/password",
+                                   json={"name": "Nobody", "password": f"guess {i}xx"})
+            refused(r, 401, "bad_credentials")
+        r = await guesser.post("/api/sign-in/password",
+                               json={"name": "Nobody", "password": "guess guess"})
+        refused(r, 429, "rate_limited")
+
+
+async def test_a_success_forgets_its_pairs_failures_only(app: FastAPI) -> None:
+    async with client(app, address="10.3.0.3") as owner, \
+            client(app, address="10.3.0.4") as guesser:
+        await sign_up(owner, "Alice", "correct horse")
+        for who in (owner, guesser):
+            r = await who.post("/api/sign-in/password",
+                               json={"name": "Alice", "password": "not it at all"})
+            refused(r, 401, "bad_credentials")
+        r = await owner.post("/api/sign-in/password",
+                             json={"name": "Alice", "password": "correct horse"})
+        assert r.status_code == 200, r.text
+    async with app.state.db_sessions() as session:
+        keys = (await session.execute(text("SELECT key FROM sign_in_attempts"))).scalars()
+        assert list(keys) == [ratelimit.pair_key(ratelimit.account_who(1), "10.3.0.4")]
+
+
+async def test_the_delay_grows_from_one_minute_to_fifteen() -> None:
+    minutes = [ratelimit.delay(n) / timedelta(minutes=1) for n in range(ratelimit.FREE + 6)]
+    assert minutes == [0, 0, 0, 0, 0, 1, 2, 4, 8, 15, 15]
 
 
 async def test_signing_out_ends_the_session_on_the_server(sqlite_app: FastAPI) -> None:

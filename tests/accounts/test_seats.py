@@ -146,8 +146,9 @@ async def test_a_rematch_keeps_each_players_account(sqlite_app: FastAPI) -> None
 async def test_a_database_away_neither_breaks_nor_hangs_a_join(sqlite_app: FastAPI) -> None:
     """With another process holding SQLite's write lock, a guest and a signed-in player still
     sit down (reads go on; the journal goes to its fallback file). With the accounts'
-    database unreachable (nothing listens where it was), a guest still sits down (the name
-    check is skipped) and a signed-in player is told to try again (503): never a 500."""
+    database unreachable (nothing listens where it was), both are told to try again (503
+    unavailable): the guest's name cannot be checked against the accounts' names, and a
+    guest is never seated under one (issue 41.12). Never a 500, never a hang."""
     import sqlite3
 
     from server.db.session import make_engine, session_factory, sqlite_path
@@ -170,8 +171,8 @@ async def test_a_database_away_neither_breaks_nor_hangs_a_join(sqlite_app: FastA
         gone = make_engine(f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/none")
         sqlite_app.state.db_sessions = session_factory(gone)
         try:
-            r = await guest.post(f"/api/rooms/{code}/join", json={"name": "Bob"})
-            assert r.status_code == 200, r.text
+            refused(await guest.post(f"/api/rooms/{code}/join", json={"name": "Bob"}),
+                    503, "unavailable")
             refused(await alice.post(f"/api/rooms/{code}/join", json={"name": "x"}),
                     503, "unavailable")
         finally:
