@@ -72,9 +72,10 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "a token that may not do that: an unknown seat token, a spectator acting, "
               "a host-only request without the host's token"),
     ErrorCode("rate_limited", 429,
-              "more than `ROOM_CREATE_RATE` rooms a minute from a client; 5 failed password "
-              "sign-ins in 15 minutes for one account or from one client address (or a "
-              "sign-in that waited `DB_TIMEOUT` behind others for its account or address)"),
+              "more than `ROOM_CREATE_RATE` rooms a minute from a client; a password sign-in "
+              "from a client address that failed 5 times for that name, within the growing "
+              "delay since its last failure (1, 2, 4, 8, then 15 minutes; the message says "
+              "how long)"),
     ErrorCode("name_invalid", 422, "a name that is not 1-24 printable characters after trimming"),
     ErrorCode("room_full", 409, "no free seat, or the asked seat is taken"),
     ErrorCode("not_waiting", 409, "a change allowed only before the start"),
@@ -93,7 +94,9 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("unavailable", 503,
               "the change could not be made durable (the database and the fallback file both "
               "failed; in cluster mode, the database, or this instance no longer owns the "
-              "room), or no database for history; nothing changed, try again"),
+              "room), or no database for history; a sign-in, a session cookie or a guest's "
+              "name (is it an account's?) the database could not take or check in time "
+              "(`DB_TIMEOUT`); nothing changed, try again"),
     ErrorCode("moved", 503,
               "cluster mode: the table moved to another instance while the request waited; "
               "reconnect"),

@@ -84,7 +84,7 @@ SQLITE_WAIT_CODES = frozenset({5, 6})
 def waited_too_long(exc: BaseException) -> bool:
     """True if a statement gave up waiting for its turn (a lock, or a connection from the
     pool) within DB_TIMEOUT, rather than because the database is away: a burst of requests
-    queueing on one lock (server/accounts/ratelimit.py, server/notify/addresses.py)."""
+    queueing on one lock (server/notify/addresses.py)."""
     if isinstance(exc, sa.TimeoutError):  # no connection free in the pool
         return True
     e = getattr(exc, "orig", None) if isinstance(exc, sa.DBAPIError) else None

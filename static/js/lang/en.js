@@ -325,7 +325,7 @@ export default {
   "err.game_over": "This game is over.",
   "err.nothing_to_undo": "There is nothing to undo.",
   "err.not_started": "The game has not started yet.",
-  "err.unavailable": "The server could not save that just now. Please try again.",
+  "err.unavailable": "The server could not do that just now. Please try again.",
   "err.forbidden": "Only the host (or this seat's player) can do that.",
   "err.room_full": "That seat has just been taken.",
   "err.name_invalid": "Please enter a name (1 to {name_max} characters).",

@@ -311,7 +311,7 @@ export default {
   "err.game_over": "이 게임은 끝났습니다.",
   "err.nothing_to_undo": "되돌릴 것이 없습니다.",
   "err.not_started": "게임이 아직 시작되지 않았습니다.",
-  "err.unavailable": "서버가 지금 저장하지 못했습니다. 다시 시도해 주세요.",
+  "err.unavailable": "서버가 지금 처리하지 못했습니다. 다시 시도해 주세요.",
   "err.forbidden": "방장(또는 이 자리의 플레이어)만 할 수 있습니다.",
   "err.room_full": "그 자리는 방금 찼습니다.",
   "err.name_invalid": "이름을 입력하세요 (1~{name_max}자).",
