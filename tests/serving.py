@@ -40,14 +40,14 @@ def children(pid: int) -> set[int]:
 
 def launch(
     env: Mapping[str, str], stderr: int | IO[bytes] | None = subprocess.PIPE,
-    module: str = "server",
+    module: str = "server", cwd: Path = ROOT,
 ) -> subprocess.Popen[bytes]:
-    """Start the server (`python -m module`) with `env` over this process's environment
-    (HOST 127.0.0.1, log level warning unless `env` says otherwise). `env` must name the
-    PORT."""
+    """Start the server (`python -m module`, imported from `cwd`: the checkout unless a test
+    runs an edited copy of the sources) with `env` over this process's environment (HOST
+    127.0.0.1, log level warning unless `env` says otherwise). `env` must name the PORT."""
     assert "PORT" in env, "the launcher needs a PORT"
     full = {**os.environ, "HOST": "127.0.0.1", "LOG_LEVEL": "warning", **env}
-    return subprocess.Popen([sys.executable, "-m", module], cwd=ROOT, env=full,
+    return subprocess.Popen([sys.executable, "-m", module], cwd=cwd, env=full,
                             stdout=subprocess.DEVNULL, stderr=stderr)
 
 
@@ -88,7 +88,8 @@ def served(database: Path, **settings: str) -> Iterator[str]:
 
 @contextlib.contextmanager
 def served_process(
-    database: Path, stderr: int | IO[bytes] | None = subprocess.PIPE, **settings: str
+    database: Path, stderr: int | IO[bytes] | None = subprocess.PIPE, cwd: Path = ROOT,
+    **settings: str,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """As `served`, with the process too (its pid, and its stderr unless redirected)."""
     port = free_port()
@@ -97,7 +98,7 @@ def served_process(
         "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
         "JOURNAL_FALLBACK_PATH": f"{database}.fallback.jsonl",
         **settings,
-    }, stderr=stderr)
+    }, stderr=stderr, cwd=cwd)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_ready(proc, url)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal
 
-from server.rules import GameOptions
+from server.rules import GAME_OPTION_NAMES, GameOptions
 
 from .turnclock import MODES, REALTIME, ClockOption, ClockOptionError
 
@@ -35,7 +35,7 @@ class RoomOptions(GameOptions):
         "control": "check"})
     public: bool = field(default=False, metadata={
         "description": "listed in the lobby; else reachable by link only",
-        "control": "choice"})
+        "control": "choice", "stored": "always"})  # the room info always had it
 
     def __post_init__(self) -> None:  # a stored room gives its clock in dict form
         object.__setattr__(self, "clock", ClockOption.from_value(self.clock))
@@ -49,16 +49,15 @@ class RoomOptions(GameOptions):
         return self.mode != REALTIME
 
     def to_dict(self) -> dict[str, Any]:
+        """The stored (journal) form, which is also the room info's: every field, so a new
+        option is kept with nothing more to write. A room option at its default is absent
+        (a room stored before the option existed reads the same) unless its metadata says
+        `"stored": "always"`; a value with a `to_dict` (the clock) is stored in that form."""
         options = GameOptions.to_dict(self)
-        options["public"] = self.public
-        if self.mode != REALTIME:  # absent in real time (as before modes existed)
-            options["mode"] = self.mode
-        if self.clock is not None:  # absent without a clock (as before clocks existed)
-            options["clock"] = self.clock.to_dict()
-        if not self.rated:  # absent when rated (as before ratings existed)
-            options["rated"] = False
-        if self.hints:  # absent when off (as before hints existed)
-            options["hints"] = True
+        for f in fields(self)[len(GAME_OPTION_NAMES):]:
+            value = getattr(self, f.name)
+            if value != f.default or f.metadata.get("stored") == "always":
+                options[f.name] = value.to_dict() if hasattr(value, "to_dict") else value
         return options
 
     @classmethod
@@ -66,7 +65,7 @@ class RoomOptions(GameOptions):
         """Room options from their stored (journal) form; raises ValueError if unusable."""
         if not isinstance(data, Mapping) or type(data.get("players")) is not int:
             raise ValueError(f"options {data!r} give no number of players")
-        options = cls(**{k: data[k] for k in ROOM_OPTION_NAMES if k in data})
+        options = cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
         options.check()
         return options
 

@@ -5,7 +5,8 @@
 from its fields and their metadata, and `new_game_from` is the one conversion from options
 to a dealt game, used by live rooms and stored-game replays alike.
 
-Adding an option: a field here (with its metadata), its effect in setup.py, and its tests.
+Adding an option: a field here (with its metadata), its effect in setup.py, and its tests;
+storage (`to_dict`/`from_dict`, and the room's) goes over the fields.
 A `control` in its metadata puts it in the lobby's form and the waiting room's summary
 (server.rooms.options.option_form), with its sentences `option.<name>` (and one per
 choice) in each language.
