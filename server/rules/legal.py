@@ -2,7 +2,7 @@
 
 Results are cached on the game per version, so asking twice (a client, then apply) is free.
 Each action type's shape is a TypedDict here (registry.py reads its fields from it, and
-static/js/types.js's typedefs are generated from it); mypy checks what is listed against it.
+static/js/core/types.js's typedefs are generated from it); mypy checks what is listed against it.
 Actions from a client arrive as plain dicts and are checked by actions.action_key.
 """
 

@@ -60,7 +60,7 @@ class ActionType:
                 "rule": self.rule, "control": self.control}
 
 
-# The controls the table has (static/js/intents.js): a new action type that uses one of
+# The controls the table has (static/js/table/intents.js): a new action type that uses one of
 # them needs no script, only its strings (a button's label is `btn.<type>`).
 CONTROLS = frozenset({
     "cell",  # a board cell (its `cell` field)
