@@ -1,5 +1,5 @@
 """Render the browser's JSDoc typedefs of the game view (server/rules/shapes.py), of every
-action (server/rules/legal.py's shapes) and of every event (the shapes of
+action (the shapes in server/rules/actions/) and of every event (the shapes of
 server/rooms/events.py's registry), into the generated block of static/js/core/types.js.
 
     python -m server.api.jsdoc          # rewrite the generated block in place
@@ -98,7 +98,7 @@ def render() -> str:
     for shape in shapes.SHAPES:
         lines += _typedef(shape)
     for name, doc, kinds in (
-            ("Action", "An action (server/rules/legal.py's shapes).",
+            ("Action", "An action (the shapes in server/rules/actions/).",
              [a.shape for a in ACTIONS.values()]),
             ("Event", "An event of a patch frame (server/rooms/events.py).",
              [e.shape for e in EVENTS.values()])):

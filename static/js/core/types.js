@@ -247,7 +247,7 @@
  */
 
 /**
- * An action (server/rules/legal.py's shapes).
+ * An action (the shapes in server/rules/actions/).
  * @typedef {Place | StartingCup | Upgrade | SkipUpgrade | ChooseMeeple | Step | Stop | Pour | Return | Empty | DonePouring | Serve | EndTurn | Undo} Action
  */
 

@@ -1,15 +1,36 @@
-"""Actions are small JSON-serializable dicts with a "type". This module checks their shape.
+"""The action types, one module each (place.py, step.py, ...), and the shape check.
 
+Each module here declares one action type (server/rules/actiontype.py says what a module
+holds): this package finds them all, so adding an action type is adding its module, its
+tests and its strings. `ACTIONS` is the registry (in the order of the phases, then of each
+type's place in its phase), from which the phase lists, the engine, the client's data and
+the docs derive.
+
+Actions are small JSON-serializable dicts with a "type"; `action_key` checks their shape.
 Legality is legal.py's job; here we only refuse what is not an action at all.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Any
 
-from .data import CELL_INDEX, CUPS, ING_INDEX, UPGRADE_INDEX
-from .errors import MalformedAction
-from .registry import ACTIONS
+from ..actiontype import ActionType
+from ..data import CELL_INDEX, CUPS, ING_INDEX, UPGRADE_INDEX
+from ..errors import MalformedAction
+
+
+def _declared() -> dict[str, ActionType]:
+    found = [importlib.import_module(f"{__name__}.{module.name}").ACTION
+             for module in pkgutil.iter_modules(__path__)]
+    found.sort(key=ActionType.rank)
+    places = [(phase, a.order, a.legal is None) for a in found for phase in a.phases]
+    assert len(set(places)) == len(places), "two action types at one place in a phase"
+    return {a.name: a for a in found}
+
+
+ACTIONS: dict[str, ActionType] = _declared()
 
 # type -> (required argument fields, informational fields a client may echo back)
 SCHEMA: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -31,7 +52,7 @@ def _check_arg(kind: str, name: str, value: object) -> None:
         ok = isinstance(value, str) and value in UPGRADE_INDEX
     elif name == "card":
         ok = type(value) is int and 0 <= value < 80
-    else:  # a field registry.py declares and this function does not know
+    else:  # a field an action module declares and this function does not know
         raise AssertionError(f"{kind}: no check for field {name!r}")
     if not ok:
         raise MalformedAction(f"{kind}: bad value for {name!r}: {value!r}", "R-TURN")
