@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -49,6 +50,28 @@ def launch(
     full = {**os.environ, "HOST": "127.0.0.1", "LOG_LEVEL": "warning", **env}
     return subprocess.Popen([sys.executable, "-m", module], cwd=cwd, env=full,
                             stdout=subprocess.DEVNULL, stderr=stderr)
+
+
+def edited_sources(
+    into: Path, edits: Mapping[str, tuple[str, str]] = {},  # noqa: B006 - read only
+    added: Mapping[str, str] = {}, removed: tuple[str, ...] = (),  # noqa: B006
+) -> Path:
+    """A copy of the server's sources in `into` (migrations, templates and static linked),
+    as the next change would leave them: each file of `edits` with its one `old` text
+    replaced by `new`, the files of `added` written, those of `removed` deleted (paths
+    relative to the checkout). Run a server from it with `launch(..., cwd=...)`."""
+    shutil.copytree(ROOT / "server", into / "server", ignore=shutil.ignore_patterns("__pycache__"))
+    for shared in ("migrations", "templates", "static"):
+        (into / shared).symlink_to(ROOT / shared)
+    for name, (old, new) in edits.items():
+        text = (into / name).read_text()
+        assert text.count(old) == 1, f"{name}: {old!r} is not there once"
+        (into / name).write_text(text.replace(old, new))
+    for name, text in added.items():
+        (into / name).write_text(text)
+    for name in removed:
+        (into / name).unlink()
+    return into
 
 
 def wait_ready(proc: subprocess.Popen[bytes], url: str, tries: int = 300) -> None:

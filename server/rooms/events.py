@@ -9,7 +9,8 @@ Events are data; the browser makes the sentences (static/js/table/log.js), from 
 /api/rules-data serves it: the i18n key `sentence` with each parameter taken from an event
 field and shown as its kind says. A new event whose parameters are of known kinds needs an
 entry here and its sentence in each language, no script. Engine events come from
-server.rules (the action modules in actions/, engine.py), the others from the room (seating, timeouts, presence).
+server.rules (the action modules in actions/, engine.py), the others from the room
+(seating, timeouts, presence).
 tests/rooms/test_events.py checks that every event emitted is registered.
 """
 

@@ -5,12 +5,11 @@ to the browser in /api/rules-data. Run on a copy of the sources with one module 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.serving import edited_sources
 
 # A house rule as a developer would add it: a button, after the pours and returns, that
 # gives back every token in hand (R-POUR's return, all at once).
@@ -72,9 +71,7 @@ print(json.dumps({"types": list(ACTIONS), "key": list(action_key({"type": "retur
 
 
 def test_a_new_action_type_is_one_module(tmp_path: Path) -> None:
-    src = tmp_path / "src"
-    shutil.copytree(ROOT / "server", src / "server", ignore=shutil.ignore_patterns("__pycache__"))
-    (src / "server" / "rules" / "actions" / "return_all.py").write_text(MODULE)
+    src = edited_sources(tmp_path / "src", added={"server/rules/actions/return_all.py": MODULE})
     out = subprocess.run([sys.executable, "-c", PROBE], cwd=src, capture_output=True,
                          text=True, check=True).stdout
     found = json.loads(out)
