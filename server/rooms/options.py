@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal
 
-from server.rules import GAME_OPTION_NAMES, GameOptions
+from server.rules import GameOptions
+from server.rules.options import stored_form
 
 from .turnclock import MODES, REALTIME, ClockOption, ClockOptionError
 
@@ -50,15 +51,9 @@ class RoomOptions(GameOptions):
 
     def to_dict(self) -> dict[str, Any]:
         """The stored (journal) form, which is also the room info's: every field, so a new
-        option is kept with nothing more to write. A room option at its default is absent
-        (a room stored before the option existed reads the same) unless its metadata says
-        `"stored": "always"`; a value with a `to_dict` (the clock) is stored in that form."""
-        options = GameOptions.to_dict(self)
-        for f in fields(self)[len(GAME_OPTION_NAMES):]:
-            value = getattr(self, f.name)
-            if value != f.default or f.metadata.get("stored") == "always":
-                options[f.name] = value.to_dict() if hasattr(value, "to_dict") else value
-        return options
+        option is kept with nothing more to write (rules.options.stored_form: a room
+        option at its default is absent unless its metadata says `"stored": "always"`)."""
+        return stored_form(self, fields(self))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RoomOptions:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Literal, TypedDict
 
 from ..actiontype import Action, Events, Key, declare, keep
-from ..data import PENALTY_LIMIT
 from ..data import card_public as card_info
 from ..moves import begin_turn
+from ..options import rules_of
 from ..scoring import final_result
 from ..state import OVER, PROCESS, Game
 
@@ -77,7 +77,8 @@ def apply(game: Game, key: Key, legal: Action) -> Events:
     # 4. Closing (R-END-PEN, R-END-DECK, R-END-STALL). When one turn gives several
     # reasons, the first below is recorded: penalties, then deck, then stall (R-END-4).
     # A short draw always leaves the deck empty, so `not game.deck` covers it.
-    if any(len(p.penalties) >= PENALTY_LIMIT for p in game.players):
+    limit = rules_of(game.options).penalty_limit  # 5, or a house rule's (R-END-V1)
+    if any(len(p.penalties) >= limit for p in game.players):
         close(game, "penalties")
     if not game.deck:
         close(game, "deck")
