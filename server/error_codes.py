@@ -178,7 +178,8 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     # Game history import (server/history/document.py).
     ErrorCode("unsupported_format", 422, "an imported document of another `format`"),
     ErrorCode("rules_version_mismatch", 409,
-              "an imported document played under another `RULES_VERSION`"),
+              "an imported document played under a `RULES_VERSION` whose games this "
+              "server does not replay (not in `REPLAYED_VERSIONS`)"),
     ErrorCode("result_mismatch", 422,
               "replaying an imported document's actions gives another result"),
 )}

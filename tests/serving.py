@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -40,15 +41,37 @@ def children(pid: int) -> set[int]:
 
 def launch(
     env: Mapping[str, str], stderr: int | IO[bytes] | None = subprocess.PIPE,
-    module: str = "server",
+    module: str = "server", cwd: Path = ROOT,
 ) -> subprocess.Popen[bytes]:
-    """Start the server (`python -m module`) with `env` over this process's environment
-    (HOST 127.0.0.1, log level warning unless `env` says otherwise). `env` must name the
-    PORT."""
+    """Start the server (`python -m module`, imported from `cwd`: the checkout unless a test
+    runs an edited copy of the sources) with `env` over this process's environment (HOST
+    127.0.0.1, log level warning unless `env` says otherwise). `env` must name the PORT."""
     assert "PORT" in env, "the launcher needs a PORT"
     full = {**os.environ, "HOST": "127.0.0.1", "LOG_LEVEL": "warning", **env}
-    return subprocess.Popen([sys.executable, "-m", module], cwd=ROOT, env=full,
+    return subprocess.Popen([sys.executable, "-m", module], cwd=cwd, env=full,
                             stdout=subprocess.DEVNULL, stderr=stderr)
+
+
+def edited_sources(
+    into: Path, edits: Mapping[str, tuple[str, str]] = {},  # noqa: B006 - read only
+    added: Mapping[str, str] = {}, removed: tuple[str, ...] = (),  # noqa: B006
+) -> Path:
+    """A copy of the server's sources in `into` (migrations, templates and static linked),
+    as the next change would leave them: each file of `edits` with its one `old` text
+    replaced by `new`, the files of `added` written, those of `removed` deleted (paths
+    relative to the checkout). Run a server from it with `launch(..., cwd=...)`."""
+    shutil.copytree(ROOT / "server", into / "server", ignore=shutil.ignore_patterns("__pycache__"))
+    for shared in ("migrations", "templates", "static"):
+        (into / shared).symlink_to(ROOT / shared)
+    for name, (old, new) in edits.items():
+        text = (into / name).read_text()
+        assert text.count(old) == 1, f"{name}: {old!r} is not there once"
+        (into / name).write_text(text.replace(old, new))
+    for name, text in added.items():
+        (into / name).write_text(text)
+    for name in removed:
+        (into / name).unlink()
+    return into
 
 
 def wait_ready(proc: subprocess.Popen[bytes], url: str, tries: int = 300) -> None:
@@ -88,7 +111,8 @@ def served(database: Path, **settings: str) -> Iterator[str]:
 
 @contextlib.contextmanager
 def served_process(
-    database: Path, stderr: int | IO[bytes] | None = subprocess.PIPE, **settings: str
+    database: Path, stderr: int | IO[bytes] | None = subprocess.PIPE, cwd: Path = ROOT,
+    **settings: str,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """As `served`, with the process too (its pid, and its stderr unless redirected)."""
     port = free_port()
@@ -97,7 +121,7 @@ def served_process(
         "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
         "JOURNAL_FALLBACK_PATH": f"{database}.fallback.jsonl",
         **settings,
-    }, stderr=stderr)
+    }, stderr=stderr, cwd=cwd)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_ready(proc, url)

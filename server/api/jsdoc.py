@@ -1,6 +1,6 @@
 """Render the browser's JSDoc typedefs of the game view (server/rules/shapes.py), of every
-action (server/rules/legal.py's shapes) and of every event (the shapes of
-server/rooms/events.py's registry), into the generated block of static/js/types.js.
+action (the shapes in server/rules/actions/) and of every event (the shapes of
+server/rooms/events.py's registry), into the generated block of static/js/core/types.js.
 
     python -m server.api.jsdoc          # rewrite the generated block in place
     python -m server.api.jsdoc --check  # exit 1 if the file has drifted
@@ -16,7 +16,7 @@ from server.rooms.events import EVENTS
 from server.rules import shapes
 from server.rules.registry import ACTIONS
 
-TYPES_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "types.js"
+TYPES_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "core" / "types.js"
 BEGIN = "// BEGIN GENERATED VIEW TYPES (python -m server.api.jsdoc)"
 END = "// END GENERATED VIEW TYPES"
 
@@ -98,7 +98,7 @@ def render() -> str:
     for shape in shapes.SHAPES:
         lines += _typedef(shape)
     for name, doc, kinds in (
-            ("Action", "An action (server/rules/legal.py's shapes).",
+            ("Action", "An action (the shapes in server/rules/actions/).",
              [a.shape for a in ACTIONS.values()]),
             ("Event", "An event of a patch frame (server/rooms/events.py).",
              [e.shape for e in EVENTS.values()])):

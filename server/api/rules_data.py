@@ -2,7 +2,7 @@
 
 Served at GET /api/rules-data and embedded in every page as
 `<script type="application/json" id="rules-data">` (data, not script: the CSP forbids
-inline script); static/js/rules-data.js reads it.
+inline script); static/js/core/rules-data.js reads it.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from server.rules import Game
+from server.rules.actions.step import gain_multiplier
 from server.rules.data import (
     ALL_NEIGHBOURS,
     BASE_STEPS,
@@ -28,7 +29,6 @@ from server.rules.data import (
     ORTHOGONAL_NEIGHBOURS,
     PENALTY_LIMIT,
 )
-from server.rules.legal import gain_multiplier
 
 from . import multiset as ms
 from .greedy import AllocationMemo

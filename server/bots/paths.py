@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.rules.actions.step import gain_multiplier
 from server.rules.data import (
     ALL_NEIGHBOURS,
     BASE_STEPS,
@@ -16,7 +17,6 @@ from server.rules.data import (
     DIAGONAL,
     ORTHOGONAL_NEIGHBOURS,
 )
-from server.rules.legal import gain_multiplier
 from server.rules.state import Game
 
 from . import multiset as ms

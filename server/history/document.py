@@ -36,7 +36,7 @@ from server.rooms.chat import LOG_MAX, REACTIONS, TEXT_MAX, clean_text
 from server.rooms.codes import ALPHABET
 from server.rooms.errors import RoomError
 from server.rooms.option_models import DocumentOptions
-from server.rules import RULES_VERSION, Game, is_over
+from server.rules import REPLAYED_VERSIONS, RULES_VERSION, Game, is_over
 
 from .outcome import abandoned_result
 from .replay import ReplayError, replay_game
@@ -178,7 +178,7 @@ def read_document(data: bytes | str | dict[str, Any]) -> Document:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise ImportRefused("malformed", f"{where}: {first['msg']}") from None
-    if doc.rules_version != RULES_VERSION:
+    if doc.rules_version not in REPLAYED_VERSIONS:  # an older one's game must still replay
         raise ImportRefused(
             "rules_version_mismatch",
             f"the game was played under rules version {doc.rules_version}; "

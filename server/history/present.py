@@ -13,7 +13,7 @@ from .replay import replay_steps
 
 def level_named(p: PlayerResult) -> bool:
     """A bot seat stored under its level's name only ("greedy bot"): viewers name it by its
-    seat letter instead (static/js/names.js), as the live table does, so two bots differ."""
+    seat letter instead (static/js/core/names.js), as the live table does, so two bots differ."""
     return p.bot is not None and p.name == bot_name(p.bot)
 
 

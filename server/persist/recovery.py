@@ -2,10 +2,14 @@
 host, and the game replayed from (seed, options, actions) through the engine. Unfinished
 rooms carry on; a finished one is on show again until FINISHED_ROOM_TTL after its end.
 
-A room stored under another RULES_VERSION is not replayed (the same actions may mean
-something else, or be illegal, under new rules): it comes back INCOMPATIBLE, readable but
-closed, with a notice saying why. So does a room whose stored record does not make a room
-(an unreadable seed or action, options without a player count) or whose journal does not
+A room stored under a previous RULES_VERSION whose games this engine replays the same
+(`REPLAYED_VERSIONS`, vouched for by the recorded games of the known-answer tests) is
+restored when its whole action log is accepted again, each action from its seat in turn,
+and carries on under the current rules; if one action is refused it comes back
+INCOMPATIBLE, readable but closed, with a notice naming that action. A room of any other
+version is not replayed (the same actions may mean something else under these rules) and
+comes back INCOMPATIBLE too. So does a room whose stored record does not make a room (an
+unreadable seed or action, options without a player count) or whose journal does not
 replay: one bad record is logged in one line and closes its room, never the server.
 
 Versions restart above every version the previous process can have sent: they are
@@ -31,7 +35,14 @@ from server.rooms import (
     RoomOptions,
     timeouts,
 )
-from server.rules import RULES_VERSION, is_over
+from server.rules import (
+    REPLAYED_VERSIONS,
+    RULES_VERSION,
+    RuleError,
+    apply,
+    is_over,
+    new_game_from,
+)
 
 from .journal import RoomJournal
 
@@ -58,7 +69,7 @@ def rebuild(manager: RoomManager, stored: UnfinishedRoom, base: int) -> Room:
                           record.account_id)
     room.restore_host(stored.host_seat)
     room.number_versions_from(base)
-    if stored.rules_version != RULES_VERSION:
+    if stored.rules_version not in REPLAYED_VERSIONS:
         room.make_incompatible(
             f"this game was played under rules version {stored.rules_version}; "
             f"this server plays version {RULES_VERSION}, so it cannot continue here")
@@ -68,11 +79,37 @@ def rebuild(manager: RoomManager, stored: UnfinishedRoom, base: int) -> Room:
             if seq != expected or by is None:
                 raise ValueError(f"journal of {stored.code}: row {seq} where {expected} was due")
             actions.append((by, action))
-        # Every action is checked again, and seq == version.
-        room.restore_game(stored.status, actions, seconds_since(stored.finished_at))
+        refused = None if stored.rules_version == RULES_VERSION else upgrade_refusal(
+            stored, options, actions)
+        if refused is not None:
+            log.warning("room %s of rules version %d not restored: %s", stored.code,
+                        stored.rules_version, refused)
+            room.make_incompatible(refused)
+        else:  # every action is checked again, and seq == version
+            room.restore_game(stored.status, actions, seconds_since(stored.finished_at))
     timeouts.restore(room, list(stored.talk))  # chat, and the clock as last saved
     room.commit([], game_changed=room.game is not None)
     return room
+
+
+def upgrade_refusal(stored: UnfinishedRoom, options: RoomOptions,
+                    actions: list[tuple[int, dict[str, Any]]]) -> str | None:
+    """Why the log of a room of a previous rules version does not replay under these rules
+    (the first action refused, or a finished game that does not end), or None if it does."""
+    game = new_game_from(stored.seed, options)
+    for n, (seat, action) in enumerate(actions, start=1):
+        try:
+            apply(game, action, seat)
+        except RuleError as exc:
+            kind = action.get("type") if isinstance(action, dict) else None
+            return (f"this game was played under rules version {stored.rules_version} and "
+                    f"does not replay under version {RULES_VERSION}: its action {n} "
+                    f"({kind!r} by seat {seat}) is refused ({exc.message}), so it cannot "
+                    "continue here")
+    if stored.status == FINISHED and not is_over(game):
+        return (f"this game was played under rules version {stored.rules_version} and "
+                f"does not end under version {RULES_VERSION}, so it cannot be shown here")
+    return None
 
 
 def quarantined(manager: RoomManager, stored: UnfinishedRoom, base: int) -> Room:

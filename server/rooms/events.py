@@ -5,11 +5,12 @@ Each event's shape is a TypedDict: the engine's in server/rules/events.py, the r
 an entry's type and fields are read from its shape, so mypy checks every event emitted
 against what the registry (and the browser, through the generated JSDoc) expects.
 
-Events are data; the browser makes the sentences (static/js/log.js), from this registry as
+Events are data; the browser makes the sentences (static/js/table/log.js), from this registry as
 /api/rules-data serves it: the i18n key `sentence` with each parameter taken from an event
 field and shown as its kind says. A new event whose parameters are of known kinds needs an
 entry here and its sentence in each language, no script. Engine events come from
-server.rules (moves.py, engine.py), the others from the room (seating, timeouts, presence).
+server.rules (the action modules in actions/, engine.py), the others from the room
+(seating, timeouts, presence).
 tests/rooms/test_events.py checks that every event emitted is registered.
 """
 
@@ -42,7 +43,7 @@ from server.rules.events import (
     UpgradeSkipped,
 )
 
-# How the browser shows a field's value in a sentence (static/js/log.js, FORMATS).
+# How the browser shows a field's value in a sentence (static/js/table/log.js, FORMATS).
 KINDS = frozenset({
     "seat",  # a seat number: the name of whoever sits there
     "seat_label",  # a seat number as "Seat n"

@@ -52,6 +52,9 @@ class Strict(BaseModel):
         return whole_numbers(cls, data)
 
 
+SCHEMA_KEYS = ("description", "ge", "le")  # the metadata that documents and bounds a field
+
+
 def model_of(
     cls: type, name: str, base: type[BaseModel], nested: dict[type, type[BaseModel]],
     doc: str | None = None,
@@ -63,7 +66,7 @@ def model_of(
     for f in dataclasses.fields(cls):
         annotation = _swap(hints[f.name], nested)
         default = ... if f.default is dataclasses.MISSING else f.default
-        schema = {k: v for k, v in f.metadata.items() if k != "control"}  # the lobby's
+        schema = {k: v for k, v in f.metadata.items() if k in SCHEMA_KEYS}
         fields[f.name] = (annotation, Field(default, **schema))
     return create_model(name, __base__=base, __doc__=doc or cls.__doc__, **fields)
 

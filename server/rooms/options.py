@@ -9,6 +9,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal
 
 from server.rules import GameOptions
+from server.rules.options import stored_form
 
 from .turnclock import MODES, REALTIME, ClockOption, ClockOptionError
 
@@ -35,7 +36,7 @@ class RoomOptions(GameOptions):
         "control": "check"})
     public: bool = field(default=False, metadata={
         "description": "listed in the lobby; else reachable by link only",
-        "control": "choice"})
+        "control": "choice", "stored": "always"})  # the room info always had it
 
     def __post_init__(self) -> None:  # a stored room gives its clock in dict form
         object.__setattr__(self, "clock", ClockOption.from_value(self.clock))
@@ -49,24 +50,17 @@ class RoomOptions(GameOptions):
         return self.mode != REALTIME
 
     def to_dict(self) -> dict[str, Any]:
-        options = GameOptions.to_dict(self)
-        options["public"] = self.public
-        if self.mode != REALTIME:  # absent in real time (as before modes existed)
-            options["mode"] = self.mode
-        if self.clock is not None:  # absent without a clock (as before clocks existed)
-            options["clock"] = self.clock.to_dict()
-        if not self.rated:  # absent when rated (as before ratings existed)
-            options["rated"] = False
-        if self.hints:  # absent when off (as before hints existed)
-            options["hints"] = True
-        return options
+        """The stored (journal) form, which is also the room info's: every field, so a new
+        option is kept with nothing more to write (rules.options.stored_form: a room
+        option at its default is absent unless its metadata says `"stored": "always"`)."""
+        return stored_form(self, fields(self))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RoomOptions:
         """Room options from their stored (journal) form; raises ValueError if unusable."""
         if not isinstance(data, Mapping) or type(data.get("players")) is not int:
             raise ValueError(f"options {data!r} give no number of players")
-        options = cls(**{k: data[k] for k in ROOM_OPTION_NAMES if k in data})
+        options = cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
         options.check()
         return options
 

@@ -5,7 +5,7 @@
         events = apply(game, legal_actions(game)[0])
 """
 
-from .data import RULES_VERSION, card_public
+from .data import REPLAYED_VERSIONS, RULES_VERSION, card_public
 from .engine import apply, can_undo
 from .errors import (
     CorruptState,
@@ -51,7 +51,8 @@ from .view import public_view, seat_extras, view
 
 __all__ = [
     "GAME_OPTION_NAMES", "MAX_PLAYERS", "MIN_PLAYERS", "MOVE", "OVER", "PHASES", "PLACEMENT",
-    "POUR", "PROCESS", "RULES_VERSION", "STARTING_CUP", "TURN_PHASES", "UPGRADE",
+    "POUR", "PROCESS", "REPLAYED_VERSIONS", "RULES_VERSION", "STARTING_CUP", "TURN_PHASES",
+    "UPGRADE",
     "Action", "CardView", "FinalResult", "GameEvent", "GameView", "PlayerView", "PublicView",
     "Result", "Score", "SeatExtras",
     "CorruptState", "Game", "GameOptions", "GameOver", "IllegalAction", "MalformedAction",

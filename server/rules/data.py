@@ -7,6 +7,13 @@ from .shapes import CardView
 # 2: when one turn both empties the deck and brings a fifth Penalty Card, the game
 # records "penalties", not "deck" (R-END-4); a stored game may now end with another result.
 RULES_VERSION = 2
+# The rules versions whose stored games this engine replays to the same state: the known
+# answers (tests/rules/games/v<version>/, test_known_answers.py) replay every recorded game
+# of each to its recorded state. A room of one of them is restored if its whole action log
+# is accepted again; a room of another is refused unreplayed. A new action type or option
+# changes no stored game: no new version. A change that alters stored games bumps the
+# version and keeps an old one here only if its recorded games still replay the same.
+REPLAYED_VERSIONS = frozenset({2})
 
 # Ingredient order is fixed: indexes into supply and hand vectors use it.
 INGREDIENTS: tuple[str, ...] = (

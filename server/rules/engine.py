@@ -2,16 +2,17 @@
 
 `apply` mutates the game in place and returns structured events. Validation happens
 before any mutation, so a refused action leaves the game exactly as it was. What each
-action type is and does is declared once, in registry.py.
+action type is and does is declared once, in its module in actions/ (registry.py).
 """
 
 from __future__ import annotations
 
 from .actions import action_key
+from .actiontype import KEY_OF, Action, Apply, Events, Key
 from .errors import GameOver, IllegalAction, NothingToUndo, NotYourTurn
-from .legal import KEY_OF, legal_index, listed_key
-from .moves import Action, Events, Key, begin_turn
-from .registry import ACTIONS, Apply, allowed_in
+from .legal import legal_index, listed_key
+from .moves import begin_turn
+from .registry import ACTIONS, allowed_in
 from .state import TURN_PHASES, Game, is_over
 
 

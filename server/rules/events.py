@@ -1,4 +1,4 @@
-"""The engine's events: one TypedDict per type, what `apply` returns (moves.py, engine.py).
+"""The engine's events: one TypedDict per type, what `apply` returns (actions/, engine.py).
 
 server/rooms/events.py registers each (its log sentence and parameters) from these shapes,
 with the room's own events, and the browser's JSDoc typedefs are generated from both

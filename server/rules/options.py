@@ -5,7 +5,9 @@
 from its fields and their metadata, and `new_game_from` is the one conversion from options
 to a dealt game, used by live rooms and stored-game replays alike.
 
-Adding an option: a field here (with its metadata), its effect in setup.py, and its tests.
+Adding an option: a field here (with its metadata), its effect (in setup.py, or a house
+rule's variant in variants.py, named by `"variant"` in the metadata), and its tests;
+storage (`to_dict`/`from_dict`, and the room's) goes over the fields.
 A `control` in its metadata puts it in the lobby's form and the waiting room's summary
 (server.rooms.options.option_form), with its sentences `option.<name>` (and one per
 choice) in each language.
@@ -13,11 +15,13 @@ choice) in each language.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterable, Mapping
+from dataclasses import Field, dataclass, field, fields
+from operator import attrgetter
 from typing import Any
 
 from .errors import MalformedAction
+from .variants import LongGame, Standard, StarterOrders, combined
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
@@ -27,12 +31,19 @@ class GameOptions:
     """What a game is set up with. The metadata feeds the API and export schemas, and the
     lobby's form (`control`)."""
 
+    # "stored": "always": in the stored form even at its default (these always were).
     players: int = field(metadata={"ge": MIN_PLAYERS, "le": MAX_PLAYERS,
-                                   "description": "2, 3 or 4 seats", "control": "count"})
+                                   "description": "2, 3 or 4 seats", "control": "count",
+                                   "stored": "always"})
     starter_orders: bool = field(default=False, metadata={
-        "description": "deal the starter orders first (R-SETUP-V1)", "control": "check"})
+        "description": "deal the starter orders first (R-SETUP-V1)", "control": "check",
+        "stored": "always", "variant": StarterOrders})
     starting_player: int | None = field(default=None, metadata={
-        "description": "a seat; null: drawn at random", "control": "seat"})
+        "description": "a seat; null: drawn at random", "control": "seat",
+        "stored": "always"})
+    long_game: bool = field(default=False, metadata={
+        "description": "a house rule: the game closes at a sixth Penalty Card, not a fifth "
+                       "(R-END-V1); absent: false", "control": "check", "variant": LongGame})
 
     def check(self) -> None:
         """Raise MalformedAction if these options cannot set up a game."""
@@ -40,6 +51,8 @@ class GameOptions:
             raise MalformedAction("a game has 2, 3 or 4 players", "R-SETUP")
         if type(self.starter_orders) is not bool:
             raise MalformedAction("starter_orders is true or false", "R-SETUP-V1")
+        if type(self.long_game) is not bool:
+            raise MalformedAction("long_game is true or false", "R-END-V1")
         start = self.starting_player
         if start is not None and (type(start) is not int or not 0 <= start < self.players):
             raise MalformedAction("starting_player must be a seat number", "R-SETUP-1")
@@ -51,8 +64,9 @@ class GameOptions:
         return GameOptions(**GameOptions.to_dict(self))
 
     def to_dict(self) -> dict[str, Any]:
-        """The engine's options by name (every field of GameOptions: a new one comes along)."""
-        return {f.name: getattr(self, f.name) for f in fields(GameOptions)}
+        """The engine's options by name, in their stored form (every field of GameOptions:
+        a new one comes along)."""
+        return stored_form(self, fields(GameOptions))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameOptions:
@@ -66,3 +80,32 @@ class GameOptions:
 
 
 GAME_OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(GameOptions))
+
+
+# The options that turn a house rule on (their metadata names its variant), read at once.
+_VARIANTS = tuple(f for f in fields(GameOptions) if "variant" in f.metadata)
+_SWITCHES = attrgetter(*(f.name for f in _VARIANTS), "players")  # a tuple, even of one
+_RULES: dict[tuple[Any, ...], Standard] = {}
+
+
+def rules_of(options: GameOptions) -> Standard:
+    """The rules a game with these options is played by (server/rules/variants.py)."""
+    switches = _SWITCHES(options)
+    rules = _RULES.get(switches)
+    if rules is None:
+        rules = _RULES[switches] = combined(
+            tuple(f.metadata["variant"]
+                  for f, on in zip(_VARIANTS, switches[:-1], strict=True) if on))
+    return rules
+
+
+def stored_form(options: object, declared: Iterable[Field[Any]]) -> dict[str, Any]:
+    """The `declared` fields of `options` by name, as stored and sent. A field at its
+    default is absent (a game or room stored before it existed reads the same) unless its
+    metadata says `"stored": "always"`; a value with a `to_dict` is stored in that form."""
+    out: dict[str, Any] = {}
+    for f in declared:
+        value = getattr(options, f.name)
+        if value != f.default or f.metadata.get("stored") == "always":
+            out[f.name] = value.to_dict() if hasattr(value, "to_dict") else value
+    return out

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .data import CARD_COUNT, RUSH_TOKENS, STARTER_CARDS, SUPPLY_VECTOR
+from .data import CARD_COUNT, RUSH_TOKENS, SUPPLY_VECTOR
 from .errors import MalformedAction
-from .options import GameOptions
+from .options import GameOptions, rules_of
 from .state import PLACEMENT, Game, Player
 
 _MASK = (1 << 64) - 1
@@ -69,9 +69,8 @@ def new_game_from(seed: int, options: GameOptions) -> Game:
     rng = SplitMix64(seed)
     start = rng.below(players) if starting_player is None else starting_player
 
-    starters: list[int] = []
-    if options.starter_orders:
-        starters = list(STARTER_CARDS)
+    starters = list(rules_of(options).starter_cards)  # R-SETUP-V1
+    if starters:
         rng.shuffle(starters)
     deck = [c for c in range(CARD_COUNT) if c not in starters]
     rng.shuffle(deck)

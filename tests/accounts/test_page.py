@@ -16,10 +16,10 @@ def test_the_account_page_and_the_headers_account_link() -> None:
     with TestClient(app) as browser:
         page = browser.get("/account")
         assert page.status_code == 200
-        assert '<script type="module" src="/static/js/account.js">' in page.text
+        assert '<script type="module" src="/static/js/account/account.js">' in page.text
         assert 'data-i18n="acct.signUp"' in page.text and 'id="sign-in-passkey"' in page.text
         for path in ("/", "/account", "/rules"):
             html = browser.get(path).text
             assert 'href="/account" data-account-link hidden' in html, path
-            assert "/static/js/account-nav.js" in html, path
+            assert "/static/js/account/account-nav.js" in html, path
         assert browser.get("/api/me/session").json() == {"accounts": False, "account": None}

@@ -115,7 +115,7 @@ def test_an_unexpected_failure_uses_the_error_shape(settings):
 
 
 @pytest.mark.parametrize("path", ["/", "/rules", "/games", "/api/rooms", "/r/ZZZZ-ZZZZ",
-                                  "/nowhere", "/static/js/main.js", "/api/openapi.json"])
+                                  "/nowhere", "/static/js/table/main.js", "/api/openapi.json"])
 def test_security_headers_on_every_answer(make_settings, path):
     with TestClient(create_app(make_settings(TEMPLATES_DIR=ROOT / "templates"))) as c:
         r = c.get(path)

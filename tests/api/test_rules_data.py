@@ -48,8 +48,8 @@ def test_no_component_data_is_copied_into_the_client() -> None:
     copies = [data["code_alphabet"], '"over"', *(f'"{tile}"' for tile in UPGRADES),
               '"thumbs", "sweat"', '"random", "greedy"', '"placement", "starting_cup"']
     ingredient_list = re.compile(r'\[\s*"(?:%s)",\s*"(?:%s)"' % (("|".join(INGREDIENTS),) * 2))
-    for path in JS.glob("*.js"):
+    for path in JS.rglob("*.js"):
         text = path.read_text()
         for copy in copies:
-            assert copy not in text, f"{path.name} copies {copy}"
-        assert not ingredient_list.search(text), f"{path.name} lists ingredients"
+            assert copy not in text, f"{path.relative_to(JS)} copies {copy}"
+        assert not ingredient_list.search(text), f"{path.relative_to(JS)} lists ingredients"

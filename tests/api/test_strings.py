@@ -61,7 +61,7 @@ def test_every_language_has_the_same_keys(group: str) -> None:
 def used_literally() -> set[str]:
     """Keys named in the code: t("key") in scripts, data-i18n(-attr) in the pages."""
     found: set[str] = set()
-    for path in (ROOT / "static" / "js").glob("*.js"):
+    for path in (ROOT / "static" / "js").rglob("*.js"):
         found |= set(re.findall(r'\bt\(\s*"([\w.]+)"', path.read_text()))
     for path in (ROOT / "templates").rglob("*.html"):
         text = path.read_text()

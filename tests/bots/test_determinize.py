@@ -56,7 +56,7 @@ def test_sampling_is_reproducible_from_the_bot_rng():
 def test_every_game_option_survives_the_view_and_the_rebuild():
     """Options travel by name (GameOptions' fields), so a new option reaches the bots' games
     without an edit here or in determinize.py (issue 28: no positional rebuilds)."""
-    options = GameOptions(players=3, starter_orders=True, starting_player=2)
+    options = GameOptions(players=3, starter_orders=True, starting_player=2, long_game=True)
     game = new_game_from(11, options)
     seen = view(game, 0)
     assert set(seen["options"]) == {f.name for f in fields(GameOptions)}

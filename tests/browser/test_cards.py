@@ -44,7 +44,7 @@ CARD_PARTS = """() => [...document.querySelectorAll('.pboard.is-me .card')].map(
 
 # A Specialty card and an active tile, made by the page's own modules beside the real ones.
 MARKS = """async () => {
-  const { cardNode } = await import('/static/js/view-player.js');
+  const { cardNode } = await import('/static/js/table/view-player.js');
   const tab = document.querySelector('.pboard.is-me .tab-1 .tab-cards');
   const plain = cardNode({id: 9001, name: 'Plain', recipe: {coffee: 2, milk: 1}, specialty: false});
   const special = cardNode({id: 9002, name: 'Gold', recipe: {tea: 1, water: 2}, specialty: true});

@@ -92,7 +92,7 @@ def test_a_hint_outlines_the_experts_move_and_says_why(new_page, base_url: str) 
     end = path[-1].upper()
     assert line.startswith("Expert's hint: Move to ") and f"({end})" in line, line
     screenshot(page, "hint-1440-en")
-    page.evaluate("() => import('/static/js/i18n.js').then((m) => m.setLang('th'))")
+    page.evaluate("() => import('/static/js/lang/i18n.js').then((m) => m.setLang('th'))")
     expect(page.locator("#hint-line")).to_contain_text("คำใบ้จากผู้เชี่ยวชาญ: เดินไปที่")
     expect(page.locator("#hint-line")).to_contain_text(f"({end})")
     expect(ask).to_have_text("คำใบ้")

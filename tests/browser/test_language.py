@@ -29,7 +29,7 @@ def page(browser, base_url: str):  # noqa: ANN001, ANN201
 
 def t(page, lang: str, key: str, params: dict) -> str:  # noqa: ANN001
     return page.evaluate("""async ([lang, key, params]) => {
-      const i18n = await import('/static/js/i18n.js');
+      const i18n = await import('/static/js/lang/i18n.js');
       i18n.setLang(lang);
       return i18n.t(key, params);
     }""", [lang, key, params])

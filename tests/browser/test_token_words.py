@@ -58,7 +58,7 @@ def test_token_chip_says_what_it_means(new_page, base_url: str, locale: str) -> 
     got = look(page)
     assert got["bg"] not in ("rgba(0, 0, 0, 0)", "transparent") and got["icon"] >= 12, got
     closed_words = page.evaluate(
-        """async () => (await import('/static/js/i18n.js')).t('hdr.closed')""")
+        """async () => (await import('/static/js/lang/i18n.js')).t('hdr.closed')""")
     assert closed_words == last
     for b in bots:
         b.done.set()

@@ -36,7 +36,7 @@ def expected(page: Page, lang: str) -> Callable[[str], str]:
     if lang == "en":
         return EN.__getitem__
     said = page.evaluate("""async ([lang, keys]) => {
-      const i18n = await import('/static/js/i18n.js');
+      const i18n = await import('/static/js/lang/i18n.js');
       i18n.setLang(lang);
       const out = {};
       for (const [name, [key, n]] of Object.entries(keys)) out[name] = i18n.t(key, {n});

@@ -68,7 +68,7 @@ def test_the_final_scoreboard_is_exact_translated_and_cheers_the_winner(
         expect(final.locator(".seed")).to_contain_text(str(BIG_SEED))
         lang = locale[:2]
         words = page.evaluate("""async ([lang, keys]) => {
-          const i18n = await import('/static/js/i18n.js');
+          const i18n = await import('/static/js/lang/i18n.js');
           i18n.setLang(lang);
           return keys.map((k) => i18n.t(k));
         }""", [lang, COLUMNS])

@@ -28,7 +28,7 @@ def test_the_list_page_shows_players_scores_dates_and_lengths(
         assert f'datetime="{known.record.ended_at.isoformat()}"' in row
         args = [json.loads(a) for a in re.findall(r"data-args='(.*?)'", row)]
         assert max(known.final.result["turns"]) in [a["turns"] for a in args if "turns" in a]
-    assert "/static/js/games.js" in page
+    assert "/static/js/replay/games.js" in page
 
 
 def test_the_list_page_filters_by_player(api: TestClient, ids: list[int]) -> None:
@@ -53,7 +53,7 @@ def test_the_replay_page_embeds_the_first_view_and_every_step(
                       r.text, re.S)
     assert first is not None and json.loads(first.group(1))["game"] == replay["initial"]
     # the live table's markup, driven by the replay script
-    for marker in ('id="board"', 'id="players"', 'id="rp-forward"', "/static/js/replay.js",
+    for marker in ('id="board"', 'id="players"', 'id="rp-forward"', "/static/js/replay/replay.js",
                    f'href="/api/games/{ids[0]}/export"'):
         assert marker in r.text, marker
 

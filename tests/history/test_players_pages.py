@@ -60,7 +60,7 @@ def test_the_leaderboard_ranks_players_with_enough_rated_games(
     assert {b["level"] for b in board["bots"]} == {"random", "greedy", "strong", "expert"}
     page = html.unescape(api.get("/players").text)
     assert 'href="/u/Ana"' in page and 'href="/u/Ben"' in page and "Zed" not in page
-    assert "/static/js/players.js" in page
+    assert "/static/js/account/players.js" in page
 
 
 def test_a_profile_shows_rating_over_time_record_and_recent_games(

@@ -1,4 +1,4 @@
-// static/js/i18n.js: lookup with English fallback, parameters, plural forms, counted
+// static/js/lang/i18n.js: lookup with English fallback, parameters, plural forms, counted
 // parameters, Korean particles, and the language choice (saved, then the browser's).
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,7 +14,7 @@ Object.defineProperty(globalThis, "navigator", {
 });
 globalThis.document = { documentElement: { lang: "" }, querySelectorAll: () => [] };
 
-const i18n = await import("../../static/js/i18n.js");
+const i18n = await import("../../static/js/lang/i18n.js");
 const { t, setLang, getLang, tokens, onLangChange } = i18n;
 const { default: en } = await import("../../static/js/lang/en.js");
 const { default: ko } = await import("../../static/js/lang/ko.js");

@@ -1,9 +1,9 @@
-// static/js/intents.js: every control maps to one action the server listed; nothing else.
+// static/js/table/intents.js: every control maps to one action the server listed; nothing else.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { emptySelection, intents, isMyTurn, normalize } from "../../static/js/intents.js";
-import { setRulesData } from "../../static/js/rules-data.js";
+import { emptySelection, intents, isMyTurn, normalize } from "../../static/js/table/intents.js";
+import { setRulesData } from "../../static/js/core/rules-data.js";
 
 // The real rules data (the action registry's control kinds), as the server gives it.
 const root = new URL("../../", import.meta.url).pathname;

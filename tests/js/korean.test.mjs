@@ -1,8 +1,8 @@
-// static/js/korean.js: particles written as 이(가), 을(를), 은(는), 과(와), (으)로 take the
+// static/js/lang/korean.js: particles written as 이(가), 을(를), 은(는), 과(와), (으)로 take the
 // form that fits the final sound of the word before them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { finalSound, particles } from "../../static/js/korean.js";
+import { finalSound, particles } from "../../static/js/lang/korean.js";
 
 test("final sound of Hangul syllables: none, ㄹ, or another consonant", () => {
   assert.equal(finalSound("커피"), ""); // 피: no final consonant

@@ -1,4 +1,4 @@
-// static/js/log-list.js: the log keeps every game line, and folds presence noise (a player
+// static/js/table/log-list.js: the log keeps every game line, and folds presence noise (a player
 // going offline and coming back, again and again) into one line per player and run.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -17,11 +17,11 @@ Object.defineProperty(globalThis, "navigator", { value: { languages: ["en"] }, c
 globalThis.document = { documentElement: { lang: "" }, querySelectorAll: () => [], createElement: (tag) => new Element(tag) };
 
 const root = new URL("../../", import.meta.url).pathname;
-const { setRulesData } = await import("../../static/js/rules-data.js");
+const { setRulesData } = await import("../../static/js/core/rules-data.js");
 setRulesData(JSON.parse(execFileSync(process.env.PYTHON || `${root}.venv/bin/python`, ["-c",
   "import json; from server.api.rules_data import rules_data; print(json.dumps(rules_data()))"],
 { cwd: root, encoding: "utf8" })));
-const { LogList } = await import("../../static/js/log-list.js");
+const { LogList } = await import("../../static/js/table/log-list.js");
 
 const nameOf = Object.assign((seat) => ["Ana", "Ben"][seat], { seatCount: 2 });
 const shown = (list) => list.list.children.map((li) => li.className.replace("ev ev-", ""));

@@ -1,8 +1,8 @@
-// static/js/store.js: snapshots replace the view, patches update it in order, a patch that
+// static/js/table/store.js: snapshots replace the view, patches update it in order, a patch that
 // cannot apply leaves the view as it was and says so (the caller then asks for a sync).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Store } from "../../static/js/store.js";
+import { Store } from "../../static/js/table/store.js";
 
 function recorded() {
   const store = new Store(null);

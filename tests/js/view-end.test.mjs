@@ -1,4 +1,4 @@
-// static/js/view-end.js: the final screen says why tied players are placed as they are
+// static/js/table/view-end.js: the final screen says why tied players are placed as they are
 // (R-SCORE: points, then completed orders, then Rush Tokens), in each language.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -7,8 +7,8 @@ globalThis.localStorage = { getItem: () => null, setItem: () => {} };
 Object.defineProperty(globalThis, "navigator", { value: { languages: ["en"] }, configurable: true });
 globalThis.document = { documentElement: { lang: "" }, querySelectorAll: () => [] };
 
-const { setLang } = await import("../../static/js/i18n.js");
-const { tieNotes } = await import("../../static/js/view-end.js");
+const { setLang } = await import("../../static/js/lang/i18n.js");
+const { tieNotes } = await import("../../static/js/table/view-end.js");
 
 const names = ["Ana", "Bot B (greedy)", "Bot C (greedy)", "Bot D (expert)"];
 const nameOf = (seat) => names[seat];

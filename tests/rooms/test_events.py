@@ -1,5 +1,5 @@
 """The event registry (server/rooms/events.py) is the events: every event the engine or a room
-emits is registered with the fields its sentence uses, and static/js/log.js makes a whole
+emits is registered with the fields its sentence uses, and static/js/table/log.js makes a whole
 sentence of each in every language from the registry alone."""
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def test_each_event_type_gives_the_fields_its_sentence_reads():
             if spec.by is not None:
                 assert ev[spec.by] in spec.values, (type_, ev)
     assert all(kind in KINDS for e in EVENTS.values() for _, kind in e.args.values())
-    formats = (ROOT / "static" / "js" / "log.js").read_text()
+    formats = (ROOT / "static" / "js" / "table" / "log.js").read_text()
     assert all(f"\n  {kind}: " in formats for kind in KINDS), "a kind log.js cannot show"
 
 
@@ -120,9 +120,9 @@ globalThis.localStorage = { getItem: () => null, setItem: () => {} };
 Object.defineProperty(globalThis, "navigator", { value: { languages: ["en"] },
   configurable: true });
 globalThis.document = { documentElement: { lang: "" }, querySelectorAll: () => [] };
-const { setRulesData } = await import(input.root + "/static/js/rules-data.js");
-const { setLang } = await import(input.root + "/static/js/i18n.js");
-const { sentence } = await import(input.root + "/static/js/log.js");
+const { setRulesData } = await import(input.root + "/static/js/core/rules-data.js");
+const { setLang } = await import(input.root + "/static/js/lang/i18n.js");
+const { sentence } = await import(input.root + "/static/js/table/log.js");
 setRulesData(input.data);
 const nameOf = (seat) => `Seat${seat}`;
 nameOf.seatCount = 3;

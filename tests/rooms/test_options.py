@@ -49,6 +49,23 @@ def test_room_options_round_trip_through_their_stored_form() -> None:
     assert "clock" not in RoomOptions(2).to_dict()  # absent without a clock, as before
 
 
+def test_a_new_room_option_is_stored_with_no_more_code() -> None:
+    """Storage is derived from the fields: a new one is kept when set, and absent at its
+    default, as every room option is, so that a room stored before it existed reads the
+    same (the room info has always carried `public`)."""
+    extended = dataclasses.make_dataclass(
+        "Extended", [("dummy", int, dataclasses.field(default=0, metadata={
+            "description": "a test option"}))],
+        bases=(RoomOptions,), frozen=True, kw_only=True)
+    options = extended(3, dummy=7, hints=True)
+    assert options.to_dict() == {"players": 3, "starter_orders": False,
+                                 "starting_player": None, "public": False, "hints": True,
+                                 "dummy": 7}
+    assert extended.from_dict(options.to_dict()) == options
+    assert "dummy" not in extended(3).to_dict()
+    assert extended.from_dict({"players": 3}) == extended(3)
+
+
 def test_bad_options_are_refused_by_the_rules() -> None:
     for bad in ({"players": 5}, {"players": 2, "starting_player": 2}, {"starter_orders": True}):
         with pytest.raises(MalformedAction):

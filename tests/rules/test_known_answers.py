@@ -1,21 +1,25 @@
 """Known answers for the random generator, the deal and whole seeded games (R-SETUP-1).
 
 A stored game is (seed, options, actions): it replays only while the generator, the deal
-and the rules give the same answers. These tests pin those answers. If one fails after a
-change on purpose, the change alters stored games: bump RULES_VERSION (server/rules/data.py)
-and record the new answers under the new version; never edit the answers of an old one.
+and the rules give the same answers. These tests pin those answers, the games as recorded
+games (tests/rules/games/v<version>/), not as random playouts, which any new action type
+would change. If one fails after a change on purpose, the change alters stored games: bump
+RULES_VERSION (server/rules/data.py), record this version's games, and keep the old version
+in REPLAYED_VERSIONS only if its games still replay; never edit the answers of an old one.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from server.rules import RULES_VERSION, apply, legal_actions, new_game
+from server.rules import REPLAYED_VERSIONS, RULES_VERSION, new_game
 from server.rules.setup import SplitMix64
+from tests.rules.games.replay import state_digest
 
 
 def digest(value: Any) -> str:
@@ -67,40 +71,29 @@ def test_the_deal_known_answers(key: tuple[int, int, bool]) -> None:
     assert all(tab == [] for p in game.players for tab in p.tabs[2:])
 
 
-def playout(seed: int, players: int, starter_orders: bool) -> tuple[Any, ...]:
-    """A whole game of actions drawn by their own SplitMix64 from the legal actions (in a
-    canonical order, so only the set of legal actions matters, not how it is listed)."""
-    game = new_game(seed=seed, players=players, starter_orders=starter_orders)
-    pick = SplitMix64(seed ^ 0xC0FFEE)
-    actions = []
-    while game.phase != "over":
-        legal = sorted(legal_actions(game), key=lambda a: json.dumps(a, sort_keys=True))
-        action = legal[pick.below(len(legal))]
-        actions.append([game.current, action])
-        apply(game, action)
-    result = game.result
-    assert result is not None
-    return (len(actions), digest(actions), result["reason"],
-            [s["total"] for s in result["scores"]], result["winners"], result["turns"])
+GAMES = Path(__file__).resolve().parent / "games"
 
 
-# RULES_VERSION -> {(seed, players, starter_orders): (action count, digest of the actions,
-# end reason, totals, winners, turns)}
-GAMES: dict[int, dict[tuple[int, int, bool], tuple[Any, ...]]] = {
-    2: {
-        (1, 2, False): (141, "57b017d6675b0843", "penalties", [-4, -5], [0], [6, 6]),
-        (7, 3, False): (102, "f04e2aa0af433615", "stall", [-3, -2, -2], [2], [4, 4, 4]),
-        (2026, 4, False): (156, "e2384088ff28e4ed", "stall", [-2, -2, -2, -3], [0, 1, 2],
-                           [4, 4, 4, 4]),
-        (99, 4, True): (143, "29f5e2e86ae56fe3", "stall", [-2, -2, -2, -3], [0, 2],
-                        [4, 4, 4, 4]),
-    },
-}
+def recorded(version: int) -> list[Path]:
+    return sorted((GAMES / f"v{version}").glob("*.json"))
 
 
-@pytest.mark.parametrize("key", sorted(GAMES[max(GAMES)]))
-def test_seeded_games_known_answers(key: tuple[int, int, bool]) -> None:
-    """Whole seeded games replay to the same actions and result under this RULES_VERSION."""
-    assert RULES_VERSION in GAMES, (
-        f"no known answers for rules version {RULES_VERSION}: record them in GAMES")
-    assert playout(*key) == GAMES[RULES_VERSION][key]
+def test_every_replayed_version_has_recorded_games() -> None:
+    """This version's games are recorded (python -m tests.rules.games.record), and so are
+    those of every older version the engine claims to replay the same."""
+    assert RULES_VERSION in REPLAYED_VERSIONS
+    for version in REPLAYED_VERSIONS:
+        assert recorded(version), f"no recorded games of rules version {version}"
+
+
+@pytest.mark.parametrize("path", [p for v in sorted(REPLAYED_VERSIONS) for p in recorded(v)],
+                         ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_recorded_games_replay_to_their_recorded_state(path: Path) -> None:
+    """A stored game, (seed, options, [seat, action] ...) as the journal keeps it, replays
+    under this engine, each action accepted from its seat, to the whole state and result
+    it was recorded with. A new action type or option leaves these alone; a change that
+    alters them alters stored games (see REPLAYED_VERSIONS)."""
+    game = json.loads(path.read_text())
+    assert game["rules_version"] in REPLAYED_VERSIONS
+    assert state_digest(game["seed"], game["options"], game["actions"]) == (
+        game["state"], game["result"])

@@ -61,7 +61,7 @@ def _sample(field: str) -> object:
 
 
 def test_every_action_type_has_a_control_the_table_knows():
-    """static/js/intents.js offers an action by its control kind alone (issue 28)."""
+    """static/js/table/intents.js offers an action by its control kind alone (issue 28)."""
     assert all(a.control in CONTROLS for a in ACTIONS.values())
-    intents = (ROOT / "static" / "js" / "intents.js").read_text()
+    intents = (ROOT / "static" / "js" / "table" / "intents.js").read_text()
     assert all(f'case "{control}":' in intents for control in CONTROLS)
