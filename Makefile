@@ -3,26 +3,35 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 NODE ?= node
-STAMP := $(VENV)/.installed
+# Two stamps: `make run` installs only what the server needs at run time (pyproject's
+# dependencies); `make test` (and lint, bench, cluster) adds the `dev` extra on top.
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 # bench/load.py's load generator: Node and the `ws` package (skipped where npm is absent).
 NODE_STAMP := bench/node/node_modules/.installed
 
 .PHONY: install run cluster test lint bench clean
 
-$(STAMP): pyproject.toml
+$(RUN_STAMP): pyproject.toml
+	@echo "==> [1/2] Creating the virtual environment $(VENV)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	@echo "==> [2/2] Installing the server's run-time packages (pip prints each one)"
+	$(PY) -m pip install --progress-bar on -e .
+	touch $(RUN_STAMP)
 
-install: $(STAMP)
+$(DEV_STAMP): $(RUN_STAMP)
+	@echo "==> Installing the test, lint and browser tooling (the dev extra)"
+	$(PY) -m pip install --progress-bar on -e '.[dev]'
+	touch $(DEV_STAMP)
+
+install: $(DEV_STAMP)
 
 $(NODE_STAMP): bench/node/package.json bench/node/package-lock.json
 	@if command -v npm >/dev/null; then \
 		cd bench/node && npm ci --no-audit --no-fund --silent && touch node_modules/.installed; \
 	else echo "npm not found: bench/load.py needs --client python"; fi
 
-run: install
+run: $(RUN_STAMP)
 	$(PY) -m server
 
 # N instances on 127.0.0.1:8001... behind HAProxy on http://127.0.0.1:8080 (Redis + PostgreSQL).

@@ -1,5 +1,6 @@
-"""The `coffee-rush` command: `simulate` random games, run a bot `tournament`, manage
-`users` (accounts: list, disable, enable, rename), or `ratings recompute`."""
+"""The `coffee-rush` command: `serve` the game (as `python -m server`), `simulate` random
+games, run a bot `tournament`, manage `users` (accounts: list, disable, enable, rename), or
+`ratings recompute`."""
 
 from __future__ import annotations
 
@@ -47,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="coffee-rush", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
+    serve = commands.add_parser(
+        "serve", help="serve the game on HOST:PORT (the settings), as `python -m server` does")
+    serve.set_defaults(run=_serve)
+
     sim = commands.add_parser("simulate", help="play random legal games and report figures")
     sim.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=4)
     sim.add_argument("--games", type=_positive_int, default=100)
@@ -91,6 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
     ren.add_argument("name", help="the new name (checked as players' names are)")
     users.set_defaults(run=_users)
     return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from server.__main__ import main as serve
+
+    serve()
+    return 0
 
 
 def _simulate(args: argparse.Namespace) -> int:

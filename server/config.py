@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-ROOT = Path(__file__).resolve().parent.parent
+from server.paths import shipped
 
 
 class Settings(BaseSettings):
@@ -71,8 +71,8 @@ class Settings(BaseSettings):
     # Seconds between two versions that only change the spectator count: arrivals and
     # departures in between are sent together.
     PRESENCE_INTERVAL: float = Field(1.0, ge=0)
-    TEMPLATES_DIR: Path = ROOT / "templates"
-    STATIC_DIR: Path = ROOT / "static"
+    TEMPLATES_DIR: Path = shipped("templates")
+    STATIC_DIR: Path = shipped("static")
     # TEST ONLY. When set, every new game uses this seed, so its deck order is known in
     # advance to anyone who knows the setting. Never set it in production.
     TEST_FIXED_SEED: int | None = None

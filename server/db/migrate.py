@@ -9,7 +9,6 @@ migrations. One holding another application's tables, Coffee Rush tables with no
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
@@ -18,10 +17,12 @@ from sqlalchemy import inspect, pool, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from server.paths import shipped
+
 from .models import Base
 from .session import make_engine, sqlite_path
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS = shipped("migrations")
 VERSION_TABLE = "alembic_version"
 
 
