@@ -7,16 +7,21 @@ NODE ?= node
 # dependencies); `make test` (and lint, bench, cluster) adds the `dev` extra on top.
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
+# `make run` serves from the checkout: only the dependencies are installed, not the package
+# (no build step); bytecode is compiled as modules are first imported (--no-compile).
+RUN_REQS := $(VENV)/requirements-run.txt
 # bench/load.py's load generator: Node and the `ws` package (skipped where npm is absent).
 NODE_STAMP := bench/node/node_modules/.installed
 
 .PHONY: install run cluster test lint bench clean
 
 $(RUN_STAMP): pyproject.toml
-	@echo "==> [1/2] Creating the virtual environment $(VENV)"
+	@echo "==> [1/3] Creating the virtual environment $(VENV)"
 	$(PYTHON) -m venv $(VENV)
-	@echo "==> [2/2] Installing the server's run-time packages (pip prints each one)"
-	$(PY) -m pip install --progress-bar on -e .
+	@echo "==> [2/3] Reading the run-time packages from pyproject.toml into $(RUN_REQS)"
+	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" > $(RUN_REQS)
+	@echo "==> [3/3] Installing them (pip prints each one)"
+	$(PY) -m pip install --no-compile --progress-bar on -r $(RUN_REQS)
 	touch $(RUN_STAMP)
 
 $(DEV_STAMP): $(RUN_STAMP)
