@@ -1,6 +1,6 @@
 """The `coffee-rush` command: `serve` the game (as `python -m server`), `simulate` random
-games, run a bot `tournament`, manage `users` (accounts: list, disable, enable, rename), or
-`ratings recompute`."""
+games, run a bot `tournament`, manage `users` (accounts: list, disable, enable, rename),
+`ratings recompute`, or `backup` and `restore` the database."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 PLAYER_COUNTS = (2, 3, 4)
 TOURNAMENT_MODULE = "server.bots.tournament"
@@ -51,6 +52,19 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser(
         "serve", help="serve the game on HOST:PORT (the settings), as `python -m server` does")
     serve.set_defaults(run=_serve)
+
+    save = commands.add_parser(
+        "backup", help="write every table of a running server's database to FILE (JSON lines; "
+        ".gz: gzipped), unfinished games' journals included")
+    save.add_argument("file", type=Path)
+    save.add_argument("--database-url", help="default: the DATABASE_URL setting")
+    save.set_defaults(run=_backup)
+    load = commands.add_parser(
+        "restore", help="load a backup FILE into an empty database (SQLite or PostgreSQL, "
+        "whichever it came from), migrating it first; then start the server on it")
+    load.add_argument("file", type=Path)
+    load.add_argument("--database-url", help="default: the DATABASE_URL setting")
+    load.set_defaults(run=_restore)
 
     sim = commands.add_parser("simulate", help="play random legal games and report figures")
     sim.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=4)
@@ -102,6 +116,34 @@ def _serve(args: argparse.Namespace) -> int:
     from server.__main__ import main as serve
 
     serve()
+    return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    return _move(args, "backup")
+
+
+def _restore(args: argparse.Namespace) -> int:
+    return _move(args, "restore")
+
+
+def _move(args: argparse.Namespace, how: str) -> int:
+    import time
+
+    from server.config import Settings
+    from server.db import backup
+    from server.db.migrate import DatabaseRefused
+
+    url = args.database_url or Settings().DATABASE_URL
+    start = time.monotonic()
+    try:
+        counts = getattr(backup, how)(url, args.file)
+    except (backup.BackupError, DatabaseRefused, OSError) as exc:
+        print(f"coffee-rush: {how} failed: {exc}", file=sys.stderr)
+        return 1
+    rows = ", ".join(f"{n} {table}" for table, n in counts.items() if n)
+    print(f"{how}: {sum(counts.values())} rows in {time.monotonic() - start:.1f} s "
+          f"({rows or 'no rows'})")
     return 0
 
 

@@ -1,0 +1,107 @@
+"""Backups you can restore, on real servers: games are played on a SQLite server, a backup
+is taken with `coffee-rush backup` while a table is playing, the table plays on, and the
+backup is restored (`coffee-rush restore`) into a fresh database, SQLite or PostgreSQL (a
+host moving up). The server started on it has every finished game, every account and its
+rating, and the unfinished table as of the backup, which then plays to its end."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.persist.live import Server, Table, play_out, stored_game
+from tests.persist.test_rated_live import ratings_of, sign_up
+
+pytestmark = pytest.mark.timeout(300)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*argv: str) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([sys.executable, "-m", "server.cli", *argv], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def env(url: str, tmp: Path) -> dict[str, str]:
+    return {"DATABASE_URL": url, "BOT_WORKERS": "1", "BOT_DELAY": "0",
+            "JOURNAL_FALLBACK_PATH": str(tmp / "fallback.jsonl"), "RATED_GAMES_TO_RANK": "1"}
+
+
+def rated_game(server: Server) -> str:
+    """Ana and Ben (accounts) and a greedy bot play a whole game; its room code."""
+    ana, ben = sign_up(server, "Ana"), sign_up(server, "Ben")
+    with httpx.Client(base_url=server.http, timeout=10) as guest:
+        made = guest.post("/api/rooms", json={"players": 3}).json()
+        code, host = made["code"], made["host_token"]
+        tokens = {0: ana.post(f"/api/rooms/{code}/join", json={"name": "x"}).json(),
+                  1: ben.post(f"/api/rooms/{code}/join", json={"name": "x"}).json()}
+        assert guest.post(f"/api/rooms/{code}/bot", json={
+            "token": host, "seat": 2, "level": "greedy"}).is_success
+        assert guest.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
+        play_out(server.ws(code), {s: t["seat_token"] for s, t in tokens.items()}, 5)
+        ratings_of(guest, code)
+    ana.close()
+    ben.close()
+    return code
+
+
+def players(server: Server) -> list[dict[str, Any]]:
+    return sorted(httpx.get(f"{server.http}/api/players").json()["players"],
+                  key=lambda p: p["name"])
+
+
+@pytest.mark.parametrize("target", ["sqlite", "postgresql"])
+def test_a_backup_taken_mid_game_restores_every_game_account_rating_and_room(
+    tmp_path: Path, target: str,
+) -> None:
+    source_url = f"sqlite+aiosqlite:///{tmp_path}/source.db"
+    if target == "sqlite":
+        target_url = f"sqlite+aiosqlite:///{tmp_path}/restored.db"
+    else:
+        from tests.db.conftest import PG_URL, reset_postgres
+
+        reset_postgres(PG_URL)
+        target_url = PG_URL
+    backup = tmp_path / "coffee-rush.backup.gz"
+
+    source = Server(env(source_url, tmp_path), log=tmp_path / "source.log")
+    source.start()
+    try:
+        finished = rated_game(source)
+        table = Table(source, players=2, seed=3)
+        table.play(12)
+        board = players(source)
+        at_backup = table.players[0].game()
+        cli("backup", str(backup), "--database-url", source_url)  # while the server runs
+        table.play(6)  # after the backup: not in it
+        assert table.players[0].game() != at_backup
+    finally:
+        source.stop()
+
+    restored = cli("restore", str(backup), "--database-url", target_url)
+    assert "rows" in restored.stdout
+    server = Server(env(target_url, tmp_path), log=tmp_path / "restored.log")
+    server.start()
+    try:
+        assert stored_game(target_url, finished) is not None
+        assert players(server) == board  # the accounts, their ratings and games
+        with httpx.Client(base_url=server.http, timeout=10) as ana:
+            signed = ana.post("/api/sign-in/password",
+                              json={"name": "Ana", "password": "Ana-secret-1"})
+            assert signed.status_code == 200, signed.text
+        table.players = []
+        table.connect(server)  # fresh snapshots from the restored room
+        assert table.players[0].game() == at_backup
+        table.play()  # the room plays on, to its end, and is stored
+        assert table.players[0].game()["phase"] == "over"
+        assert ratings_of(table.api, table.code) is not None
+        assert "Traceback" not in server.errors()
+    finally:
+        table.close()
+        server.stop()
