@@ -51,6 +51,7 @@ test: install $(NODE_STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m mypy server
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/hadolint Dockerfile
 	$(NODE) --test tests/js/
 	$(PY) -m pytest --numprocesses 2 --dist loadfile
 
@@ -58,6 +59,7 @@ lint: install
 	$(PY) -m ruff check .
 	$(PY) -m mypy server
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/hadolint Dockerfile
 
 bench: install $(NODE_STAMP)
 	$(PY) bench/engine.py

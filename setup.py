@@ -5,7 +5,7 @@ either place. The rest of the metadata is in pyproject.toml."""
 
 from setuptools import find_packages, setup
 
-SHIPPED = ("templates", "static", "migrations")
+SHIPPED = ("templates", "static", "migrations", "deploy")
 
 setup(
     packages=find_packages(include=["server", "server.*"]) + [f"server.{d}" for d in SHIPPED],

@@ -1,6 +1,7 @@
-"""Where the folders the server reads beside its code are: templates/, static/ and
-migrations/ at the top of a checkout, or inside the `server` package once installed from
-a wheel (setup.py ships them there), so the server runs from any folder."""
+"""Where the folders the server reads beside its code are: templates/, static/,
+migrations/ and deploy/ (HAProxy's config) at the top of a checkout, or inside the
+`server` package once installed from a wheel (setup.py ships them there), so the server
+runs from any folder."""
 
 from __future__ import annotations
 

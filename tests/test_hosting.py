@@ -38,9 +38,19 @@ def test_image_runs_the_same_command_as_make_run_as_a_non_root_user() -> None:
     d = dockerfile()
     assert json.loads(d["CMD"][-1]) == ["python", "-m", "server"]
     assert "python -m server" in (ROOT / "Makefile").read_text().replace("$(PY)", "python")
-    assert d["USER"] == ["app"]
+    assert d["USER"] == ["10001"] and "--uid 10001" in " ".join(d["RUN"])
     assert d["FROM"][0].startswith("python:3.11-slim")
     assert any("/healthz" in h for h in d["HEALTHCHECK"])
+
+
+def test_image_keeps_the_built_venv_alone() -> None:
+    """Multi-stage: the package is built and installed in the first stage; the image copies
+    its /venv and nothing else (no sources, no build tools, no pip)."""
+    d = dockerfile()
+    assert [f.split()[-1] for f in d["FROM"]] == ["build", "python:3.11-slim"]
+    assert [c for c in d["COPY"] if c.startswith("--from")] == ["--from=build /venv /venv"]
+    assert len(d["COPY"]) == 7  # the build stage's six, the image's one
+    assert "pip uninstall --yes pip" in d["RUN"][0]
 
 
 def test_image_and_compose_agree_on_the_port_and_settings() -> None:
@@ -54,7 +64,9 @@ def test_image_and_compose_agree_on_the_port_and_settings() -> None:
     assert str(app["environment"]["PORT"]) == port
     assert app["environment"]["DATABASE_URL"].startswith("postgresql+asyncpg://")
     assert set(app["environment"]) <= set(Settings.model_fields)
-    assert set(env) - {"PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED"} <= set(Settings.model_fields)
+    python = {"PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED", "PATH", "PIP_NO_CACHE_DIR",
+              "PIP_DISABLE_PIP_VERSION_CHECK"}
+    assert set(env) - python <= set(Settings.model_fields)
     db = compose["services"]["db"]
     assert any("/var/lib/postgresql/data" in v for v in db["volumes"])
 

@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import IO
 from urllib.parse import urlsplit
 
-import httpx
+from server.paths import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
-TEMPLATE = ROOT / "deploy" / "haproxy.cfg"
+TEMPLATE = shipped("deploy") / "haproxy.cfg"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 DEFAULT_DATABASE = "postgresql+asyncpg://postgres@127.0.0.1:5432/coffee_rush"
 
@@ -134,6 +134,8 @@ def wait_healthy(url: str, proc: subprocess.Popen[bytes] | None = None,
                  timeout: float = 30.0) -> dict:
     """/healthz's answer once the instance at `url` gives one; ClusterError if it dies or
     does not answer within `timeout` seconds."""
+    import httpx  # here: `render` runs in the image, which has no test tooling
+
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
