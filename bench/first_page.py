@@ -6,7 +6,9 @@
 
 The clone is a fresh one in a temporary folder, so its `.venv` is cold; pip's cache is
 left as it is (a host who installed before). Prints the seconds from clone to the first
-200 on `/`, how many of them were the clone, and the size of the `.venv` (`du -sh`).
+200 on `/`, how many of them were the clone, the CPU seconds the install took (user +
+system, of every process `make` waited for: steadier than the wall clock on a busy
+machine) and the size of the `.venv` (`du -sh`).
 Run the two refs one after the other, never at once: they share the machine.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -44,6 +47,7 @@ def answers(url: str) -> bool:
 def measure(ref: str, timeout: float) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="first-page-") as tmp:
         clone = Path(tmp) / "coffee-rush"
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.monotonic()
         subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
         subprocess.run(["git", "checkout", "--quiet", ref], cwd=clone, check=True)
@@ -64,11 +68,14 @@ def measure(ref: str, timeout: float) -> dict[str, object]:
             os.killpg(make.pid, signal.SIGTERM)
             make.wait()
             log.close()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         lines = (Path(tmp) / "make.log").read_text().count("\n")
         size = subprocess.run(["du", "-sh", str(clone / ".venv")], capture_output=True,
                               text=True, check=True).stdout.split()[0]
         return {"ref": ref, "clone_to_first_page_s": round(seconds, 1),
-                "clone_s": round(cloned, 1), "venv": size, "lines_printed": lines}
+                "clone_s": round(cloned, 1), "cpu_s": round(cpu, 1), "venv": size,
+                "lines_printed": lines}
 
 
 def main() -> None:
@@ -82,7 +89,7 @@ def main() -> None:
         print(json.dumps(figures))
     else:
         print(f"{figures['ref']}: clone to first page {figures['clone_to_first_page_s']} s "
-              f"(clone {figures['clone_s']} s), .venv {figures['venv']}, "
+              f"(clone {figures['clone_s']} s, CPU {figures['cpu_s']} s), .venv {figures['venv']}, "
               f"{figures['lines_printed']} lines printed while installing")
 
 
