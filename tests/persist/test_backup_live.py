@@ -1,8 +1,9 @@
-"""Backups you can restore, on real servers: games are played on a SQLite server, a backup
-is taken with `coffee-rush backup` while a table is playing, the table plays on, and the
-backup is restored (`coffee-rush restore`) into a fresh database, SQLite or PostgreSQL (a
-host moving up). The server started on it has every finished game, every account and its
-rating, and the unfinished table as of the backup, which then plays to its end."""
+"""Backups you can restore, on real servers: games are played on a server, a backup is
+taken with `coffee-rush backup` while a table is playing, the table plays on, and the
+backup is restored (`coffee-rush restore`) into a fresh database: SQLite into SQLite or
+PostgreSQL (a host moving up), PostgreSQL into SQLite. The server started on it has every
+finished game, every account and its rating, and the unfinished table as of the backup,
+which then plays to its end."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from db.conftest import PG_URL, reset_postgres
 
 from tests.persist.live import Server, Table, play_out, stored_game
 from tests.persist.test_rated_live import ratings_of, sign_up
@@ -56,33 +58,36 @@ def players(server: Server) -> list[dict[str, Any]]:
                   key=lambda p: p["name"])
 
 
-@pytest.mark.parametrize("target", ["sqlite", "postgresql"])
-def test_a_backup_taken_mid_game_restores_every_game_account_rating_and_room(
-    tmp_path: Path, target: str,
-) -> None:
-    source_url = f"sqlite+aiosqlite:///{tmp_path}/source.db"
-    if target == "sqlite":
-        target_url = f"sqlite+aiosqlite:///{tmp_path}/restored.db"
-    else:
-        from tests.db.conftest import PG_URL, reset_postgres
+def database(kind: str, path: Path) -> str:
+    """A new SQLite file at `path`, or the emptied PostgreSQL test database."""
+    if kind == "sqlite":
+        return f"sqlite+aiosqlite:///{path}"
+    reset_postgres(PG_URL)
+    return PG_URL
 
-        reset_postgres(PG_URL)
-        target_url = PG_URL
+
+@pytest.mark.parametrize(("source", "target"), [
+    ("sqlite", "sqlite"), ("sqlite", "postgresql"), ("postgresql", "sqlite")])
+def test_a_backup_taken_mid_game_restores_every_game_account_rating_and_room(
+    tmp_path: Path, source: str, target: str,
+) -> None:
+    source_url = database(source, tmp_path / "source.db")
     backup = tmp_path / "coffee-rush.backup.gz"
 
-    source = Server(env(source_url, tmp_path), log=tmp_path / "source.log")
-    source.start()
+    first = Server(env(source_url, tmp_path), log=tmp_path / "source.log")
+    first.start()
     try:
-        finished = rated_game(source)
-        table = Table(source, players=2, seed=3)
+        finished = rated_game(first)
+        table = Table(first, players=2, seed=3)
         table.play(12)
-        board = players(source)
+        board = players(first)
         at_backup = table.players[0].game()
         cli("backup", str(backup), "--database-url", source_url)  # while the server runs
         table.play(6)  # after the backup: not in it
         assert table.players[0].game() != at_backup
     finally:
-        source.stop()
+        first.stop()
+    target_url = database(target, tmp_path / "restored.db")
 
     restored = cli("restore", str(backup), "--database-url", target_url)
     assert "rows" in restored.stdout
