@@ -88,7 +88,8 @@ def _dump(connection: Connection, out: IO[bytes], source: str) -> dict[str, int]
 
 
 async def _dump_from(url: str, out: IO[bytes], source: str) -> dict[str, int]:
-    engine = make_engine(url, poolclass=pool.NullPool)
+    # orjson reads the JSON columns (every game's actions): the json module is ~3x slower.
+    engine = make_engine(url, poolclass=pool.NullPool, json_deserializer=orjson.loads)
     try:
         async with engine.connect() as connection:
             if make_url(url).get_backend_name() == "postgresql":
