@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import orjson
+from alembic.util import CommandError
 from sqlalchemy import Column, LargeBinary, pool, select, text
 from sqlalchemy.engine import Connection, make_url
 
@@ -40,8 +41,8 @@ class BackupError(RuntimeError):
     """The file is not a whole backup, or the database cannot take it; one line."""
 
 
-def _open(path: Path, mode: str) -> IO[bytes]:
-    if path.suffix == ".gz":
+def _open(path: Path, mode: str, gzipped: bool) -> IO[bytes]:
+    if gzipped:
         return gzip.GzipFile(path, mode + "b")  # type: ignore[return-value]
     return path.open(mode + "b")
 
@@ -101,23 +102,34 @@ async def _dump_from(url: str, out: IO[bytes], source: str) -> dict[str, int]:
 
 
 def backup(url: str, path: Path) -> dict[str, int]:
-    """Write every table of the database at `url` to `path`; the rows per table."""
+    """Write every table of the database at `url` to `path` (whole, or not at all: it is
+    written beside it and renamed); the rows per table."""
+    part = path.with_name(path.name + ".part")
+    try:
+        with _open(part, "w", path.suffix == ".gz") as out:
+            counts = _backup_to(url, out, part.parent)
+        part.replace(path)
+    finally:
+        part.unlink(missing_ok=True)
+    return counts
+
+
+def _backup_to(url: str, out: IO[bytes], scratch: Path) -> dict[str, int]:
     source = make_url(url).get_backend_name()
-    with _open(path, "w") as out:
-        file = sqlite_path(url)
-        if file is None:
-            return asyncio.run(_dump_from(url, out, source))
-        if not file.exists():
-            raise BackupError(f"there is no database at {file}")
-        with tempfile.TemporaryDirectory(prefix="coffee-rush-backup-") as tmp:
-            copy = Path(tmp) / "snapshot.db"
-            live, snapshot = sqlite3.connect(file, timeout=30), sqlite3.connect(copy)
-            try:
-                live.backup(snapshot)  # one consistent copy, while the server writes on
-            finally:
-                live.close()
-                snapshot.close()
-            return asyncio.run(_dump_from(f"sqlite+aiosqlite:///{copy}", out, source))
+    file = sqlite_path(url)
+    if file is None:
+        return asyncio.run(_dump_from(url, out, source))
+    if not file.exists():
+        raise BackupError(f"there is no database at {file}")
+    with tempfile.TemporaryDirectory(prefix="coffee-rush-backup-", dir=scratch) as tmp:
+        copy = Path(tmp) / "snapshot.db"
+        live, snapshot = sqlite3.connect(file, timeout=30), sqlite3.connect(copy)
+        try:
+            live.backup(snapshot)  # one consistent copy, while the server writes on
+        finally:
+            live.close()
+            snapshot.close()
+        return asyncio.run(_dump_from(f"sqlite+aiosqlite:///{copy}", out, source))
 
 
 def _sections(lines: Iterator[bytes]) -> Iterator[tuple[str, list[str], list[list[Any]]]]:
@@ -190,7 +202,7 @@ async def _load_into(url: str, lines: Iterator[bytes]) -> dict[str, int]:
 def restore(url: str, path: Path) -> dict[str, int]:
     """Load the backup at `path` into the empty database at `url`: its schema migrated to
     the backup's migration, the rows, then the migrations since; the rows per table."""
-    with _open(path, "r") as source:
+    with _open(path, "r", path.suffix == ".gz") as source:
         lines = iter(source)
         try:
             header = orjson.loads(next(lines))
@@ -201,7 +213,11 @@ def restore(url: str, path: Path) -> dict[str, int]:
         if header.get("version") != VERSION:
             raise BackupError(f"{path} is a backup of format {header.get('version')}; "
                               f"this server reads {VERSION}")
-        upgrade(url, header["revision"])
+        try:
+            upgrade(url, header["revision"])
+        except CommandError as exc:  # e.g. a database already past the backup's migration
+            raise BackupError(f"the database cannot take a backup made at migration "
+                              f"{header['revision']}: {exc}") from None
         counts = asyncio.run(_load_into(url, lines))
     upgrade(url)
     return counts
