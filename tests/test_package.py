@@ -1,4 +1,5 @@
-"""The package runs anywhere: the wheel built from this checkout, installed into a fresh
+"""The package runs anywhere: the wheel built from this checkout (every file of static/,
+templates/ and migrations/ in it, subfolders too), installed into a fresh
 venv in a temporary folder (run-time dependencies only), serves the lobby, a static file
 and the rules with `coffee-rush serve` from an empty folder that knows nothing of the
 checkout. Slow by nature: a build and an install from pip's cache, ~100 s on a busy
@@ -7,8 +8,10 @@ checkout. Slow by nature: a build and an install from pip's cache, ~100 s on a b
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import httpx
@@ -29,9 +32,19 @@ def run(*argv: str | Path, cwd: Path) -> None:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The `bin` folder of a fresh venv holding the wheel and its run-time dependencies."""
     tmp = tmp_path_factory.mktemp("package")
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", tmp / "dist", ROOT,
-        cwd=tmp)
+    # From a copy without build/: setuptools would pack a stale build/lib's files too.
+    source = shutil.copytree(ROOT, tmp / "source", ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "*.egg-info", "data", "node_modules", "__pycache__"))
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", tmp / "dist",
+        source, cwd=tmp)
     (wheel,) = (tmp / "dist").glob("coffee_rush_online-*.whl")
+    with zipfile.ZipFile(wheel) as packed:
+        shipped = {n.removeprefix("server/") for n in packed.namelist()
+                   if n.startswith(("server/static/", "server/templates/",
+                                    "server/migrations/"))}
+    assert shipped == {str(f.relative_to(ROOT)) for d in ("static", "templates", "migrations")
+                       for f in (ROOT / d).rglob("*")
+                       if f.is_file() and "__pycache__" not in f.parts}
     run(sys.executable, "-m", "venv", tmp / "venv", cwd=tmp)
     run(tmp / "venv" / "bin" / "python", "-m", "pip", "install", "--quiet", wheel, cwd=tmp)
     return tmp / "venv" / "bin"
