@@ -104,8 +104,9 @@ def durable() -> None:
         stages.stamp_durable()
 
 
-def queued(sockets: Iterable[Marked]) -> None:
-    """Every frame of the action is queued on `sockets`: a mark follows them on each."""
+def queued(sockets: Callable[[], Iterable[Marked]]) -> None:
+    """Every frame of the action is queued on the sockets `sockets()` gives: a mark follows
+    them on each (asked only when timed: untimed, an action makes no generator here)."""
     if (stages := _CURRENT.get()) is not None:
         stages.stamp_queued()
-        stages.marked(sum(conn.mark(stages) for conn in sockets))
+        stages.marked(sum(conn.mark(stages) for conn in sockets()))
