@@ -6,11 +6,19 @@ after the other, and prints every figure with its ratio to the baseline:
     .venv/bin/python bench/load.py --rooms 1000 --pace 1 --duration 60
     .venv/bin/python bench/load.py --rooms 100 --pace 0 --duration 30      # flat out
     .venv/bin/python bench/load.py --rooms 100 --pace 0 --duration 20 --rounds 5
+    .venv/bin/python bench/load.py --pace 0 --rounds 3 --against df626bc   # A/B, one sitting
 
 On a shared virtual machine one run's figures swing by 10% and more from one minute to the
 next. `--rounds N` runs both servers N times, in alternating order, and reports each
 figure's median, and each ratio as the median of the rounds' own (same-round) ratios; every
 round's figures are kept in the JSON under `rounds`.
+
+`--against REF` is A/B in one sitting: each round also runs the game server of another
+checkout (a directory; its own .venv if it has one) or of a commit of this repository (a
+temporary detached worktree, run with this checkout's interpreter and packages), the three
+servers in an order that alternates from round to round, and prints both ratio tables: this
+checkout's (`game`) and the other's (`against`), each to the bare baseline of its own round,
+and the other's figures over this checkout's (`against/game`).
 
 The load generator is bench/node/loadgen.mjs (Node and the `ws` package, installed by
 `make bench`), which saturates the bare baseline where Python clients cannot;
@@ -33,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import multiprocessing as mp
@@ -47,6 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from multiprocessing.synchronize import Event
 from pathlib import Path
@@ -81,9 +91,11 @@ METRICS_PORTS: dict[int, int] = {}  # a game server's port -> its metrics listen
 
 
 def start_server(kind: str, port: int, data_dir: str, database_url: str | None,
-                 stages: bool = False, cmd: list[str] | None = None) -> subprocess.Popen:
+                 stages: bool = False, cmd: list[str] | None = None,
+                 root: Path | None = None) -> subprocess.Popen:
     """The game server (or the baseline) on `port`, once it answers /healthz; `cmd` runs
-    another command with the game server's environment (bench/memory.py's tracing one)."""
+    another command with the game server's environment (bench/memory.py's tracing one);
+    `root`: the game server of another checkout (see `checkout`)."""
     METRICS_PORTS[port] = free_port()
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="warning",
                WS_FLOOD_MESSAGES=str(10**9), ROOM_CREATE_RATE=str(10**9),
@@ -92,9 +104,9 @@ def start_server(kind: str, port: int, data_dir: str, database_url: str | None,
                DATABASE_URL=database_url or f"sqlite+aiosqlite:///{data_dir}/bench.db",
                JOURNAL_FALLBACK_PATH=f"{data_dir}/fallback.jsonl")
     if cmd is None:
-        cmd = [sys.executable, "-m", "server"] if kind == "game" else \
+        cmd = [python_of(root or ROOT), "-m", "server"] if kind == "game" else \
             [sys.executable, str(ROOT / "bench" / "baseline.py"), "--port", str(port)]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
+    proc = subprocess.Popen(cmd, cwd=root or ROOT, env=env)
     for _ in range(300):
         try:
             if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
@@ -104,6 +116,30 @@ def start_server(kind: str, port: int, data_dir: str, database_url: str | None,
         time.sleep(0.1)
     proc.kill()
     raise SystemExit(f"{kind} server did not start")
+
+
+def python_of(root: Path) -> str:
+    """The interpreter for a checkout's server: its own virtualenv's, else this one."""
+    own = root / ".venv" / "bin" / "python"
+    return str(own) if root != ROOT and own.exists() else sys.executable
+
+
+@contextlib.contextmanager
+def checkout(ref: str) -> Iterator[Path]:
+    """`ref` as a checkout to run: a directory as it is, else a commit of this repository
+    in a temporary detached worktree (removed afterwards)."""
+    if Path(ref).is_dir():
+        yield Path(ref).resolve()
+        return
+    with tempfile.TemporaryDirectory(prefix="load-against-") as parent:
+        where = Path(parent) / "checkout"
+        subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(where), ref],
+                       cwd=ROOT, check=True)
+        try:
+            yield where
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(where)], cwd=ROOT,
+                           check=False)
 
 
 def cpu_seconds(pid: int, thread: int | None = None) -> float:
@@ -468,15 +504,18 @@ def stage_figures(before: dict, after: dict) -> dict[str, dict[str, float]]:
 
 def run(kind: str, rooms: int, pace: float, duration: float, procs: int,
         database_url: str | None, client: str = "node", stages: bool = False,
-        public_protocols: bool = False) -> dict:
+        public_protocols: bool = False, root: Path | None = None) -> dict:
+    """One server under the load: the baseline, or a game server (`root`: another
+    checkout's, for --against)."""
     port = free_port()
-    cmd = [sys.executable, str(ROOT / "bench" / "public_server.py")] \
-        if kind == "game" and public_protocols else None
+    server_kind = "baseline" if kind == "baseline" else "game"
+    cmd = [python_of(root or ROOT), str((root or ROOT) / "bench" / "public_server.py")] \
+        if server_kind == "game" and public_protocols else None
     with tempfile.TemporaryDirectory() as data_dir:
-        server = start_server(kind, port, data_dir, database_url, stages, cmd)
+        server = start_server(server_kind, port, data_dir, database_url, stages, cmd, root)
         try:
-            return {"server": kind,
-                    **measure(kind, port, [server.pid], rooms, pace, duration, procs, client)}
+            return {"server": kind, **measure(server_kind, port, [server.pid], rooms, pace,
+                                              duration, procs, client)}
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -570,6 +609,16 @@ FIGURES = ("actions_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_pct", "loo
            "rss_kib_per_room_played", "patch_bytes", "snapshot_bytes", "errors")
 
 
+RATIOS = {"ratio": ("game", "baseline"), "ratio_against": ("against", "baseline"),
+          "against_over_game": ("against", "game")}  # name -> (numerator, denominator)
+
+
+def round_ratios(done: dict) -> dict:
+    """The ratios a round's servers allow, each of that round's own figures."""
+    return {name: ratios(done[den], done[num]) for name, (num, den) in RATIOS.items()
+            if num in done and den in done}
+
+
 def ratios(baseline: dict, game: dict) -> dict:
     """Each figure of the game over the baseline's (None where the baseline's is 0)."""
     return {k: game[k] / baseline[k] if baseline[k] else None for k in FIGURES}
@@ -596,11 +645,12 @@ def combine(runs: list[dict]) -> dict:
     return combined
 
 
-def median_ratios(rounds: list[dict]) -> dict:
-    """Each figure's ratio as the median of the rounds' own (game / baseline, same round)."""
+def median_ratios(rounds: list[dict], name: str = "ratio") -> dict:
+    """Each figure's ratio as the median of the rounds' own (game / baseline, same round;
+    `name`: another of RATIOS)."""
     out = {}
     for k in FIGURES:
-        values = [r["ratio"][k] for r in rounds if r["ratio"][k] is not None]
+        values = [r[name][k] for r in rounds if r[name][k] is not None]
         out[k] = statistics.median(values) if values else None
     return out
 
@@ -628,36 +678,61 @@ def main() -> None:
     parser.add_argument("--public-protocols", action="store_true",
                         help="run the game server on uvicorn's stock protocols, not "
                         "server/ws/protocol.py's (bench/public_server.py)")
+    parser.add_argument("--against", metavar="REF",
+                        help="A/B: also run the game server of another checkout (a "
+                        "directory) or of a commit of this repository, in the same rounds")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    if args.against and args.only:
+        parser.error("--against runs every server: leave out --only")
+    with contextlib.ExitStack() as stack:
+        against = stack.enter_context(checkout(args.against)) if args.against else None
+        run_rounds(args, against)
+
+
+def run_rounds(args: argparse.Namespace, against: Path | None) -> None:
     stages = bool(args.pace) if args.stages is None else args.stages
     if args.client == "node" and not node_available():
         raise SystemExit("bench/node is not installed: run `make bench` (or --client python)")
     procs = args.procs or (1 if args.client == "node" else 3)
     kinds = [args.only] if args.only else ["baseline", "game"]
+    if against is not None:
+        kinds.append("against")
     rounds = []
     for index in range(args.rounds):
         done = {k: run(k, args.rooms, args.pace, args.duration, procs, args.database_url,
-                       args.client, stages, args.public_protocols)
+                       args.client, stages, args.public_protocols,
+                       *((against,) if k == "against" else ()))
                 for k in round_order(kinds, index)}
-        if len(kinds) == 2:
-            done["ratio"] = ratios(done["baseline"], done["game"])
+        done.update(round_ratios(done))
         rounds.append(done)
     results: dict = {k: combine([r[k] for r in rounds]) for k in kinds}
-    if len(kinds) == 2:
-        results["ratio"] = median_ratios(rounds)
+    for name in RATIOS:
+        if name in rounds[0]:
+            results[name] = median_ratios(rounds, name)
     if args.rounds > 1:
         results["rounds"] = rounds
     results["config"] = {"rooms": args.rooms, "pace": args.pace, "duration": args.duration,
                          "rounds": args.rounds, "client": args.client, "procs": procs,
                          "stages": stages, "journal": args.database_url or "sqlite (fresh file)",
-                         "protocols": "uvicorn's" if args.public_protocols else "ours"}
+                         "protocols": "uvicorn's" if args.public_protocols else "ours",
+                         "against": None if against is None else
+                         f"{args.against} ({describe(against)})"}
     if not args.json:
         print_table(args, procs, kinds, results)
         return
     print(json.dumps(results))
+
+
+def describe(root: Path) -> str:
+    """A checkout's commit, short, and whether it has changes not committed."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root,
+                          capture_output=True, text=True).stdout.strip() or "?"
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                           capture_output=True, text=True).stdout.strip()
+    return head + (" with changes" if dirty else "")
 
 
 def print_table(args: argparse.Namespace, procs: int, kinds: list[str], results: dict) -> None:
@@ -667,18 +742,21 @@ def print_table(args: argparse.Namespace, procs: int, kinds: list[str], results:
           f"journal={args.database_url or 'sqlite (fresh file)'}"
           + (" protocols=uvicorn's" if args.public_protocols else "")
           + (f" rounds={args.rounds} (medians)" if args.rounds > 1 else ""))
+    if results["config"].get("against"):
+        print(f"game: this checkout ({describe(ROOT)}); against: {results['config']['against']}")
+    shown = [name for name in RATIOS if name in results]
     print(f"{'figure':<20}" + "".join(f"{k:>14}" for k in kinds)
-          + ("      game/baseline" if len(kinds) == 2 else ""))
+          + "".join(f"{'/'.join(RATIOS[name]):>19}" for name in shown))
     for key in FIGURES:
         row = [results[k][key] for k in kinds]
-        ratio = results.get("ratio", {}).get(key)
+        ratio_row = [results[name][key] for name in shown]
         print(f"{key:<20}" + "".join(f"{x:>14.2f}" for x in row)
-              + (f"{ratio:>18.2f}" if ratio is not None else ""))
+              + "".join(f"{r:>19.2f}" if r is not None else f"{'':>19}" for r in ratio_row))
     for index, done in enumerate(results.get("rounds", []), 1):
         print(f"round {index} ({' then '.join(round_order(kinds, index - 1))}): " + ", ".join(
             f"{key} " + " / ".join(f"{done[k][key]:.2f}" for k in kinds)
-            + (f" ({done['ratio'][key]:.2f})" if "ratio" in done and done["ratio"][key]
-               is not None else "")
+            + "".join(f" ({'/'.join(RATIOS[name])} {done[name][key]:.2f})" for name in shown
+                      if done[name][key] is not None)
             for key in ("actions_per_s", "cpu_ms_per_action", "p95_ms")))
     for k in kinds:
         if results[k]["error_codes"]:

@@ -95,6 +95,41 @@ def test_rounds_alternate_their_order_and_each_is_kept_in_the_json(
     assert result["game"]["actions_per_s"] == 2000 and result["config"]["rounds"] == 3
 
 
+def test_against_runs_another_checkout_in_the_same_rounds_with_both_ratio_tables(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    load = bench_load()
+    ran: list[tuple[str, Path | None]] = []
+    speeds = {"baseline": iter((4000, 4400)), "game": iter((2000, 2640)),
+              "against": iter((1000, 2200))}
+
+    def run(kind: str, *args: object) -> dict:
+        ran.append((kind, args[8] if len(args) > 8 else None))  # root: the last, if given
+        return figures(actions_per_s=next(speeds[kind])) | {"stages": {},
+                                                            "p99_ms_per_second": [1.0]}
+
+    monkeypatch.setattr(load, "run", run)
+    argv = ["load.py", "--rounds", "2", "--client", "python", "--against", str(tmp_path)]
+    monkeypatch.setattr(sys, "argv", [*argv, "--json"])
+    load.main()
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert ran == [("baseline", None), ("game", None), ("against", tmp_path),
+                   ("against", tmp_path), ("game", None), ("baseline", None)]
+    assert [r["ratio_against"]["actions_per_s"] for r in result["rounds"]] == [0.25, 0.5]
+    assert result["ratio"]["actions_per_s"] == (0.5 + 0.6) / 2  # each to its own round's
+    assert result["ratio_against"]["actions_per_s"] == (0.25 + 0.5) / 2
+    assert result["against_over_game"]["actions_per_s"] == (0.5 + 2200 / 2640) / 2
+    assert result["config"]["against"].startswith(str(tmp_path))
+
+    speeds.update(baseline=iter((4000, 4400)), game=iter((2000, 2640)),
+                  against=iter((1000, 2200)))
+    monkeypatch.setattr(sys, "argv", argv)
+    load.main()
+    table = capsys.readouterr().out
+    assert "game/baseline" in table and "against/baseline" in table \
+        and "against/game" in table
+
+
 def test_stage_quantiles_interpolate_inside_the_bucket_like_prometheus() -> None:
     quantile = bench_load().bucket_quantile
     buckets = [(0.001, 0.0), (0.002, 50.0), (0.005, 100.0), (float("inf"), 100.0)]

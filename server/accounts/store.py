@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.db.models import (
@@ -75,8 +75,12 @@ def _passkey(p: Passkey) -> PasskeyInfo:
 
 
 async def key_taken(session: AsyncSession, key: str) -> bool:
-    """Whether an account has this name key, now or before a rename (old names are held)."""
-    return await holder(session, key) is not None
+    """Whether an account has this name key, now or before a rename (old names are held).
+    One statement: every guest's join asks this, and each round trip to the database costs
+    the event loop ~0.5 ms of CPU on SQLite (issue 42)."""
+    return bool(await session.scalar(select(or_(
+        exists().where(Account.name_key == key),
+        exists().where(AccountName.name_key == key)))))
 
 
 async def holder(session: AsyncSession, key: str) -> int | None:

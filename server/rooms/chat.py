@@ -94,9 +94,8 @@ class TalkLog:
     # Signs spectator tokens ("<number>.<mac>"): the room keeps no list of them, so a crowd
     # of spectators coming and going costs it nothing. A rebuilt room has a new key.
     _key: bytes = field(default_factory=lambda: secrets.token_bytes(16))
-    _mutes: weakref.WeakKeyDictionary[Connection, set[str]] = field(
-        default_factory=weakref.WeakKeyDictionary
-    )
+    # Made on a first mute: a weak dictionary costs a room ~1.6 KiB, and most never mute.
+    _mutes: weakref.WeakKeyDictionary[Connection, set[str]] | None = None
     _watcher_count: int = 0
 
     def add(self, item: dict[str, Any]) -> dict[str, Any]:
@@ -173,6 +172,8 @@ class TalkLog:
         return conn.watcher or self.identify(conn, None)[0]
 
     def mute(self, conn: Connection, author: str, on: bool) -> None:
+        if self._mutes is None:
+            self._mutes = weakref.WeakKeyDictionary()
         mutes = self._mutes.setdefault(conn, set())
         if on:
             mutes.add(author)
@@ -180,7 +181,7 @@ class TalkLog:
             mutes.discard(author)
 
     def muted(self, conn: Connection) -> set[str]:
-        return self._mutes.get(conn, set())
+        return set() if self._mutes is None else self._mutes.get(conn, set())
 
 
 class Table(Protocol):

@@ -309,7 +309,7 @@ class Room:
         texts = FrameTexts(entry)
         for conn in self.connections():
             conn.send(texts.text(conn.seat))
-        stages.queued(self.connections())
+        stages.queued(self.connections)  # called only when the action is timed
         return True
 
     # --- presence ------------------------------------------------------------------------

@@ -12,8 +12,8 @@ whole record to `done`. Monotonic clock only, and nothing about the game: just t
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
 from contextvars import ContextVar
 from typing import Protocol
 
@@ -68,17 +68,26 @@ class Stages:
 _CURRENT: ContextVar[Stages | None] = ContextVar("stages", default=None)
 
 
-@contextmanager
-def timing(stages: Stages | None) -> Iterator[None]:
-    """Within the block, the room's stage calls stamp `stages` (None: nothing is timed)."""
-    if stages is None:
-        yield
-        return
-    token = _CURRENT.set(stages)
-    try:
-        yield
-    finally:
-        _CURRENT.reset(token)
+class _Timing:
+    __slots__ = ("stages", "token")
+
+    def __init__(self, stages: Stages) -> None:
+        self.stages = stages
+
+    def __enter__(self) -> None:
+        self.token = _CURRENT.set(self.stages)
+
+    def __exit__(self, *exc: object) -> None:
+        _CURRENT.reset(self.token)
+
+
+_UNTIMED = nullcontext()
+
+
+def timing(stages: Stages | None) -> AbstractContextManager[None]:
+    """Within the block, the room's stage calls stamp `stages` (None: nothing is timed, and
+    every action shares one no-op block rather than a generator of its own)."""
+    return _UNTIMED if stages is None else _Timing(stages)
 
 
 class Marked(Protocol):
@@ -95,8 +104,9 @@ def durable() -> None:
         stages.stamp_durable()
 
 
-def queued(sockets: Iterable[Marked]) -> None:
-    """Every frame of the action is queued on `sockets`: a mark follows them on each."""
+def queued(sockets: Callable[[], Iterable[Marked]]) -> None:
+    """Every frame of the action is queued on the sockets `sockets()` gives: a mark follows
+    them on each (asked only when timed: untimed, an action makes no generator here)."""
     if (stages := _CURRENT.get()) is not None:
         stages.stamp_queued()
-        stages.marked(sum(conn.mark(stages) for conn in sockets))
+        stages.marked(sum(conn.mark(stages) for conn in sockets()))

@@ -133,6 +133,8 @@ def acted(room: ClockedRoom, seat: int) -> None:
     """A person's act was accepted: it ends their run of timeouts (and an away seat's
     stand-in, as `back` does)."""
     target = room.seats[seat]
+    if not target.timeouts:  # the common case: nothing to end
+        return
     if target.timeouts >= AWAY_AFTER and target.conn is not None:
         room.set_stand_in(seat, None)
     room.set_timeouts(seat, 0)

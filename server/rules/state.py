@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from .options import GameOptions
 from .shapes import Result
@@ -127,20 +127,32 @@ _GAME_COPIES: dict[str, Callable[[Any], Any]] = {
 
 
 T = TypeVar("T", Player, Game)
-_SHARED: dict[type, tuple[str, ...]] = {}  # per class: the fields a clone shares
+_CLONERS: dict[type, Callable[[Any], Any]] = {}  # per class: its clone function
 
 
 def _clone(source: T, copies: dict[str, Callable[[Any], Any]]) -> T:
     cls = type(source)
-    shared = _SHARED.get(cls)
-    if shared is None:
-        shared = _SHARED[cls] = tuple(f.name for f in fields(cls) if f.name not in copies)
-    new = cls.__new__(cls)
-    for name in shared:
-        setattr(new, name, getattr(source, name))
-    for name, copy in copies.items():
-        setattr(new, name, copy(getattr(source, name)))
-    return new
+    cloner = _CLONERS.get(cls)
+    if cloner is None:
+        cloner = _CLONERS[cls] = _make_cloner(cls, copies)
+    return cloner(source)  # type: ignore[no-any-return]  # cls's own clone: a T
+
+
+def _make_cloner(cls: type, copies: dict[str, Callable[[Any], Any]]) -> Callable[[Any], Any]:
+    """`cls`'s clone as one function of straight attribute copies, made from its fields as
+    dataclasses makes `__init__`: a loop of getattr/setattr per field cost the engine ~8%
+    (a clone a turn, for undo)."""
+    lines = ["def clone(s):", " n = new(cls)"]
+    scope: dict[str, Any] = {"new": cls.__new__, "cls": cls}
+    for f in fields(cls):
+        if f.name in copies:
+            scope[f"copy_{f.name}"] = copies[f.name]
+            lines.append(f" n.{f.name} = copy_{f.name}(s.{f.name})")
+        else:
+            lines.append(f" n.{f.name} = s.{f.name}")
+    lines.append(" return n")
+    exec("\n".join(lines), scope)  # noqa: S102  (the source is made of field names only)
+    return cast(Callable[[Any], Any], scope["clone"])
 
 
 def is_over(game: Game) -> bool:

@@ -64,7 +64,8 @@ async def table_socket(ws: WebSocket, code: str) -> None:
     # (the accept and the checks above went through them).
     receive, send = ws._receive, ws._send
     writer = Writer(session.conn, send, settings.WS_SEND_TIMEOUT, reader.stop)
-    silent = asyncio.get_running_loop().call_later(settings.WS_HELLO_TIMEOUT, _no_hello, session)
+    silent: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(
+        settings.WS_HELLO_TIMEOUT, _no_hello, session)
     del ws  # the wrapper is not needed for the socket's life (~0.5 KiB a socket)
     try:
         while not reader.stopped:
@@ -91,8 +92,12 @@ async def table_socket(ws: WebSocket, code: str) -> None:
             if not await session.receive(text):
                 break
             del text
+            if silent is not None and session.greeted:  # its timer is not kept for its life
+                silent.cancel()
+                silent = None
     finally:
-        silent.cancel()
+        if silent is not None:
+            silent.cancel()
         await room.detach(session.conn)
         if session.conn.closing:  # let the bye and close frame go out
             await writer.flush(5)

@@ -38,7 +38,8 @@ class Session:
     ) -> None:
         self.room = room
         self.hints = hints  # None: this server gives no hints
-        self._hinting: set[asyncio.Task[None]] = set()  # hints being thought, kept alive
+        # Hints being thought, kept alive; made at the first hint (most sockets ask none).
+        self._hinting: set[asyncio.Task[None]] | None = None
         self.address = address  # the client's, for the spectators' chat and the hint limits
         self.metrics = metrics
         self.conn = Connection(settings.WS_OUTBOX)
@@ -79,6 +80,8 @@ class Session:
             # Thought in a bot worker within BOT_DEADLINE of now: the socket reads on
             # meanwhile (the player may act; the hint then comes back `stale`).
             task = asyncio.create_task(self.hint(frame))
+            if self._hinting is None:
+                self._hinting = set()
             self._hinting.add(task)
             task.add_done_callback(self._hinting.discard)
         else:
@@ -132,7 +135,7 @@ class Session:
         stages = None if self.staged is None else Stages(self.staged, self.received)
         self.conn.hold()  # the action's patch and its ack leave in one write
         try:
-            with timing(stages):
+            with timing(stages):  # a shared no-op unless STAGE_TIMING
                 v = await self.room.act(seat, frame.action, frame.v)
         except RoomError as e:
             self.refuse(e.code, e.message, frame.id)
