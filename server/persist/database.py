@@ -16,6 +16,7 @@ same fallback file or database (server.persist.lock), before it touches either.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -91,7 +92,10 @@ class Database:
         files = [] if self.fallback_path is None else [self.fallback_path]
         if (database := sqlite_path(self.url)) is not None:
             files.append(database)
-        return [FileLock(f.with_name(f.name + ".lock")) for f in files]
+        # On the real path: another name for the same file (a symlink, a symlinked
+        # directory) must find the same lock.
+        real = [Path(os.path.realpath(f)) for f in files]
+        return [FileLock(f.with_name(f.name + ".lock")) for f in real]
 
     async def _lock(self) -> None:
         """One server per fallback file and database: taken before anything is touched."""

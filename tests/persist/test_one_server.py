@@ -67,6 +67,24 @@ def test_a_second_server_on_the_same_data_directory_is_refused(tmp_path: Path) -
         first.stop()
 
 
+def test_a_symlink_to_the_same_sqlite_file_is_refused_too(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    env = {"DATABASE_URL": f"sqlite+aiosqlite:///{data}/coffee-rush.db",
+           "JOURNAL_FALLBACK_PATH": str(data / "journal-fallback.jsonl"),
+           "TEST_FIXED_SEED": str(SEED), "BOT_WORKERS": "0"}
+    first = Server(env)
+    first.start()
+    try:  # another name for the same file, and a fallback file of its own
+        (tmp_path / "other").mkdir()
+        (tmp_path / "other" / "alias.db").symlink_to(data / "coffee-rush.db")
+        other = {**env, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/other/alias.db",
+                 "JOURNAL_FALLBACK_PATH": str(tmp_path / "other" / "fallback.jsonl")}
+        check_refused_and_first_unharmed(first, other, data, "another server (pid")
+        assert not (tmp_path / "other" / "fallback.jsonl").exists()
+    finally:
+        first.stop()
+
+
 def test_a_second_single_server_on_the_same_postgresql_is_refused(tmp_path: Path) -> None:
     reset_postgres(PG_URL)
     data = tmp_path / "data"
