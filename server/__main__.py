@@ -33,14 +33,14 @@ class Server(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, app: FastAPI) -> None:
         super().__init__(config)
         self.app = app
-        self.refused: DatabaseRefused | None = None
+        self.refused: DatabaseRefused | ClusterConfigError | None = None
         self._lifespan: contextlib.AbstractAsyncContextManager[Any] | None = None
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         lifespan = self.app.router.lifespan_context(self.app)
         try:
             await lifespan.__aenter__()
-        except DatabaseRefused as exc:
+        except (DatabaseRefused, ClusterConfigError) as exc:  # ClusterConfigError: a twin id
             self.refused, self.should_exit = exc, True
             return
         self._lifespan = lifespan

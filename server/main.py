@@ -92,6 +92,8 @@ def create_app(
             manager.listeners.append(mail)
         if database is not None:
             try:
+                if cluster is not None:  # before the database: a twin must not touch it
+                    await cluster.ownership.take_identity()
                 stored = await database.open()
                 database.journal.on_commit = metrics.committed
                 app.state.db_sessions = database.sessions  # history and replays read here

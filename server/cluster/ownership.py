@@ -36,6 +36,7 @@ from server.db.models import utcnow
 from server.persist import RoomJournal, restore_rooms
 from server.rooms import Room, RoomError, RoomManager
 
+from .identity import Identity
 from .leases import PREFIX, Leases
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ class Ownership:
         self.ttl = lease_ttl
         self.clock = clock
         self.leases = Leases(redis, instance, lease_ttl)
+        self.identity = Identity(redis, instance, lease_ttl)
         self.epochs: dict[str, int] = {}  # room code -> our epoch, for every room we own
         self.claimed_at: dict[str, float] = {}
         self.redis_ok = True
@@ -93,6 +95,14 @@ class Ownership:
         return self.epochs.get(code)
 
     # --- lifecycle -------------------------------------------------------------------
+
+    async def take_identity(self) -> None:
+        """Before anything else at start: refuse (InstanceTaken) to run under the id of a
+        live instance. With Redis down, start anyway: the renewals take the id later."""
+        try:
+            await self.identity.take()
+        except RedisError as exc:
+            log.warning("redis unreachable at start (%r): INSTANCE_ID not checked yet", exc)
 
     def start(self, database: Database, journal: RoomJournal) -> None:
         self.database, self.journal = database, journal
@@ -113,6 +123,8 @@ class Ownership:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks = []
+        with contextlib.suppress(RedisError):
+            await self.identity.release()
 
     # --- rooms coming in -------------------------------------------------------------
 
@@ -288,6 +300,9 @@ class Ownership:
                     sorted({*self.manager.rooms, *self._claims}))
                 lost |= await self._retake(missing)
                 await self.publish_lobby()
+                if not await self.identity.renew():
+                    log.error("another instance runs as INSTANCE_ID=%s: each needs its own",
+                              self.instance)
             except RedisError as exc:
                 if self.redis_ok:
                     log.warning("redis unreachable (%r): rooms here play on, none move", exc)
