@@ -17,7 +17,8 @@ spectator token the server issues after hello (a `watcher` frame) and the browse
 back in its next hello, so its number, the mutes others set on it and its chat limit
 survive reconnects. The chat limit counts per author and, for spectators, per client
 address too (a token is free to drop). Mutes are per connection and only filter what that
-connection is sent (the browser tells them again after each hello).
+connection is sent (the browser tells them again after each hello); a spectator that
+drops its token and comes back from the address it chatted from stays muted.
 """
 
 from __future__ import annotations
@@ -97,6 +98,12 @@ class TalkLog:
     # Made on a first mute: a weak dictionary costs a room ~1.6 KiB, and most never mute.
     _mutes: weakref.WeakKeyDictionary[Connection, set[str]] | None = None
     _watcher_count: int = 0
+    # A spectator who comes back without its token gets a new number, which would shed the
+    # mutes set on the old one: a new number from a client address a spectator chatted
+    # from is taken for that spectator (new -> old) by the mutes, and only by them.
+    # Made when first needed, as the mutes are.
+    _spoke_from: dict[str, int] | None = None  # address -> the last number that chatted
+    _was: dict[int, int] | None = None
 
     def add(self, item: dict[str, Any]) -> dict[str, Any]:
         """Log a game record (a timeout) under the next number; never refused."""
@@ -119,6 +126,10 @@ class TalkLog:
         if self.said[channel] >= CHAT_MAX:
             raise RoomError("chat_full", f"the {channel}' chat has said enough for one game",
                             409)
+        if channel == SPECTATORS and address is not None and author.startswith("w"):
+            if self._spoke_from is None:
+                self._spoke_from = {}
+            self._spoke_from[address] = int(author[1:])
         self.said[channel] += 1
         self.n += 1
         return self.n
@@ -142,15 +153,23 @@ class TalkLog:
         self._watcher_count = max((int(i["author"][1:]) for i in chat
                                    if str(i.get("author", "")).startswith("w")), default=0)
 
-    def identify(self, conn: Connection, token: str | None) -> tuple[int, str]:
+    def identify(self, conn: Connection, token: str | None,
+                 address: str | None = None) -> tuple[int, str]:
         """A spectator's number at this table ("Spectator 3") for `conn`: the number of its
-        spectator token if this room signed it, else a new number and token. Returns the
-        number and the token to give back."""
+        spectator token if this room signed it, else a new number and token (linked, for
+        the mutes, to the last spectator who chatted from `address`). Returns the number
+        and the token to give back."""
         number = None if token is None else self._signed_number(token)
         if number is None or token is None:
             self._watcher_count += 1
             number = self._watcher_count
             token = f"{number}.{self._mac(number)}"
+            before = None if address is None or self._spoke_from is None \
+                else self._spoke_from.get(address)
+            if before is not None:
+                if self._was is None:
+                    self._was = {}
+                self._was[number] = before
         conn.watcher = number
         return number, token
 
@@ -180,8 +199,21 @@ class TalkLog:
         else:
             mutes.discard(author)
 
-    def muted(self, conn: Connection) -> set[str]:
-        return set() if self._mutes is None else self._mutes.get(conn, set())
+    def hides(self, conn: Connection, author: str) -> bool:
+        """Whether `conn` muted `author`, or the spectator it was before it dropped its
+        token (numbers only grow along `_was`: the walk ends)."""
+        mutes = None if self._mutes is None else self._mutes.get(conn)
+        if not mutes:
+            return False
+        if author in mutes:
+            return True
+        was = self._was or {}
+        number = was.get(int(author[1:])) if author.startswith("w") else None
+        while number is not None:
+            if f"w{number}" in mutes:
+                return True
+            number = was.get(number)
+        return False
 
 
 class Table(Protocol):
@@ -208,7 +240,7 @@ def author_of(room: Table, conn: Connection) -> str:
 
 def visible(room: Table, conn: Connection, message: dict[str, Any]) -> bool:
     """Whether `conn` is sent `message` (a chat item): its channel, and its own mutes."""
-    if message.get("kind") != "chat" or message["author"] in room.talk.muted(conn):
+    if message.get("kind") != "chat" or room.talk.hides(conn, message["author"]):
         return False
     if message["channel"] == SPECTATORS and conn.seat is not None:
         return room.status not in ("waiting", "playing")
@@ -228,10 +260,10 @@ def send_recent(room: Table, conn: Connection) -> None:
         conn.send(dumps(outgoing.chat(True, shown)))
 
 
-def greet(room: Table, conn: Connection, token: str | None) -> None:
+def greet(room: Table, conn: Connection, token: str | None, address: str | None = None) -> None:
     """Tell a spectator who it is at this table: its author and the token that keeps it
     (from the one it sent in hello when the room knows it)."""
-    number, token = room.talk.identify(conn, token)
+    number, token = room.talk.identify(conn, token, address)
     conn.send(dumps(outgoing.watcher(token, f"w{number}")))
 
 

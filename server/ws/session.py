@@ -101,7 +101,7 @@ class Session:
             return
         self.greeted = True
         if self.conn.seat is None:  # a spectator: who it is at this table, and its token
-            chat.greet(self.room, self.conn, frame.watcher)
+            chat.greet(self.room, self.conn, frame.watcher, self.address)
 
     async def talk(self, frame: Chat | Mute | Back) -> None:
         """Chat, mute and back: after hello; they share the frame budget with the rest."""

@@ -133,6 +133,35 @@ def test_a_mute_follows_a_spectator_across_reconnects(server: str) -> None:
             s.close()
 
 
+def test_a_muted_spectator_who_drops_its_token_stays_muted(server: str) -> None:
+    """Issue 41 point 20: a muted spectator who comes back without its token (a new
+    author) from the address it spoke from is still muted for whoever muted it; a
+    spectator from that address who arrived before it spoke is not."""
+    code, _ = playing_table(server)
+    reader = Socket(server, code)
+    other = Socket(server, code)
+    talker = Socket(server, code)
+    try:
+        assert answer(talker.say("first words", "t0")) == "ack"
+        assert reader.next("chat")["messages"][0]["text"] == "first words"
+        reader.ws.send(json.dumps({"type": "mute", "author": talker.author}))
+        author = talker.author
+        talker.close()
+        talker = Socket(server, code)  # no token: a new number
+        assert talker.author != author
+        assert answer(talker.say("new me", "t1")) == "ack"
+        assert answer(other.say("someone else", "o1")) == "ack"
+        said = reader.next("chat")["messages"]
+        assert [m["text"] for m in said] == ["someone else"]  # not the muted one's
+        # Unmuting the old author lets the new one through too.
+        reader.ws.send(json.dumps({"type": "mute", "author": author, "muted": False}))
+        assert answer(talker.say("heard again", "t2")) == "ack"
+        assert [m["text"] for m in reader.next("chat")["messages"]] == ["heard again"]
+    finally:
+        for s in (reader, talker, other):
+            s.close()
+
+
 INVISIBLE = ["\u200d", "\u3164", "\u2800", "\u3164\u2800\u200d", "\u2028\u200d",
              "a" + "\u0301" * 199, " \u200c\u200d "]
 SHOWN = ["👩‍🍳", "น้ำ", "한국어", "1️⃣", "café"]
