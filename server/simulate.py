@@ -23,7 +23,7 @@ ENDINGS: dict[str, str] = {
 
 def play_random_game(players: int, rng: random.Random, starter_orders: bool = False) -> Game:
     """Play one game to the end, every action chosen uniformly among the legal ones."""
-    game = new_game_from(rng.getrandbits(64), GameOptions(players, starter_orders))
+    game = new_game_from(rng.getrandbits(64), GameOptions(players, starter_orders=starter_orders))
     choice = rng.choice
     while not is_over(game):
         apply(game, choice(legal_actions(game)))

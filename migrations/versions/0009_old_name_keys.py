@@ -9,19 +9,63 @@ Create Date: 2026-12-04
 `accounts.name_key` holds, server/accounts/names.py), indexed: a name is taken if any
 account holds its key, now or before. Going up, the rows already there get their key
 computed from their name; going down the column is dropped (the names stay).
+
+The key is computed by a copy of `name_key` as it was at this revision (server/accounts/
+names.py of 2026-12-04), not by the application's: a migration must do tomorrow what it
+did the day it was written.
 """
 
+import unicodedata
 from collections.abc import Sequence
+from functools import cache
 
 import sqlalchemy as sa
 from alembic import op
-
-from server.accounts.names import name_key
+from confusable_homoglyphs.confusables import confusables_data  # type: ignore[import-untyped]
 
 revision: str = "0009"
 down_revision: str | Sequence[str] | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+
+
+_MARKS = "\u200e\u200f"
+EXTRA = {"0": "o"}
+
+
+@cache
+def _classes() -> dict[str, str]:
+    """Each confusable character -> its class's representative (an ASCII character when
+    the class has one, else the lowest code point)."""
+    parent: dict[str, str] = {}
+
+    def find(c: str) -> str:
+        while parent.get(c, c) != c:
+            c = parent[c]
+        return c
+
+    def rank(c: str) -> tuple[bool, int]:
+        return (not c.isascii(), ord(c))
+
+    for char, glyphs in confusables_data.items():
+        for glyph in glyphs:
+            other = glyph["c"].strip(_MARKS)
+            if len(char) == 1 and len(other) == 1:
+                a, b = find(char), find(other)
+                if a != b:
+                    low, high = sorted((a, b), key=rank)
+                    parent[high] = low
+    return {c: find(c) for c in parent}
+
+
+def name_key(name: str) -> str:
+    """The confusable-insensitive key of a name, as server/accounts/names.py made it."""
+    classes = _classes()
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(c if c.isascii() else classes.get(c, c) for c in text).casefold()
+    kept = (c for c in text if not c.isspace() and unicodedata.category(c) != "Cf")
+    key = "".join(EXTRA.get(c) or classes.get(c, c) for c in kept)
+    return unicodedata.normalize("NFKC", key).casefold()
 
 
 def upgrade() -> None:

@@ -16,7 +16,7 @@ choice) in each language.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import Field, dataclass, field, fields
+from dataclasses import KW_ONLY, Field, dataclass, field, fields
 from operator import attrgetter
 from typing import Any
 
@@ -35,6 +35,8 @@ class GameOptions:
     players: int = field(metadata={"ge": MIN_PLAYERS, "le": MAX_PLAYERS,
                                    "description": "2, 3 or 4 seats", "control": "count",
                                    "stored": "always"})
+    # The rest by name only: a field added later cannot shift what a caller meant.
+    _: KW_ONLY
     starter_orders: bool = field(default=False, metadata={
         "description": "deal the starter orders first (R-SETUP-V1)", "control": "check",
         "stored": "always", "variant": StarterOrders})

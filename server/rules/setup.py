@@ -54,7 +54,8 @@ def new_game(
     starter_orders: bool = False,
 ) -> Game:
     """Shuffle and deal a new game; the first decision is the first meeple placement."""
-    return new_game_from(seed, GameOptions(players, starter_orders, starting_player))
+    return new_game_from(seed, GameOptions(players, starter_orders=starter_orders,
+                                             starting_player=starting_player))
 
 
 def new_game_from(seed: int, options: GameOptions) -> Game:

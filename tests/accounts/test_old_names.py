@@ -6,6 +6,7 @@ names, old ones too. Migration 0009 gives the old names already stored their key
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 
 import pytest
 from db.test_talk import _exec, _rows
@@ -13,6 +14,7 @@ from fastapi import FastAPI
 
 from server import cli
 from server.db.migrate import downgrade_async, upgrade_async
+from tests.serving import ROOT
 
 from .conftest import client, refused, sign_up
 
@@ -68,3 +70,17 @@ async def test_migration_0009_keys_the_old_names_already_stored(db_url: str) -> 
     assert await _rows(db_url, "SELECT account_id, name FROM account_names") == [(7, "B0b")]
     await upgrade_async(db_url)
     assert await _rows(db_url, "SELECT name_key FROM account_names") == [("bob",)]
+
+
+async def test_migration_0009_keys_names_as_the_accounts_did_at_its_revision() -> None:
+    """Its own copy of the key (issue 41.21), which folds case, spaces, look-alike letters
+    of other scripts and a zero for an o, as server/accounts/names.py did then."""
+    path = ROOT / "migrations" / "versions" / "0009_old_name_keys.py"
+    spec = importlib.util.spec_from_file_location("migration_0009", path)
+    assert spec is not None and spec.loader is not None
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+    names = ["Alice", "ALICE", "A lice", "\u0410lice", "B0b", "\u0412\u041e\u0422",
+             "\u0432\u043e\u0442", "Ｂｏｂ", "a\u200db"]
+    assert [migration.name_key(n) for n in names] == [
+        "a1ice", "a1ice", "a1ice", "a1ice", "bob", "bot", "\u0299o\u03c4", "bob", "ab"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 from dataclasses import replace
@@ -16,6 +17,7 @@ from server.db.migrate import downgrade_async, upgrade, upgrade_async
 from server.db.models import Base
 from server.db.records import ActionRecord, SeatRecord
 from server.db.session import make_engine, session_factory
+from tests.serving import ROOT
 
 from .conftest import Clock
 from .helpers import finished, new_room, play
@@ -164,3 +166,16 @@ async def _column(url: str, table: str, column: str) -> list:
             return list((await conn.execute(text(f"SELECT {column} FROM {table}"))).scalars())
     finally:
         await engine.dispose()
+
+
+def test_migrations_import_nothing_of_the_application() -> None:
+    """A migration runs as it was written: importing the application's code (issue 41.21:
+    0009 imported `name_key`) would change what an old migration does whenever that code
+    changes."""
+    found = []
+    for path in sorted((ROOT / "migrations" / "versions").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.name}: {n}" for n in names if n.split(".")[0] == "server"]
+    assert found == []

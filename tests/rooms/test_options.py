@@ -37,14 +37,17 @@ def test_a_room_and_a_replay_deal_the_same_game(options: RoomOptions) -> None:
 
 
 def test_new_game_is_the_same_conversion() -> None:
-    options = GameOptions(3, True, 2)
+    options = GameOptions(3, starter_orders=True, starting_player=2)
     assert to_dict(new_game(9, 3, 2, True)) == to_dict(
-        RoomManager(Settings()).build("ABCDEFGH", RoomOptions(3, True, 2), 9, "h").new_game())
+        RoomManager(Settings()).build(
+            "ABCDEFGH", RoomOptions(3, starter_orders=True, starting_player=2), 9, "h"
+        ).new_game())
     assert options.game_options() is options
 
 
 def test_room_options_round_trip_through_their_stored_form() -> None:
-    options = RoomOptions(4, True, 1, public=True, clock={"turn": 30, "bank": 120})
+    options = RoomOptions(4, starter_orders=True, starting_player=1, public=True,
+                          clock={"turn": 30, "bank": 120})
     assert RoomOptions.from_dict(options.to_dict()) == options
     assert "clock" not in RoomOptions(2).to_dict()  # absent without a clock, as before
 
