@@ -6,10 +6,23 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, StringConstraints
 
+from server.accounts.passwords import MAX_LENGTH, MIN_LENGTH
+
 from .models import Body
 
 Name = Annotated[str, StringConstraints(max_length=200)]
 Password = Annotated[str, StringConstraints(max_length=1000)]
+# What an account's name must be, checked by the accounts with their own codes.
+NAME_RULE = ("1..24 characters after trimming, no control characters, something visible "
+             "(else 422 name_invalid, invisible_text); a letter or digit among them and no "
+             "bot's name (else 422 name_reserved); unique by its key")
+
+
+def new_password() -> Any:
+    """A new password's field: its bounds are the accounts' (checked with their own code)."""
+    return Field(description=f"{MIN_LENGTH}..{MAX_LENGTH} characters (else 422 "
+                 "password_invalid)",
+                 json_schema_extra={"minLength": MIN_LENGTH, "maxLength": MAX_LENGTH})
 
 
 class Empty(Body):
@@ -17,12 +30,12 @@ class Empty(Body):
 
 
 class AccountName(Body):
-    name: Name = Field(description="1..24 characters after trimming; unique by its key")
+    name: Name = Field(description=NAME_RULE)
 
 
 class SignUp(Body):
-    name: Name = Field(description="1..24 characters after trimming; unique by its key")
-    password: Password = Field(description="8..256 characters")
+    name: Name = Field(description=NAME_RULE)
+    password: Password = new_password()
 
 
 class PasswordSignIn(Body):
@@ -32,11 +45,13 @@ class PasswordSignIn(Body):
 
 class PasskeyAnswer(Body):
     credential: dict[str, Any] = Field(
-        description="the browser's PublicKeyCredential as JSON (`toJSON()`), base64url fields")
+        description="the browser's PublicKeyCredential as JSON (`toJSON()`), base64url "
+        "fields (else 400 passkey_rejected: what the browser's authenticator answered is "
+        "checked against the challenge, beyond what a schema says)")
 
 
 class SetPassword(Body):
-    password: Password = Field(description="8..256 characters")
+    password: Password = new_password()
     current: Password | None = Field(None, description="the password now, if there is one")
 
 

@@ -7,10 +7,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from server.rooms.option_models import Clock, CreateRoom, whole_numbers
+from server.rules import MAX_PLAYERS
 
 __all__ = ["Clock", "CreateRoom"]  # derived from the options dataclasses; re-exported here
 
 Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+# A seat number; one past the room's own seats is refused for the room (malformed).
+SEAT = {"ge": 0, "le": MAX_PLAYERS - 1}
 
 
 class Body(BaseModel):
@@ -33,7 +36,7 @@ class JoinRoom(Body):
         description="1..24 characters after trimming (else 422 name_invalid)",
         json_schema_extra={"pattern": r"\S"},  # checked by the room, with its own code
     )
-    seat: int | None = Field(None, description="null: the first free seat")
+    seat: int | None = Field(None, **SEAT, description="null: the first free seat")
 
 
 class Joined(BaseModel):
@@ -54,15 +57,17 @@ class SeatOnly(Body):
 
 
 class SeatAction(HostOnly):
-    seat: int
+    seat: int = Field(**SEAT)
 
 
 class SetClock(HostOnly):
-    clock: Clock | None = Field(description="the new turn clock; null: none")  # ClockOption
+    clock: Clock | None = Field(  # ClockOption
+        description="the new turn clock, within the bounds of the room's mode (else 422 "
+        "malformed); null: none")
 
 
 class SeatBot(HostOnly):
-    seat: int | None = Field(None, description="null: the first free seat")
+    seat: int | None = Field(None, **SEAT, description="null: the first free seat")
     level: Literal["random", "greedy", "strong", "expert"] = Field(
         description="random (for tests), greedy (a heuristic), strong (search) or expert "
         "(deeper search)"

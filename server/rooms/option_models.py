@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
-from server.rules import GAME_OPTION_NAMES, GameOptions
+from server.rules import GAME_OPTION_NAMES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
 
 from .options import RoomOptions
-from .turnclock import REALTIME, ClockOption
+from .turnclock import MODES, REALTIME, ClockOption, mode_bounds
 
 
 def whole_numbers(model: type[BaseModel], data: Any) -> Any:
@@ -80,8 +80,31 @@ def _swap(annotation: Any, nested: dict[type, type[BaseModel]]) -> Any:
     return annotation
 
 
+def _across_fields(schema: dict[str, Any]) -> None:
+    """What `_SeatExists` checks across fields, in JSON Schema, so that a body the schema
+    allows is taken: the starting player is one of the seats, the clock within the bounds
+    of the room's mode."""
+    seats = [{"if": {"properties": {"players": {"const": n}}},
+              "then": {"properties": {"starting_player": {"anyOf": [
+                  {"type": "null"}, {"maximum": n - 1}]}}}}
+             for n in range(MIN_PLAYERS, MAX_PLAYERS)]
+    clocks = []
+    for mode in MODES:
+        (turn_min, turn_max), (bank_min, bank_max) = mode_bounds(mode)
+        chosen = ({"properties": {"mode": {"const": mode}}, "required": ["mode"]}
+                  if mode != REALTIME else
+                  {"properties": {"mode": {"const": mode}}})
+        clocks.append({"if": chosen, "then": {"properties": {"clock": {"anyOf": [
+            {"type": "null"},
+            {"properties": {"turn": {"minimum": turn_min, "maximum": turn_max},
+                            "bank": {"minimum": bank_min, "maximum": bank_max}}}]}}}})
+    schema["allOf"] = seats + clocks
+
+
 class _SeatExists(Strict):
     """A body whose starting player must be one of its seats (checked by the rules)."""
+
+    model_config = ConfigDict(json_schema_extra=_across_fields)
 
     @model_validator(mode="after")
     def _check_game_options(self) -> _SeatExists:

@@ -36,6 +36,12 @@ class ClockOptionError(ValueError):
     pass
 
 
+def mode_bounds(mode: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(turn, bank) bounds in seconds of a clock in this mode."""
+    return ((TURN_MIN, TURN_MAX), (BANK_MIN, BANK_MAX)) if mode == REALTIME else (
+        (TB_TURN_MIN, TB_TURN_MAX), (TB_BANK_MIN, TB_BANK_MAX))
+
+
 @dataclass(frozen=True, slots=True)
 class ClockOption:
     """What the host chose: seconds per turn and seconds of bank per seat."""
@@ -57,8 +63,7 @@ class ClockOption:
 
     def check(self, mode: str) -> None:
         """The bounds of the room's mode: seconds in real time, hours to days turn-based."""
-        turn, bank = ((TURN_MIN, TURN_MAX), (BANK_MIN, BANK_MAX)) if mode == REALTIME else (
-            (TB_TURN_MIN, TB_TURN_MAX), (TB_BANK_MIN, TB_BANK_MAX))
+        turn, bank = mode_bounds(mode)
         if not turn[0] <= self.turn <= turn[1]:
             raise ClockOptionError(f"a {mode} turn time must be {turn[0]}..{turn[1]} seconds")
         if not bank[0] <= self.bank <= bank[1]:

@@ -41,7 +41,8 @@ class GameOptions:
         "description": "deal the starter orders first (R-SETUP-V1)", "control": "check",
         "stored": "always", "variant": StarterOrders})
     starting_player: int | None = field(default=None, metadata={
-        "description": "a seat; null: drawn at random", "control": "seat",
+        "ge": 0, "le": MAX_PLAYERS - 1,
+        "description": "a seat, below `players`; null: drawn at random", "control": "seat",
         "stored": "always"})
     long_game: bool = field(default=False, metadata={
         "description": "a house rule: the game closes at a sixth Penalty Card, not a fifth "
