@@ -100,8 +100,38 @@ async def _internal_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(500, "internal", "the server failed on this request; it was logged")
 
 
+def json_error_bodies(doc: dict[str, Any]) -> None:
+    """A page's refusals are JSON too (these handlers answer them; only a 404 or a
+    malformed path asked for as HTML is a page, server/api/error_pages.py), but FastAPI
+    files a route's error models under the route's own media type, text/html for a page:
+    file them under application/json, as they are sent."""
+    error = {"schema": {"$ref": "#/components/schemas/ErrorBody"}}
+    for operations in doc.get("paths", {}).values():
+        for op in operations.values():
+            if "text/html" not in op.get("responses", {}).get("200", {}).get("content", {}):
+                continue
+            for status, answer in op["responses"].items():
+                if not status.startswith(("4", "5")):
+                    continue
+                content = answer.setdefault("content", {})
+                html = content.get("text/html", {})
+                if html.get("schema") == error["schema"] or status != "404":
+                    content.pop("text/html", None)
+                content["application/json"] = error
+
+
 def install(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _internal_error)
     app.add_exception_handler(Refusal, _refusal)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        fresh = app.openapi_schema is None
+        doc = build()
+        if fresh:
+            json_error_bodies(doc)
+        return doc
+
+    app.openapi = openapi  # type: ignore[method-assign]

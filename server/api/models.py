@@ -12,8 +12,8 @@ from server.rules import MAX_PLAYERS
 __all__ = ["Clock", "CreateRoom"]  # derived from the options dataclasses; re-exported here
 
 Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
-# A seat number; one past the room's own seats is refused for the room (malformed).
-SEAT = {"ge": 0, "le": MAX_PLAYERS - 1}
+# The last seat number of any room; one past a room's own seats is refused by the room.
+LAST_SEAT = MAX_PLAYERS - 1
 
 
 class Body(BaseModel):
@@ -36,7 +36,7 @@ class JoinRoom(Body):
         description="1..24 characters after trimming (else 422 name_invalid)",
         json_schema_extra={"pattern": r"\S"},  # checked by the room, with its own code
     )
-    seat: int | None = Field(None, **SEAT, description="null: the first free seat")
+    seat: int | None = Field(None, ge=0, le=LAST_SEAT, description="null: the first free seat")
 
 
 class Joined(BaseModel):
@@ -57,7 +57,7 @@ class SeatOnly(Body):
 
 
 class SeatAction(HostOnly):
-    seat: int = Field(**SEAT)
+    seat: int = Field(ge=0, le=LAST_SEAT)
 
 
 class SetClock(HostOnly):
@@ -67,7 +67,7 @@ class SetClock(HostOnly):
 
 
 class SeatBot(HostOnly):
-    seat: int | None = Field(None, **SEAT, description="null: the first free seat")
+    seat: int | None = Field(None, ge=0, le=LAST_SEAT, description="null: the first free seat")
     level: Literal["random", "greedy", "strong", "expert"] = Field(
         description="random (for tests), greedy (a heuristic), strong (search) or expert "
         "(deeper search)"
