@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from starlette.convertors import Convertor, register_url_convertor
 
 from server.db import store
 from server.db.models import NAME
@@ -35,6 +36,23 @@ router = APIRouter(responses={**EVERY_ROUTE, **answers(503)})
 
 Sessions = async_sessionmaker[AsyncSession]
 IMPORT_PATH = "/api/games/import"  # its body cap is IMPORT_MAX_BODY (server/api/security.py)
+
+
+class WholeNumber(Convertor[str]):
+    """`{game_id:whole}`: a path segment that is a number, so that /api/games/import is
+    not also a game (GET would then be among its methods, `Allow`); the number's bounds
+    stay GameId's to check (a malformed id is 422, not an unknown path)."""
+
+    regex = "-?[0-9]+"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return str(value)
+
+
+register_url_convertor("whole", WholeNumber())
 PER_PAGE = 20
 
 
@@ -73,20 +91,20 @@ async def list_games(
     return page_json(found)
 
 
-@router.get("/api/games/{game_id}", responses=answers(404))
+@router.get("/api/games/{game_id:whole}", responses=answers(404))
 async def game_detail(game_id: GameId, db: DB) -> dict[str, Any]:
     """One finished game with its seed, options, result and every action in order."""
     return detail_json(await _game(db, game_id))
 
 
-@router.get("/api/games/{game_id}/replay", responses=answers(404))
+@router.get("/api/games/{game_id:whole}/replay", responses=answers(404))
 async def game_replay(game_id: GameId, db: DB) -> dict[str, Any]:
     """The dealt spectator view and, per action, its events and the patch it makes."""
     game = await _game(db, game_id)
     return await asyncio.to_thread(replay_json, game)
 
 
-@router.get("/api/games/{game_id}/export", responses=answers(404))
+@router.get("/api/games/{game_id:whole}/export", responses=answers(404))
 async def export_game(game_id: GameId, db: DB) -> JSONResponse:
     """A self-contained JSON document; POST it to /api/games/import elsewhere."""
     game = await _game(db, game_id)
