@@ -31,6 +31,7 @@ from server.rules.data import (
 from server.rules.registry import ACTIONS
 
 from .errors import EVERY_ROUTE
+from .rules_models import RulesData
 
 router = APIRouter(responses=EVERY_ROUTE)
 
@@ -61,7 +62,7 @@ def rules_data() -> dict[str, Any]:
     }
 
 
-@router.get("/api/rules-data")
+@router.get("/api/rules-data", response_model=None, responses={200: {"model": RulesData}})
 async def get_rules_data() -> dict[str, Any]:
     """The board, ingredients, tiles, phases, action types, bot levels, limits and error
     codes."""
