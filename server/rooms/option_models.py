@@ -83,21 +83,20 @@ def _swap(annotation: Any, nested: dict[type, type[BaseModel]]) -> Any:
 def _across_fields(schema: dict[str, Any]) -> None:
     """What `_SeatExists` checks across fields, in JSON Schema, so that a body the schema
     allows is taken: the starting player is one of the seats, the clock within the bounds
-    of the room's mode."""
+    of the room's mode. (A bound or a property applies to a number or an object only: a
+    null starting player or clock passes.)"""
     seats = [{"if": {"properties": {"players": {"const": n}}},
-              "then": {"properties": {"starting_player": {"anyOf": [
-                  {"type": "null"}, {"maximum": n - 1}]}}}}
+              "then": {"properties": {"starting_player": {"maximum": n - 1}}}}
              for n in range(MIN_PLAYERS, MAX_PLAYERS)]
     clocks = []
     for mode in MODES:
         (turn_min, turn_max), (bank_min, bank_max) = mode_bounds(mode)
-        chosen = ({"properties": {"mode": {"const": mode}}, "required": ["mode"]}
-                  if mode != REALTIME else
-                  {"properties": {"mode": {"const": mode}}})
-        clocks.append({"if": chosen, "then": {"properties": {"clock": {"anyOf": [
-            {"type": "null"},
-            {"properties": {"turn": {"minimum": turn_min, "maximum": turn_max},
-                            "bank": {"minimum": bank_min, "maximum": bank_max}}}]}}}})
+        chosen: dict[str, Any] = {"properties": {"mode": {"const": mode}}}
+        if mode != REALTIME:  # the default
+            chosen["required"] = ["mode"]
+        clocks.append({"if": chosen, "then": {"properties": {"clock": {"properties": {
+            "turn": {"minimum": turn_min, "maximum": turn_max},
+            "bank": {"minimum": bank_min, "maximum": bank_max}}}}}})
     schema["allOf"] = seats + clocks
 
 
