@@ -199,10 +199,13 @@ class TalkLog:
         else:
             mutes.discard(author)
 
+    def muted(self, conn: Connection) -> set[str]:
+        return set() if self._mutes is None else self._mutes.get(conn, set())
+
     def hides(self, conn: Connection, author: str) -> bool:
         """Whether `conn` muted `author`, or the spectator it was before it dropped its
         token (numbers only grow along `_was`: the walk ends)."""
-        mutes = None if self._mutes is None else self._mutes.get(conn)
+        mutes = self.muted(conn)
         if not mutes:
             return False
         if author in mutes:
