@@ -101,6 +101,7 @@ def test_17_header_only_imports_do_not_block_anyone_elses_posts(tmp_path: Path) 
                                Content_Length="2000000"))
             answers = []
             with client_at("127.0.0.4") as other:
+                other.headers["origin"] = url  # a browser on this site
                 for _ in range(5):
                     answers.append(other.post(f"{url}/api/rooms", json={"players": 2}).status_code)
                     answers.append(other.post(f"{url}/api/sign-in/password", json={
