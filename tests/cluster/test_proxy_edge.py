@@ -85,7 +85,6 @@ def test_reads_sent_to_a_frozen_instance_are_answered_by_the_other(cluster) -> N
         for reader in readers:
             reader.join(timeout=30)
         c.kill("i1", signal.SIGCONT)
-    print(dict(answers), joined)
     assert set(answers) <= {"200", "waited for a retry"}, answers
     # The write was not sent again to i2: it failed, and the seat it asked for is free.
     assert joined != [200] and [s["name"] for s in seats] == [None, None], (joined, seats)
