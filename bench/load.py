@@ -99,7 +99,8 @@ def start_server(kind: str, port: int, data_dir: str, database_url: str | None,
     METRICS_PORTS[port] = free_port()
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="warning",
                WS_FLOOD_MESSAGES=str(10**9), ROOM_CREATE_RATE=str(10**9),
-               WS_PER_ADDRESS=str(10**9), METRICS_PORT=str(METRICS_PORTS[port]),
+               WS_PER_ADDRESS=str(10**9), HTTP_PER_ADDRESS=str(10**9),
+               METRICS_PORT=str(METRICS_PORTS[port]),
                STAGE_TIMING="1" if stages else "0",
                DATABASE_URL=database_url or f"sqlite+aiosqlite:///{data_dir}/bench.db",
                JOURNAL_FALLBACK_PATH=f"{data_dir}/fallback.jsonl")

@@ -104,7 +104,7 @@ async def churn(base: str, rooms: list[tuple[str, list[str]]], n: int, parallel:
 def start(root: Path, data: str, port: int, extra: dict[str, str]) -> subprocess.Popen:
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="warning",
                WS_FLOOD_MESSAGES=str(10**9), ROOM_CREATE_RATE=str(10**9), BOT_WORKERS="0",
-               WS_PER_ADDRESS=str(10**9),
+               WS_PER_ADDRESS=str(10**9), HTTP_PER_ADDRESS=str(10**9),
                PRESENCE_INTERVAL="0", DATABASE_URL=f"sqlite+aiosqlite:///{data}/soak.db",
                JOURNAL_FALLBACK_PATH=f"{data}/fallback.jsonl", **extra)
     proc = subprocess.Popen([sys.executable, "-m", "server"], cwd=root, env=env)

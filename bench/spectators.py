@@ -115,6 +115,7 @@ def main() -> None:
         env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="warning",
                    WS_FLOOD_MESSAGES=str(10**9), ROOM_CREATE_RATE=str(10**9),
                    MAX_SPECTATORS=str(10**6), BOT_WORKERS="0", WS_PER_ADDRESS=str(10**9),
+                   HTTP_PER_ADDRESS=str(10**9),
                    DATABASE_URL=f"sqlite+aiosqlite:///{data}/bench.db",
                    JOURNAL_FALLBACK_PATH=f"{data}/fallback.jsonl")
         proc = subprocess.Popen([sys.executable, "-m", "server"], cwd=args.root, env=env)

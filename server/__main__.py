@@ -20,6 +20,7 @@ from server.db.migrate import DatabaseRefused
 from server.logs import log_config
 from server.main import create_app
 from server.memory import limit_malloc_arenas, tune_collector
+from server.ws.httplimits import HttpLimits
 from server.ws.protocol import AnsweringWebSocketProtocol, UpgradingHttpProtocol
 
 STARTUP_FAILURE = 3  # uvicorn's own exit status when an app fails to start
@@ -91,7 +92,9 @@ def main(own_protocols: bool = True) -> None:
         lifespan="off",  # Server runs it
         # Frames past the cap are refused unread, with the error and bye frames first.
         ws_max_size=settings.WS_MAX_FRAME,
-        http=UpgradingHttpProtocol if own_protocols else "httptools",
+        # Heads within HTTP_HEAD_TIMEOUT, HTTP_PER_ADDRESS connections per client address.
+        http=(UpgradingHttpProtocol.with_limits(HttpLimits.from_settings(settings))
+              if own_protocols else "httptools"),
         ws=AnsweringWebSocketProtocol if own_protocols else "websockets-sansio",
         ws_per_message_deflate=settings.WS_DEFLATE,
         # X-Forwarded-For only from the proxies named in FORWARDED_ALLOW_IPS.

@@ -40,6 +40,17 @@ class Settings(BaseSettings):
     IMPORT_MAX_BODY: int = Field(2_000_000, ge=1024)  # bytes of an imported game document
     # Bytes of request bodies all requests together may hold at once; past it: 503 busy.
     HTTP_BODY_BUDGET: int = Field(32_000_000, ge=1024)
+    # ...and of that, the bodies from one client address (counted as their bytes arrive).
+    HTTP_BODY_PER_ADDRESS: int = Field(4_000_000, ge=1024)
+    # Seconds a request body may take to arrive whole (after its head); then 408 slow_body.
+    HTTP_BODY_TIMEOUT: float = Field(10, gt=0)
+    # Seconds a request head (request line and headers) may take from its first byte; then
+    # 408 slow_head and the connection is closed.
+    HTTP_HEAD_TIMEOUT: float = Field(10, gt=0)
+    # Plain HTTP connections one client address may hold open at once (table sockets count
+    # under WS_PER_ADDRESS); past it: 503 too_many_connections. Peers in FORWARDED_ALLOW_IPS
+    # are not counted (the proxy caps its clients: deploy/haproxy.cfg).
+    HTTP_PER_ADDRESS: int = Field(64, ge=1)
     ROOM_IDLE_TTL: float = 24 * 3600  # seconds a waiting room may sit untouched
     FINISHED_ROOM_TTL: float = 3600  # seconds a finished room stays viewable
     # Rated games a signed-in player needs before the leaderboard (/players) shows them.

@@ -25,7 +25,7 @@ class ErrorCode:
 
 ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     # The boundary: checked before any route or room sees a request (api/security.py).
-    ErrorCode("bad_host", 400, "the `Host` header is not in `ALLOWED_HOSTS`"),
+    ErrorCode("bad_host", 400, "the `Host` header is not in `ALLOWED_HOSTS`, or there are two"),
     ErrorCode("forbidden_origin", 403,
               "a `POST` with an `Origin` other than this site or `ALLOWED_ORIGINS`"),
     ErrorCode("unsupported_media_type", 415,
@@ -38,7 +38,17 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "wrong/missing/unknown fields, ids beyond 64 bits (400: a `Content-Length` that "
               "is not a number, a body that is not JSON); on the socket: not JSON, not an "
               "object, act or chat before hello, a second hello", (400,)),
-    ErrorCode("method_not_allowed", 405, "a method the path does not take"),
+    ErrorCode("method_not_allowed", 405,
+              "a method the path does not take (checked before the Origin and the body)"),
+    ErrorCode("slow_head", 408,
+              "the request's headers did not all arrive within `HTTP_HEAD_TIMEOUT` s (10) of "
+              "their first byte; the connection is closed"),
+    ErrorCode("slow_body", 408,
+              "the request body did not all arrive within `HTTP_BODY_TIMEOUT` s (10) of its "
+              "headers; the connection is closed"),
+    ErrorCode("too_many_connections", 503,
+              "the client address already holds `HTTP_PER_ADDRESS` plain HTTP connections "
+              "(64), answered before reading and closed; try again in a moment"),
     ErrorCode("internal", 500, "a server bug (logged); the same shape as every refusal"),
     # The socket.
     ErrorCode("unknown_type", None,
@@ -101,7 +111,8 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "cluster mode: the table moved to another instance while the request waited; "
               "reconnect"),
     ErrorCode("busy", 503, "cluster mode: the table is changing hands; retry in a moment "
-              "(any request: the bodies being read passed `HTTP_BODY_BUDGET`)"),
+              "(any request: the bodies being read passed `HTTP_BODY_BUDGET`, or this "
+              "client address's share of it, `HTTP_BODY_PER_ADDRESS`)"),
     # Hints for learning players (server/bots/hint.py).
     ErrorCode("hints_off", 409,
               "a hint asked in a room whose host did not allow hints (room option `hints`), "

@@ -5,8 +5,8 @@ every state-changing request that uses the cookie passes.
 The Guard (security.py) already refuses a state change from a foreign Origin, unless
 ALLOWED_ORIGINS lets it in (`*`, or a listed site, for bots and embedding pages): those
 may play by token, but never act with a player's session. So a request that carries the
-session cookie must come from this very site (or a listed origin, never `*`), or with no
-Origin at all and no browser saying it is cross-site.
+session cookie must come from this very site (or a listed origin, never `*`): its Origin
+says so, or without one, its Sec-Fetch-Site (same-origin, or none: the user's own doing).
 """
 
 from __future__ import annotations
@@ -62,7 +62,9 @@ def check_same_site(request: Request) -> None:
         return
     origin = request.headers.get("origin")
     if origin is None:
-        if request.headers.get("sec-fetch-site", "same-origin") in ("cross-site", "same-site"):
+        # Nothing but the browser's own word says where it comes from; without that either
+        # (an old browser, a script holding a stolen cookie), it is not this site (41.13).
+        if request.headers.get("sec-fetch-site") not in ("same-origin", "none"):
             raise _foreign()
         return
     origin = origin.rstrip("/")

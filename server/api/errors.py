@@ -33,7 +33,8 @@ def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 # The codes each status comes with, from the registry (server/error_codes.py).
 ERROR_STATUSES = {status: ", ".join(codes_with_status(status))
-                  for status in (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503)}
+                  for status in (400, 401, 403, 404, 405, 408, 409, 413, 415, 422, 429, 500,
+                                 503)}
 def page_not_found(what: str) -> dict[int | str, dict[str, Any]]:
     """OpenAPI `responses` of a page whose 404 is a page too (server/api/error_pages.py)."""
     return {404: {"description": f"no such {what}: a page saying so",
@@ -41,7 +42,7 @@ def page_not_found(what: str) -> dict[int | str, dict[str, Any]]:
 
 
 # What any route may answer before it even runs (server/api/security.py) or on a bug.
-EVERY_ROUTE = answers(400, 405, 413, 422, 500)
+EVERY_ROUTE = answers(400, 405, 408, 413, 422, 500)
 STATE_CHANGING = answers(403, 404, 409, 415)
 
 

@@ -4,16 +4,25 @@ state, and the security headers every response carries.
 A pure ASGI middleware, so a refused request is answered without its body being read:
 a declared Content-Length over the cap gets 413 at once, and a body sent without one is
 counted as it arrives and refused as soon as it passes the cap. The bodies all requests
-hold at once share one budget (HTTP_BODY_BUDGET): a body that would pass it is refused
-with 503 `busy`, so parallel large bodies cannot take the server's memory.
+hold at once share one budget (HTTP_BODY_BUDGET), and one client address may hold only its
+share of it (HTTP_BODY_PER_ADDRESS): a body whose bytes would pass either is refused with
+503 `busy`, so parallel large bodies cannot take the server's memory. Bytes are charged as
+they arrive, never from a Content-Length (issue 41.2: 17 requests announcing 2 MB and
+sending nothing held the whole budget, and every other POST got 503 for minutes), and a
+body must arrive whole within HTTP_BODY_TIMEOUT (408 `slow_body`, its bytes given back).
+
+A state change is checked (Origin, JSON) only where a route takes it: a method the path
+does not take is the router's 405 with `Allow`, whatever it carries (issue 41.18).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Final
 
 from starlette.datastructures import Headers
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.config import Settings
@@ -49,8 +58,19 @@ def host_name(header: str) -> str:
     return name if colon and port.isdigit() else header
 
 
-def host_allowed(headers: Headers, allowed: list[str]) -> bool:
-    return "*" in allowed or host_name(headers.get("host", "")) in allowed
+def host_allowed(scope: Scope, allowed: list[str]) -> bool:
+    """One Host header, naming an allowed host. Two are refused whatever they name: the
+    allow-list would read one, and a proxy or a page builder might read the other."""
+    hosts = [value for name, value in scope["headers"] if name == b"host"]
+    if len(hosts) > 1:
+        return False
+    return "*" in allowed or host_name(hosts[0].decode("latin-1") if hosts else "") in allowed
+
+
+def routed(scope: Scope) -> bool:
+    """Whether a route takes this method at this path: what it does not take is the
+    router's 404 or 405 (with Allow), whatever its Origin or body."""
+    return any(route.matches(scope)[0] is Match.FULL for route in scope["app"].router.routes)
 
 
 async def _answer(send: Send, status: int, code: str, message: str) -> None:
@@ -65,32 +85,63 @@ async def _answer(send: Send, status: int, code: str, message: str) -> None:
 
 
 class BodyBudget:
-    """The bytes of request bodies held at once, all requests together; once they are all
-    let go after a large total, freed memory is given back to the system."""
+    """The bytes of request bodies held at once, all requests together and by client
+    address (each its `share`), counted as they arrive; once they are all let go after a
+    large total, freed memory is given back to the system."""
 
     TRIM_AFTER = 4_000_000  # bytes released since the last trim worth a malloc_trim
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, share: int) -> None:
         self.budget = budget
+        self.share = share
         self.held = 0
+        self.by_address: dict[str, int] = {}
         self.released = 0
 
-    def take(self, size: int) -> bool:
-        if self.held + size > self.budget:
+    def take(self, address: str, size: int) -> bool:
+        mine = self.by_address.get(address, 0)
+        if self.held + size > self.budget or mine + size > self.share:
             return False
         self.held += size
+        self.by_address[address] = mine + size
         return True
 
-    def give_back(self, size: int) -> None:
+    def give_back(self, address: str, size: int) -> None:
+        if not size:
+            return
         self.held -= size
+        mine = self.by_address[address] - size
+        if mine:
+            self.by_address[address] = mine
+        else:
+            del self.by_address[address]
         self.released += size
         if self.held == 0 and self.released >= self.TRIM_AFTER:
             self.released = 0
             trim_malloc()
 
 
+class Charge:
+    """What one request's body holds of the budget so far."""
+
+    __slots__ = ("address", "budget", "held")
+
+    def __init__(self, budget: BodyBudget, address: str) -> None:
+        self.budget, self.address, self.held = budget, address, 0
+
+    def grow(self, size: int) -> bool:
+        if not self.budget.take(self.address, size):
+            return False
+        self.held += size
+        return True
+
+    def release(self) -> None:
+        self.budget.give_back(self.address, self.held)
+        self.held = 0
+
+
 class Spent:
-    """read_body's answer when the budget is spent."""
+    """read_body's answer when the budget (or the address's share of it) is spent."""
 
 
 SPENT: Final = Spent()
@@ -110,12 +161,13 @@ class Guard:
         self.default_limit = settings.HTTP_MAX_BODY
         self.body_limits = dict(body_limits)
         self.link_paths = link_paths
-        self.bodies = BodyBudget(settings.HTTP_BODY_BUDGET)
+        self.bodies = BodyBudget(settings.HTTP_BODY_BUDGET, settings.HTTP_BODY_PER_ADDRESS)
+        self.body_timeout = settings.HTTP_BODY_TIMEOUT
 
     async def refuse_socket(self, scope: Scope, receive: Receive, send: Send) -> bool:
-        """A websocket addressed to a host name not allowed is refused at the handshake
-        (the client sees 403); True if it was."""
-        if host_allowed(Headers(scope=scope), self.hosts):
+        """A websocket addressed to a host name not allowed (or to two) is refused at the
+        handshake (the client sees 403); True if it was."""
+        if host_allowed(scope, self.hosts):
             return False
         await receive()  # websocket.connect; closing now refuses the handshake (403)
         await send({"type": "websocket.close", "code": 1008, "reason": "host"})
@@ -134,13 +186,16 @@ class Guard:
             await _answer(send, *refusal)
             return
         limit = self.body_limits.get(scope["path"], self.default_limit)
-        declared = Headers(scope=scope).get("content-length")
-        held = [int(declared) if declared else 0]  # refusal() checked it is a number
-        if not self.bodies.take(held[0]):
-            await _answer(send, *BUSY_ANSWER)
-            return
+        client = scope.get("client")
+        charge = Charge(self.bodies, "" if client is None else client[0])
         try:
-            body = await self.read_body(receive, limit, held)
+            try:
+                async with asyncio.timeout(self.body_timeout):
+                    body = await self.read_body(receive, limit, charge)
+            except TimeoutError:
+                await _answer(send, 408, "slow_body", "the request body did not arrive "
+                              f"within {self.body_timeout:g} s")
+                return
             if body is None:
                 await _answer(send, 413, "too_large", f"a request body is at most {limit} bytes")
             elif isinstance(body, Spent):
@@ -150,22 +205,17 @@ class Guard:
                     scope = {**scope, "method": "GET"}
                 await self.app(scope, self.replay(body, receive), self.with_headers(send))
         finally:
-            self.bodies.give_back(held[0])
+            charge.release()
 
     def refusal(self, scope: Scope) -> tuple[int, str, str] | None:
         headers = Headers(scope=scope)
         # Health checks (the cluster's proxy, Docker) name no site: any Host may ask.
-        if scope["path"] != "/healthz" and not host_allowed(headers, self.hosts):
+        if scope["path"] != "/healthz" and not host_allowed(scope, self.hosts):
             return 400, "bad_host", "this server does not answer to that host name"
         if scope["method"] in STATE_CHANGING:
-            media = headers.get("content-type", "").partition(";")[0].strip().lower()
-            if scope["method"] == "POST" and scope["path"].startswith(self.link_paths):
-                if media not in FORM_MEDIA | {"", "application/json"}:
-                    return 415, "unsupported_media_type", "send a form body, or none"
-            elif not origin_allowed(headers, self.origins):
-                return 403, "forbidden_origin", "requests from other sites are refused"
-            elif media != "application/json":
-                return 415, "unsupported_media_type", "send the body as application/json"
+            refused = self.state_change_refusal(scope, headers)
+            if refused is not None and routed(scope):
+                return refused
         length = headers.get("content-length")
         if length is not None:
             if not length.isdigit():
@@ -175,11 +225,23 @@ class Guard:
                 return 413, "too_large", f"a request body is at most {limit} bytes"
         return None
 
+    def state_change_refusal(self, scope: Scope,
+                             headers: Headers) -> tuple[int, str, str] | None:
+        media = headers.get("content-type", "").partition(";")[0].strip().lower()
+        if scope["method"] == "POST" and scope["path"].startswith(self.link_paths):
+            if media not in FORM_MEDIA | {"", "application/json"}:
+                return 415, "unsupported_media_type", "send a form body, or none"
+        elif not origin_allowed(headers, self.origins):
+            return 403, "forbidden_origin", "requests from other sites are refused"
+        elif media != "application/json":
+            return 415, "unsupported_media_type", "send the body as application/json"
+        return None
+
     async def read_body(self, receive: Receive, limit: int,
-                        held: list[int]) -> bytes | Spent | None:
-        """The whole body, or None as soon as it passes `limit` bytes. Bytes past the
-        `held[0]` taken from the budget (a body sent without a length) are taken as they
-        come, and counted in `held[0]`; when the budget has none left: SPENT."""
+                        charge: Charge) -> bytes | Spent | None:
+        """The whole body, or None as soon as it passes `limit` bytes. Its bytes are
+        charged to the budget as they come (a Content-Length reserves nothing: a body
+        that never comes holds nothing); past the budget or the address's share: SPENT."""
         chunks, size = [], 0
         while True:
             message = await receive()
@@ -189,10 +251,8 @@ class Guard:
             size += len(chunk)
             if size > limit:
                 return None
-            if size > held[0]:
-                if not self.bodies.take(size - held[0]):
-                    return SPENT
-                held[0] = size
+            if chunk and not charge.grow(len(chunk)):
+                return SPENT
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)

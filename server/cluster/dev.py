@@ -44,9 +44,15 @@ class ClusterError(RuntimeError):
 # --- the front proxy (HAProxy) ----------------------------------------------------------
 
 
+# Connections one client address may hold at the proxy: a browser's table sockets and its
+# plain HTTP ones (the defaults of WS_PER_ADDRESS and HTTP_PER_ADDRESS, 64 each).
+PER_ADDRESS = 128
+
+
 def render_proxy_config(servers: Sequence[str], port: int | str, workdir: Path | str,
-                        template: Path = TEMPLATE) -> str:
-    """deploy/haproxy.cfg filled in: each @SERVER@ line once per "host:port" in `servers`."""
+                        template: Path = TEMPLATE, per_address: int = PER_ADDRESS) -> str:
+    """deploy/haproxy.cfg filled in: each @SERVER@ line once per "host:port" in `servers`,
+    and the connections one client address may hold (@PER_ADDRESS@)."""
     if not servers:
         raise ValueError("the proxy needs at least one instance")
     lines: list[str] = []
@@ -57,13 +63,16 @@ def render_proxy_config(servers: Sequence[str], port: int | str, workdir: Path |
         else:
             lines.append(line)
     text = "\n".join(lines) + "\n"
-    return text.replace("@LISTEN@", str(port)).replace("@WORKDIR@", str(workdir))
+    return (text.replace("@LISTEN@", str(port)).replace("@WORKDIR@", str(workdir))
+            .replace("@PER_ADDRESS@", str(per_address)))
 
 
-def write_proxy_config(servers: Sequence[str], port: int, workdir: Path) -> Path:
+def write_proxy_config(servers: Sequence[str], port: int, workdir: Path,
+                       per_address: int = PER_ADDRESS) -> Path:
     workdir.mkdir(parents=True, exist_ok=True)
     path = workdir / "haproxy.cfg"
-    path.write_text(render_proxy_config(servers, port, workdir.resolve()))
+    path.write_text(render_proxy_config(servers, port, workdir.resolve(),
+                                        per_address=per_address))
     return path
 
 
@@ -277,9 +286,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.add_argument("--port", type=int, default=80)
         parser.add_argument("--workdir", default="/tmp")
         parser.add_argument("--out", type=Path, required=True)
+        parser.add_argument("--per-address", type=int, default=PER_ADDRESS,
+                            help="connections one client address may hold")
         r = parser.parse_args(args[1:])
         r.out.parent.mkdir(parents=True, exist_ok=True)
-        r.out.write_text(render_proxy_config(r.server, r.port, r.workdir))
+        r.out.write_text(render_proxy_config(r.server, r.port, r.workdir,
+                                             per_address=r.per_address))
         return
     parser = argparse.ArgumentParser(prog="python -m server.cluster.dev", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -24,7 +24,7 @@ import asyncio
 import struct
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from uvicorn._types import ASGIReceiveEvent
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -34,6 +34,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import OPEN
 
 from .frames import too_large_texts
+from .httplimits import SLOW_HEAD, TOO_MANY, HttpLimits, refusal
 from .keepalive import timers
 
 
@@ -238,21 +239,98 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
 
 class UpgradingHttpProtocol(HttpToolsProtocol):
     """uvicorn's HTTP protocol, which every socket starts on, leaving no garbage behind when
-    it hands the connection over to the websocket protocol.
+    it hands the connection over to the websocket protocol, and holding plain HTTP to the
+    limits of server/ws/httplimits.py (`limits`, bound by `with_limits`; None: unlimited).
 
     Its parser holds it (for the callbacks) and it holds its parser, until the connection
     is lost, which it never hears of once upgraded: each table socket left that cycle (and
     the ~15 objects it holds) for the collector's full pass, whose cost grows with the heap
     (see server/memory.py)."""
 
+    limits: ClassVar[HttpLimits | None] = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.counted: str | None = None  # the client address this connection counts under
+        self.head_timer: asyncio.TimerHandle | None = None
+        self.awaiting_head = True  # no request's head is complete yet, or the last one ended
+        self.progress = 0  # heads and messages completed on this connection
+
+    @classmethod
+    def with_limits(cls, limits: HttpLimits) -> type[UpgradingHttpProtocol]:
+        """This protocol held to `limits` (uvicorn builds each connection's from a class)."""
+        return type(cls.__name__, (cls,), {"limits": limits})
+
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """As uvicorn, and a connection that never sends a byte is closed after uvicorn's
         keep-alive timeout (5 s) as an idle kept-alive one is: uvicorn arms it only after a
-        first response, so silent connections stayed open for good (issue 25.9)."""
+        first response, so silent connections stayed open for good (issue 25.9). One past
+        the client address's HTTP_PER_ADDRESS is answered 503 too_many_connections and
+        closed at once."""
         super().connection_made(transport)
         self.timeout_keep_alive_task = self.loop.call_later(
             self.timeout_keep_alive, self.timeout_keep_alive_handler)
+        if self.limits is None or self.client is None:
+            return
+        admitted = self.limits.admit(self.client[0])
+        if admitted is False:
+            self.refuse(503, "too_many_connections", TOO_MANY)
+        elif admitted:
+            self.counted = self.client[0]
+
+    def data_received(self, data: bytes) -> None:
+        """As uvicorn; bytes that leave a head unfinished start its deadline (any bytes: a
+        client sending only blank lines before a request line is dripping a head too). A
+        head that arrives whole in one read, as nearly all do, costs no timer (a loop timer
+        armed and cancelled per request: 2-5 us here, ~1% of a small request)."""
+        progress = self.progress
+        super().data_received(data)
+        if (self.awaiting_head and self.progress == progress and self.head_timer is None
+                and self.limits is not None and not self.transport.is_closing()):
+            self.head_timer = self.loop.call_later(self.limits.head_timeout, self.head_late)
+
+    def on_headers_complete(self) -> None:
+        self.awaiting_head = False
+        self.progress += 1
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self.awaiting_head = True
+        self.progress += 1
+
+    def head_late(self) -> None:
+        """HTTP_HEAD_TIMEOUT passed since a head's first byte: 408 slow_head, and the
+        connection ends (after the answer to an earlier request still going out, if any)."""
+        self.head_timer = None
+        if self.transport.is_closing():
+            return
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.keep_alive = False  # pipelined: it closes once that answer is out
+            return
+        self.refuse(408, "slow_head", SLOW_HEAD)
+
+    def refuse(self, status: int, code: str, message: str) -> None:
+        self._unset_keepalive_if_required()
+        self.transport.write(refusal(status, code, message))
+        self.transport.close()
+
+    def release(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+        if self.counted is not None and self.limits is not None:
+            self.limits.release(self.counted)
+            self.counted = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.release()
+        super().connection_lost(exc)
 
     def handle_websocket_upgrade(self) -> None:
+        self.release()  # a table socket from now on: WS_PER_ADDRESS counts it
         super().handle_websocket_upgrade()
         self.parser = None  # type: ignore[assignment]

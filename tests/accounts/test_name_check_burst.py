@@ -42,7 +42,8 @@ def test_a_burst_of_joins_never_seats_a_guest_under_an_accounts_name(tmp_path: P
     log = tmp_path / "server.log"
     with log.open("wb") as out, served_process(
             tmp_path / "coffee-rush.db", out, BOT_WORKERS="0", ROOM_CREATE_RATE="1000",
-            DB_TIMEOUT="0.1", LOG_FORMAT="json") as (url, _):
+            DB_TIMEOUT="0.1", LOG_FORMAT="json",
+            HTTP_PER_ADDRESS="1000") as (url, _):  # 200 players, all from this host
         r = httpx.post(f"{url}/api/accounts", json={"name": "Alice", "password": "correct horse"})
         assert r.status_code == 201, r.text
         codes = []

@@ -68,6 +68,22 @@ async def test_a_script_without_origin_but_flagged_cross_site_is_refused(
                       headers={"sec-fetch-site": "cross-site"}) as evil:
         refused(await evil.post("/api/me/name", json={"name": "Mallory"}), 403,
                 "foreign_origin")
-    async with client(open_app, origin=None, cookies=cookies) as script:
-        r = await script.post("/api/me/name", json={"name": "Alicia"})
+
+
+async def test_a_cookie_with_neither_origin_nor_sec_fetch_site_is_refused(
+    sqlite_app: FastAPI,
+) -> None:
+    """Issue 41.13: with neither header nothing says the request comes from this site, and
+    PROTOCOL.md says a state change with the cookie must: refused. A browser sends Origin
+    on every POST; a script acts by its tokens, or says where it is (same-origin)."""
+    async with client(sqlite_app) as alice:
+        await sign_up(alice, "Alice")
+        cookies = dict(alice.cookies)
+    async with client(sqlite_app, origin=None, cookies=cookies) as script:
+        refused(await script.post("/api/me/name", json={"name": "Mallory"}), 403,
+                "foreign_origin")
+        assert (await script.get("/api/me")).json()["name"] == "Alice"  # reads need neither
+    async with client(sqlite_app, origin=None, cookies=cookies,
+                      headers={"sec-fetch-site": "same-origin"}) as page:
+        r = await page.post("/api/me/name", json={"name": "Alicia"})
         assert r.status_code == 200 and r.json()["name"] == "Alicia"

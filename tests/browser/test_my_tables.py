@@ -9,14 +9,15 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .ui import screenshot
+from .ui import SAME_SITE, screenshot
 
 pytestmark = pytest.mark.browser
 
 
 def sign_up(page: Page, name: str) -> None:
     """An account with a password, made through the API from this browser (its cookie)."""
-    made = page.request.post("/api/accounts", data={"name": name, "password": "lattes-4-all"})
+    made = page.request.post("/api/accounts", headers=SAME_SITE,
+                             data={"name": name, "password": "lattes-4-all"})
     assert made.status == 201, made.text()
 
 
@@ -24,21 +25,23 @@ def test_my_tables_from_a_second_device_and_for_a_guest(new_page) -> None:  # no
     first = new_page(width=1440, height=900)
     first.goto("/")
     sign_up(first, "Mira")
-    made = first.request.post("/api/rooms", data={"players": 2}).json()
+    made = first.request.post("/api/rooms", headers=SAME_SITE, data={"players": 2}).json()
     code = made["code"]
-    sat = first.request.post(f"/api/rooms/{code}/join", data={"name": "ignored"}).json()
+    sat = first.request.post(f"/api/rooms/{code}/join", headers=SAME_SITE,
+                             data={"name": "ignored"}).json()
     guest = new_page(width=360, height=740)
     guest.goto(f"/r/{code}")
     guest.get_by_label("Your name").fill("Gus")
     guest.get_by_role("button", name="Sit in seat 2", exact=True).click()
     expect(guest.get_by_text("(you)")).to_be_visible()
     assert first.request.post(f"/api/rooms/{code}/start",
-                              data={"token": made["host_token"]}).ok
+                              headers=SAME_SITE, data={"token": made["host_token"]}).ok
 
     # A second device: signed in to the same account, no seat link of its own.
     second = new_page(width=1366, height=768)
     second.goto("/")
     signed = second.request.post("/api/sign-in/password",
+                                 headers=SAME_SITE,
                                  data={"name": "mira", "password": "lattes-4-all"})
     assert signed.ok, signed.text()
     second.goto("/account")  # the account page leads to the profile and to my tables
@@ -53,6 +56,7 @@ def test_my_tables_from_a_second_device_and_for_a_guest(new_page) -> None:  # no
     expect(second.get_by_text("(you")).to_be_visible()
     # The seat's old link stopped working; the new one is this device's.
     assert first.request.post(f"/api/rooms/{code}/leave",
+                              headers=SAME_SITE,
                               data={"seat_token": sat["seat_token"]}).status >= 400
 
     # The guest's lobby lists the table from the link this browser holds, no rejoin needed.
@@ -77,14 +81,16 @@ def test_the_final_screen_says_how_a_rated_game_moved_the_ratings(
     for page, name in ((ana, "Anya"), (ben, "Benno")):
         page.goto("/")
         sign_up(page, name)
-    made = ana.request.post("/api/rooms", data={"players": 2}).json()
+    made = ana.request.post("/api/rooms", headers=SAME_SITE, data={"players": 2}).json()
     code = made["code"]
     seats, seats_of = {}, {}
     for page, name in ((ana, "Anya"), (ben, "Benno")):
-        sat = page.request.post(f"/api/rooms/{code}/join", data={"name": "-"}).json()
+        sat = page.request.post(f"/api/rooms/{code}/join", headers=SAME_SITE,
+                                data={"name": "-"}).json()
         seats[sat["seat"]] = sat["seat_token"]
         seats_of[name] = sat["seat"]
-    assert ana.request.post(f"/api/rooms/{code}/start", data={"token": made["host_token"]}).ok
+    assert ana.request.post(f"/api/rooms/{code}/start", headers=SAME_SITE,
+                            data={"token": made["host_token"]}).ok
     final = play_out(base_url.replace("http", "ws", 1) + f"/ws/{code}", seats, 11)
     winners = final["result"]["winners"]
     token = seats[seats_of["Anya"]]  # Anya's browser keeps her seat's link, as after a join
@@ -120,12 +126,13 @@ def test_a_signed_in_player_takes_their_seat_on_the_table_page(new_page) -> None
     first = new_page(width=1440, height=900)
     first.goto("/")
     sign_up(first, "Tova")
-    made = first.request.post("/api/rooms", data={"players": 2}).json()
+    made = first.request.post("/api/rooms", headers=SAME_SITE, data={"players": 2}).json()
     code = made["code"]
-    assert first.request.post(f"/api/rooms/{code}/join", data={"name": "-"}).ok
+    assert first.request.post(f"/api/rooms/{code}/join", headers=SAME_SITE, data={"name": "-"}).ok
     second = new_page(width=360, height=740)
     second.goto("/")
     assert second.request.post("/api/sign-in/password",
+                               headers=SAME_SITE,
                                data={"name": "Tova", "password": "lattes-4-all"}).ok
     second.goto(f"/r/{code}")
     second.get_by_role("button", name="Take my seat").click()

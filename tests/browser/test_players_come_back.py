@@ -21,6 +21,7 @@ from tests.persist.live import play_out
 from tests.serving import served
 
 from .test_account_passkey import AUTHENTICATOR
+from .ui import SAME_SITE
 
 pytestmark = pytest.mark.browser
 CHANGE = re.compile(r"Rita (\d+) → (\d+) [+−]\d+")
@@ -53,14 +54,17 @@ def passkey_account(browser: Any, url: str, name: str) -> tuple[BrowserContext, 
 
 def rated_game(rita: Page, otto: Page, url: str, seed: int) -> None:
     """Rita (host), Otto and the expert bot play one game to its end."""
-    made = rita.request.post("/api/rooms", data={"players": 3}).json()
+    made = rita.request.post("/api/rooms", headers=SAME_SITE, data={"players": 3}).json()
     code, seats = made["code"], {}
     for page in (rita, otto):
-        sat = page.request.post(f"/api/rooms/{code}/join", data={"name": "-"}).json()
+        sat = page.request.post(f"/api/rooms/{code}/join", headers=SAME_SITE,
+                                data={"name": "-"}).json()
         seats[sat["seat"]] = sat["seat_token"]
     assert rita.request.post(f"/api/rooms/{code}/bot",
+                             headers=SAME_SITE,
                              data={"token": made["host_token"], "level": "expert"}).ok
-    assert rita.request.post(f"/api/rooms/{code}/start", data={"token": made["host_token"]}).ok
+    assert rita.request.post(f"/api/rooms/{code}/start", headers=SAME_SITE,
+                             data={"token": made["host_token"]}).ok
     over = play_out(url.replace("http", "ws", 1) + f"/ws/{code}", seats, seed)
     assert over["phase"] == "over"
     rita.evaluate("([c, t]) => localStorage.setItem(`cr.seat.${c}`, t)",

@@ -15,25 +15,30 @@ from playwright.sync_api import Page, expect
 
 from tests.persist.live import play_out
 
+from .ui import SAME_SITE
+
 pytestmark = pytest.mark.browser
 CHANGE = re.compile(r"Rita (\d+) → (\d+) [+−]\d+")
 
 
 def _sign_up(page: Page, name: str) -> None:
     page.goto("/")
-    made = page.request.post("/api/accounts", data={"name": name, "password": "lattes-4-all"})
+    made = page.request.post("/api/accounts", headers=SAME_SITE,
+                             data={"name": name, "password": "lattes-4-all"})
     assert made.status == 201, made.text()
 
 
 def _rated_game(rita: Page, otto: Page, base_url: str, seed: int) -> tuple[int, int]:
     """One rated game to its end; (before, after) of Rita's rating on her final screen."""
-    made = rita.request.post("/api/rooms", data={"players": 2}).json()
+    made = rita.request.post("/api/rooms", headers=SAME_SITE, data={"players": 2}).json()
     code, seats, rita_seat = made["code"], {}, None
     for page in (rita, otto):
-        sat = page.request.post(f"/api/rooms/{code}/join", data={"name": "-"}).json()
+        sat = page.request.post(f"/api/rooms/{code}/join", headers=SAME_SITE,
+                                data={"name": "-"}).json()
         seats[sat["seat"]] = sat["seat_token"]
         rita_seat = sat["seat"] if page is rita else rita_seat
-    assert rita.request.post(f"/api/rooms/{code}/start", data={"token": made["host_token"]}).ok
+    assert rita.request.post(f"/api/rooms/{code}/start", headers=SAME_SITE,
+                             data={"token": made["host_token"]}).ok
     play_out(base_url.replace("http", "ws", 1) + f"/ws/{code}", seats, seed)
     rita.evaluate("([c, t]) => localStorage.setItem(`cr.seat.${c}`, t)",
                   [code.replace("-", ""), seats[rita_seat]])

@@ -10,6 +10,11 @@ from playwright.sync_api import Page, expect
 
 from server.rules import Game, card_public
 
+# What a page's own fetch() says of a POST it sends (Chromium adds it; Playwright's API
+# requests, which share the page's cookies, send nothing): the server refuses a request
+# with the session cookie that says neither Origin nor Sec-Fetch-Site (issue 41.13).
+SAME_SITE = {"sec-fetch-site": "same-origin"}
+
 # Mark every control the seat may use now; return how many. Undo is left out (it only
 # loops), and so is the hint button (it never changes the game).
 CANDIDATES = """() => {

@@ -127,7 +127,7 @@ class Instance:
 class Cluster:
     def __init__(self, workdir: Path, instances: int = 2, *, redis: bool = True,
                  database_url: str | None = None, settings: Mapping[str, str] | None = None,
-                 start_timeout: float = 60.0) -> None:
+                 start_timeout: float = 60.0, per_address: int = 100000) -> None:
         self.workdir = workdir
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.count = instances
@@ -136,6 +136,7 @@ class Cluster:
         self.database_url = database_url or ""
         self.settings = {**TEST_SETTINGS, **(settings or {})}
         self.start_timeout = start_timeout
+        self.per_address = per_address  # at the proxy: the clients all come from this host
         self.redis_port = free_port()
         self.redis_proc: subprocess.Popen[bytes] | None = None
         self.proxy_port = free_port()
@@ -173,7 +174,7 @@ class Cluster:
             self._spawn(inst)
         self.wait_healthy()
         conf = write_proxy_config([i.addr for i in self.instances.values()], self.proxy_port,
-                                  self.workdir / "haproxy")
+                                  self.workdir / "haproxy", per_address=self.per_address)
         self.proxy = start_proxy(conf, self.proxy_port, stderr=self._log("haproxy"))
 
     def close(self) -> None:
