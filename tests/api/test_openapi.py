@@ -39,7 +39,9 @@ def operations(doc: dict[str, Any]) -> list[tuple[str, str]]:
 def client(make_settings: Callable[..., Settings]) -> Iterator[TestClient]:
     """With the real templates: pages are requested too."""
     settings = make_settings(TEMPLATES_DIR=ROOT / "templates", ROOM_CREATE_RATE=100_000)
-    with TestClient(create_app(settings)) as c:
+    # A drawn sign-up leaves a session cookie: later requests say they come from this
+    # site, as the page's own fetch does (a cookie without Origin or Sec-Fetch-Site is refused).
+    with TestClient(create_app(settings), headers={"Sec-Fetch-Site": "same-origin"}) as c:
         yield c
 
 
@@ -53,6 +55,7 @@ def full_room(client: TestClient) -> tuple[str, dict[str, str]]:
     made = client.post("/api/rooms", json={"players": 4}).json()
     seats = [client.post(f"/api/rooms/{made['code']}/join", json={"name": f"P{n}"}).json()
              for n in range(4)]
+    assert "seat_token" in seats[0], seats
     return made["code"], {"token": made["host_token"], "seat_token": seats[0]["seat_token"]}
 
 
