@@ -195,7 +195,7 @@ def _recompute_ratings(args: argparse.Namespace) -> int:
 def _users(args: argparse.Namespace) -> int:
     from server.accounts import admin
     from server.accounts.errors import AccountError
-    from server.accounts.names import check_name
+    from server.accounts.reserved import check_name
     from server.bots.levels import LEVELS
     from server.config import Settings
     from server.rooms import RoomError

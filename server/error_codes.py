@@ -160,8 +160,10 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "\"Alice\" = \"Аlice\") another account holds; at a table, a guest's name "
               "that is an account's (sign in to sit under it)"),
     ErrorCode("name_reserved", 422,
-              "an account's name that would pass for a bot (the word \"bot\", a bot level's "
-              "name) or has no letter or digit"),
+              "a name (an account's, or a guest's at a table) that would pass for a bot (a "
+              "word for bot or robot in one of several languages, 🤖, a bot level's name) or "
+              "for the site (admin, system, Coffee Rush, ...: server/accounts/reserved.py), "
+              "or an account's name with no letter or digit"),
     ErrorCode("password_invalid", 422, "a password that is not 8-256 characters"),
     ErrorCode("bad_credentials", 401,
               "a name and password that do not match an account that may sign in (the same "

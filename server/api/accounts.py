@@ -21,8 +21,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.accounts import passkeys, ratelimit, sessions, store
 from server.accounts.errors import AccountError, bad_credentials
-from server.accounts.names import check_name, name_key
+from server.accounts.names import name_key
 from server.accounts.passwords import hash_password, verify_password
+from server.accounts.reserved import check_name
 from server.accounts.turns import Late
 from server.bots.levels import LEVELS
 from server.db.models import utcnow

@@ -434,7 +434,7 @@ export default {
   "acct.verified": "Signed in: this name is theirs",
   "err.accounts_need_database": "This server keeps no accounts.",
   "err.name_taken": "That name belongs to an account (or looks just like one). Choose another, or sign in.",
-  "err.name_reserved": "That name would pass for a bot. Please choose another.",
+  "err.name_reserved": "That name would pass for a bot or for the site's staff. Please choose another.",
   "err.password_invalid": "A password has 8 to 256 characters.",
   "err.bad_credentials": "That name and password do not match.",
   "err.not_signed_in": "Please sign in first.",

@@ -420,7 +420,7 @@ export default {
   "acct.verified": "로그인한 플레이어: 본인의 이름입니다",
   "err.accounts_need_database": "이 서버는 계정을 두지 않습니다.",
   "err.name_taken": "그 이름(또는 똑같아 보이는 이름)은 이미 계정이 쓰고 있습니다. 다른 이름을 고르거나 로그인하세요.",
-  "err.name_reserved": "봇으로 오해될 수 있는 이름입니다. 다른 이름을 골라 주세요.",
+  "err.name_reserved": "봇이나 사이트 운영진으로 오해될 수 있는 이름입니다. 다른 이름을 골라 주세요.",
   "err.password_invalid": "비밀번호는 8~256자여야 합니다.",
   "err.bad_credentials": "이름과 비밀번호가 맞지 않습니다.",
   "err.not_signed_in": "먼저 로그인하세요.",
