@@ -174,6 +174,12 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "a passkey's answer that does not verify: an unknown, used or expired "
               "challenge (a replay), another site's origin or RP id, a bad signature, a "
               "credential that is not this account's"),
+    ErrorCode("too_many_sign_ups", 429,
+              "a new account from a client address that made `SIGN_UPS_PER_ADDRESS` in the "
+              "last `SIGN_UP_WINDOW_HOURS` (server/accounts/limits.py)"),
+    ErrorCode("too_many_renames", 429,
+              "a rename of an account renamed `RENAMES_PER_ACCOUNT` times in the last "
+              "`RENAME_WINDOW_DAYS`"),
     ErrorCode("foreign_origin", 403,
               "a state-changing request carrying the session cookie from another site (even "
               "with `ALLOWED_ORIGINS=*`, only this site may use its accounts' sessions)"),

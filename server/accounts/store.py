@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, exists, func, or_, select, update
@@ -23,6 +23,7 @@ from server.db.models import (
     Room,
     RoomSeat,
     SignInAttempt,
+    SignUp,
 )
 
 
@@ -74,22 +75,66 @@ def _passkey(p: Passkey) -> PasskeyInfo:
 # --- accounts ----------------------------------------------------------------------------
 
 
-async def key_taken(session: AsyncSession, key: str) -> bool:
-    """Whether an account has this name key, now or before a rename (old names are held).
-    One statement: every guest's join asks this, and each round trip to the database costs
-    the event loop ~0.5 ms of CPU on SQLite (issue 42)."""
-    return bool(await session.scalar(select(or_(
-        exists().where(Account.name_key == key),
-        exists().where(AccountName.name_key == key)))))
+@dataclass(frozen=True, slots=True)
+class NameHold:
+    """Which old names stay their account's: its last `names`, each for `hold` after it
+    was left (a deleted account's last name too)."""
+
+    names: int
+    hold: timedelta
 
 
-async def holder(session: AsyncSession, key: str) -> int | None:
-    """The account that has this name key now, else one that had it before a rename."""
+async def key_taken(session: AsyncSession, key: str, hold: NameHold, now: datetime) -> bool:
+    """Whether an account has this name key now, or holds it still (`holder`). One
+    statement when no account has or had it lately: every guest's join asks this, and each
+    round trip to the database costs the event loop ~0.5 ms of CPU on SQLite (issue 42);
+    which old names are still held is asked only of a name that matches one."""
+    if not await session.scalar(select(or_(
+            exists().where(Account.name_key == key),
+            exists().where(AccountName.name_key == key,
+                           AccountName.until >= now - hold.hold)))):
+        return False
+    return await holder(session, key, hold, now) is not None
+
+
+async def holder(session: AsyncSession, key: str, hold: NameHold,
+                 now: datetime) -> int | None:
+    """The account that has this name key now, else one that holds it as one of its last
+    `hold.names` old names, left less than `hold.hold` ago."""
     found = await session.scalar(select(Account.id).where(Account.name_key == key))
-    if found is None:
-        found = await session.scalar(select(AccountName.account_id)
-                                     .where(AccountName.name_key == key).limit(1))
-    return found
+    if found is not None or hold.names <= 0:
+        return found
+    rows = await session.execute(select(AccountName.id, AccountName.account_id,
+                                        AccountName.until)
+                                 .where(AccountName.name_key == key,
+                                        AccountName.until >= now - hold.hold))
+    for row in rows.all():
+        newer = await session.scalar(select(func.count()).select_from(AccountName).where(
+            AccountName.account_id == row.account_id,
+            (AccountName.until > row.until)
+            | ((AccountName.until == row.until) & (AccountName.id > row.id))))
+        if (newer or 0) < hold.names:
+            return int(row.account_id)
+    return None
+
+
+async def renames(session: AsyncSession, account_id: int, since: datetime) -> int:
+    """How many times the account was renamed since `since` (each left an old name)."""
+    return await session.scalar(select(func.count()).select_from(AccountName).where(
+        AccountName.account_id == account_id, AccountName.until >= since)) or 0
+
+
+async def sign_ups(session: AsyncSession, client: str, since: datetime) -> int:
+    return await session.scalar(select(func.count()).select_from(SignUp).where(
+        SignUp.client == client[:160], SignUp.at >= since)) or 0
+
+
+async def add_sign_up(session: AsyncSession, client: str, now: datetime,
+                      forget_before: datetime) -> None:
+    """Note an account made from `client`; rows older than `forget_before` go."""
+    await session.execute(delete(SignUp).where(SignUp.at < forget_before))
+    session.add(SignUp(client=client[:160], at=now))
+    await session.flush()
 
 
 async def create_account(session: AsyncSession, name: str, key: str,
@@ -152,13 +197,20 @@ async def set_disabled(session: AsyncSession, account_id: int, disabled: bool) -
 
 
 async def delete_account(session: AsyncSession, account_id: int, now: datetime) -> None:
-    """The account is gone for its owner: name freed (a key no name can have: keys hold no
-    spaces), password, passkeys, sessions, old names and pending challenges dropped. The
-    row stays, marked deleted, so the games it played still count as one player's."""
+    """The account is gone for its owner: its name is left (a key no name can have: keys
+    hold no spaces) and held a while as an old name (`holder`), so nobody passes for the
+    player just gone; password, passkeys, sessions, other old names and pending challenges
+    dropped. The row stays, marked deleted, so the games it played still count as one
+    player's."""
+    last = (await session.execute(select(Account.name, Account.name_key)
+                                  .where(Account.id == account_id))).first()
     await session.execute(update(Account).where(Account.id == account_id).values(
         name="", name_key=f"deleted {account_id}", password_hash=None, deleted_at=now))
     for model in (Passkey, AccountSession, AccountName, AuthChallenge):
         await session.execute(delete(model).where(model.account_id == account_id))
+    if last is not None and last.name:
+        session.add(AccountName(account_id=account_id, name=last.name,
+                                name_key=last.name_key, until=now))
 
 
 async def gone(session: AsyncSession, account_ids: Iterable[int]) -> set[int]:

@@ -435,6 +435,8 @@ export default {
   "err.accounts_need_database": "This server keeps no accounts.",
   "err.name_taken": "That name belongs to an account (or looks just like one). Choose another, or sign in.",
   "err.name_reserved": "That name would pass for a bot or for the site's staff. Please choose another.",
+  "err.too_many_sign_ups": "Too many accounts were made from this address today. Please try again tomorrow.",
+  "err.too_many_renames": "This account was renamed too often lately. Please keep this name for now.",
   "err.password_invalid": "A password has 8 to 256 characters.",
   "err.bad_credentials": "That name and password do not match.",
   "err.not_signed_in": "Please sign in first.",

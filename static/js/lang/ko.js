@@ -421,6 +421,8 @@ export default {
   "err.accounts_need_database": "이 서버는 계정을 두지 않습니다.",
   "err.name_taken": "그 이름(또는 똑같아 보이는 이름)은 이미 계정이 쓰고 있습니다. 다른 이름을 고르거나 로그인하세요.",
   "err.name_reserved": "봇이나 사이트 운영진으로 오해될 수 있는 이름입니다. 다른 이름을 골라 주세요.",
+  "err.too_many_sign_ups": "오늘 이 주소에서 너무 많은 계정이 만들어졌습니다. 내일 다시 시도해 주세요.",
+  "err.too_many_renames": "이 계정은 최근에 이름을 너무 자주 바꿨습니다. 당분간 지금 이름을 써 주세요.",
   "err.password_invalid": "비밀번호는 8~256자여야 합니다.",
   "err.bad_credentials": "이름과 비밀번호가 맞지 않습니다.",
   "err.not_signed_in": "먼저 로그인하세요.",
