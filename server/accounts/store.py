@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, exists, func, or_, select, update
+from sqlalchemy import and_, delete, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.db.models import (
@@ -19,12 +19,15 @@ from server.db.models import (
     AuthChallenge,
     Game,
     GamePlayer,
+    GameRating,
     Passkey,
+    PlayerRating,
     Room,
     RoomSeat,
     SignInAttempt,
     SignUp,
 )
+from server.db.ratings import shown, shown_spread
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,15 +387,35 @@ async def open_seats(session: AsyncSession, account_id: int) -> list[OpenSeat]:
     return [OpenSeat(r.code, r.status, r.seat, r.name) for r in rows]
 
 
+def rating_json(mu: float, sigma: float) -> dict[str, Any]:
+    """A rating as the profile shows it (`value` ± `spread`) and as it is kept."""
+    return {"value": shown(mu), "spread": shown_spread(sigma), "mu": mu, "sigma": sigma}
+
+
+async def rating_of(session: AsyncSession, account_id: int) -> dict[str, Any] | None:
+    """The account's current rating and its count of rated games (None: never rated)."""
+    current = await session.get(PlayerRating, account_id)
+    if current is None:
+        return None
+    return {**rating_json(current.mu, current.sigma), "rated_games": current.games}
+
+
 async def games_of(session: AsyncSession, account_id: int) -> list[dict[str, Any]]:
-    """The account's own line of each game it played: never another player's."""
+    """The account's own line of each game it played, with how a rated game moved its
+    rating (`rating`: before and after; null: not rated): never another player's."""
+    rated = and_(GameRating.game_id == Game.id, GameRating.seat == GamePlayer.seat)
     rows = await session.execute(
         select(Game.id, Game.room_code, Game.started_at, Game.ended_at, Game.end_reason,
                GamePlayer.seat, GamePlayer.name, GamePlayer.place, GamePlayer.winner,
-               GamePlayer.total)
+               GamePlayer.total, GameRating.mu_before, GameRating.sigma_before,
+               GameRating.mu_after, GameRating.sigma_after)
         .join(GamePlayer, GamePlayer.game_id == Game.id)
+        .outerjoin(GameRating, rated)
         .where(GamePlayer.account_id == account_id).order_by(Game.ended_at, Game.id))
     return [{"game": r.id, "room": r.room_code, "started_at": r.started_at.isoformat(),
              "ended_at": r.ended_at.isoformat(), "end_reason": r.end_reason, "seat": r.seat,
-             "name": r.name, "place": r.place, "winner": r.winner, "total": r.total}
+             "name": r.name, "place": r.place, "winner": r.winner, "total": r.total,
+             "rating": None if r.mu_before is None else {
+                 "before": rating_json(r.mu_before, r.sigma_before),
+                 "after": rating_json(r.mu_after, r.sigma_after)}}
             for r in rows]

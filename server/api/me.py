@@ -37,6 +37,7 @@ from .account_session import DB, relying_party, sign_out, signed_in
 from .account_session import Me as SignedIn
 from .accounts import account_name, limits, name_taken
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
+from .notify import left_ms
 
 router = APIRouter(responses={**EVERY_ROUTE, **answers(401, 503)})
 OK = {"ok": True}
@@ -160,11 +161,13 @@ async def export(me: SignedIn, db: DB) -> JSONResponse:
         open_sessions = await store.sessions_of(session, me.id)
         seats = await store.open_seats(session, me.id)
         games = await store.games_of(session, me.id)
+        rating = await store.rating_of(session, me.id)
     document = {
         "format": "coffee-rush-account/1",
         "exported_at": utcnow().isoformat(),
         "account": {"id": me.id, "name": me.name, "created_at": me.created_at.isoformat(),
                     "password": me.password_hash is not None},
+        "rating": rating,
         "old_names": [{"name": n, "until": u.isoformat()} for n, u in names],
         "passkeys": [{"credential_id": k.credential_id, "transports": list(k.transports),
                       "created_at": k.created_at.isoformat(),
@@ -189,7 +192,8 @@ def _turn(room: Room | None) -> int | None:
 @router.get("/api/me/tables", response_model=Tables)
 async def my_tables(request: Request, me: SignedIn, db: DB) -> dict[str, Any]:
     """The unfinished tables where this account holds a seat, oldest first: whose turn it
-    is (when the room is on this instance), and where to get a new seat token."""
+    is and the time the seat to act has left (when the room is on this instance), and
+    where to get a new seat token."""
     async with db() as session:
         seats = await store.open_seats(session, me.id)
     manager: RoomManager = request.app.state.rooms
@@ -200,5 +204,7 @@ async def my_tables(request: Request, me: SignedIn, db: DB) -> dict[str, Any]:
         code = display(s.room_code)
         tables.append({"code": code, "status": s.status if room is None else room.status,
                        "seat": s.seat, "name": s.name, "turn": turn, "your_turn": turn == s.seat,
+                       "left_ms": None if turn is None or room is None else left_ms(room),
+                       "names": None if room is None else [seat.name for seat in room.seats],
                        "url": f"/r/{code}", "rejoin": f"/api/rooms/{code}/rejoin"})
     return {"tables": tables}
