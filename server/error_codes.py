@@ -128,7 +128,11 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("mail_off", 409,
               "e-mail is not available: the server has no `SMTP_HOST` or no database, or the "
               "room is not turn-based"),
-    ErrorCode("address_invalid", 422, "an e-mail address that is not one (name@example.org)"),
+    ErrorCode("address_invalid", 422, "an e-mail address that is not one (name@example.org; "
+              "a domain in any script is taken in its ASCII form, xn--...)"),
+    ErrorCode("address_not_ascii", 422,
+              "an e-mail address with non-ASCII letters before the @ (josé@...): the mailer "
+              "does not use SMTPUTF8, which such an address needs"),
     ErrorCode("code_wrong", 422,
               "a confirmation code that is not the one sent (5 tries per code)"),
     ErrorCode("code_expired", 409,
