@@ -195,7 +195,8 @@ def _recompute_ratings(args: argparse.Namespace) -> int:
 def _users(args: argparse.Namespace) -> int:
     from server.accounts import admin
     from server.accounts.errors import AccountError
-    from server.accounts.names import check_name
+    from server.accounts.limits import Limits
+    from server.accounts.reserved import check_name
     from server.bots.levels import LEVELS
     from server.config import Settings
     from server.rooms import RoomError
@@ -218,7 +219,8 @@ def _users(args: argparse.Namespace) -> int:
             print(f"#{account.id} {account.name}: {args.action}d")
         else:
             name = check_name(clean_name(args.name), LEVELS)
-            account, name = asyncio.run(admin.rename(url, args.who, name))
+            hold = Limits.of(Settings()).hold
+            account, name = asyncio.run(admin.rename(url, args.who, name, hold))
             print(f"#{account.id} {account.name} is now {name}")
     except (AccountError, RoomError) as exc:
         print(f"coffee-rush: error: {exc.message} ({exc.code})", file=sys.stderr)

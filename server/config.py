@@ -121,6 +121,15 @@ class Settings(BaseSettings):
     # request's own scheme and Host (behind a proxy, set FORWARDED_ALLOW_IPS or this).
     SESSION_DAYS: float = Field(30, gt=0, le=400)
     PUBLIC_ORIGIN: str = ""
+    # Accounts made from one client address per window of hours; renames of one account per
+    # window of days; old names an account holds (its last NAMES_HELD, each for
+    # NAME_HOLD_DAYS after it was left; a deleted account's name too): server/accounts/limits.py.
+    SIGN_UPS_PER_ADDRESS: int = Field(3, ge=1)
+    SIGN_UP_WINDOW_HOURS: float = Field(24, gt=0)
+    RENAMES_PER_ACCOUNT: int = Field(3, ge=1)
+    RENAME_WINDOW_DAYS: float = Field(30, gt=0)
+    NAMES_HELD: int = Field(3, ge=0)
+    NAME_HOLD_DAYS: float = Field(90, ge=0)
     # Cluster mode (several instances behind HAProxy) is on when REDIS_URL is set; it needs a
     # PostgreSQL DATABASE_URL. INSTANCE_ID names this instance (default: host name and
     # port); LEASE_TTL is how long a silent instance keeps its rooms before others claim them.

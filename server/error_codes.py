@@ -139,7 +139,11 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("mail_off", 409,
               "e-mail is not available: the server has no `SMTP_HOST` or no database, or the "
               "room is not turn-based"),
-    ErrorCode("address_invalid", 422, "an e-mail address that is not one (name@example.org)"),
+    ErrorCode("address_invalid", 422, "an e-mail address that is not one (name@example.org; "
+              "a domain in any script is taken in its ASCII form, xn--...)"),
+    ErrorCode("address_not_ascii", 422,
+              "an e-mail address with non-ASCII letters before the @ (josé@...): the mailer "
+              "does not use SMTPUTF8, which such an address needs"),
     ErrorCode("code_wrong", 422,
               "a confirmation code that is not the one sent (5 tries per code)"),
     ErrorCode("code_expired", 409,
@@ -171,8 +175,10 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "\"Alice\" = \"Аlice\") another account holds; at a table, a guest's name "
               "that is an account's (sign in to sit under it)"),
     ErrorCode("name_reserved", 422,
-              "an account's name that would pass for a bot (the word \"bot\", a bot level's "
-              "name) or has no letter or digit"),
+              "a name (an account's, or a guest's at a table) that would pass for a bot (a "
+              "word for bot or robot in one of several languages, 🤖, a bot level's name) or "
+              "for the site (admin, system, Coffee Rush, ...: server/accounts/reserved.py), "
+              "or an account's name with no letter or digit"),
     ErrorCode("password_invalid", 422, "a password that is not 8-256 characters"),
     ErrorCode("bad_credentials", 401,
               "a name and password that do not match an account that may sign in (the same "
@@ -183,6 +189,12 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "a passkey's answer that does not verify: an unknown, used or expired "
               "challenge (a replay), another site's origin or RP id, a bad signature, a "
               "credential that is not this account's"),
+    ErrorCode("too_many_sign_ups", 429,
+              "a new account from a client address that made `SIGN_UPS_PER_ADDRESS` in the "
+              "last `SIGN_UP_WINDOW_HOURS` (server/accounts/limits.py)"),
+    ErrorCode("too_many_renames", 429,
+              "a rename of an account renamed `RENAMES_PER_ACCOUNT` times in the last "
+              "`RENAME_WINDOW_DAYS`"),
     ErrorCode("foreign_origin", 403,
               "a state-changing request carrying the session cookie from another site (even "
               "with `ALLOWED_ORIGINS=*`, only this site may use its accounts' sessions)"),

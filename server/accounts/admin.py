@@ -61,12 +61,13 @@ async def set_disabled(url: str, who: str, disabled: bool) -> AccountInfo:
     return await _with_session(url, work)
 
 
-async def rename(url: str, who: str, name: str) -> tuple[AccountInfo, str]:
-    """Rename an account to `name` (checked by the caller); refused if its key is another
-    account's, now or before a rename."""
+async def rename(url: str, who: str, name: str,
+                 hold: store.NameHold) -> tuple[AccountInfo, str]:
+    """Rename an account to `name` (checked by the caller; the host is held to no rename
+    limit); refused if its key is another account's, now or held from before a rename."""
     async def work(session: AsyncSession) -> tuple[AccountInfo, str]:
         account = await find(session, who)
-        holder = await store.holder(session, name_key(name))  # now or before a rename
+        holder = await store.holder(session, name_key(name), hold, utcnow())
         if holder is not None and holder != account.id:
             raise AccountError("name_taken", f"account #{holder} has (or had) that name", 409)
         await store.rename(session, account.id, name, name_key(name), utcnow())

@@ -4,31 +4,22 @@ The key is what makes two names the same name: NFKC, casefolded, without spaces 
 format characters, each character replaced by the representative of its confusable class
 (Unicode's confusables, as the `confusable-homoglyphs` package ships them), so "Alice",
 "ALICE", "A lice" and "Аlice" (a Cyrillic А) all have one key, and only one account may
-hold it. A guest's typed name with an account's key is refused at the table too.
-
-Names are refused that would pass for a bot at the table: any word "bot" (or the Thai and
-Korean words the table shows), or a bot level's name on its own ("expert").
+hold it. A guest's typed name with an account's key is refused at the table too. Which
+names nobody may take (a bot's, the site's) is reserved.py.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
-from collections.abc import Iterable
 from functools import cache
 
 from confusable_homoglyphs.confusables import confusables_data  # type: ignore[import-untyped]
 
-from .errors import AccountError
-
 NAME_MAX = 24  # the room layer's limit for a seat name (server.rooms.seating.NAME_MAX)
-# How the table names a bot, in each language it speaks (static/js/lang: "name.bot").
-BOT_WORDS = ("bot", "บอต", "봇")
 _MARKS = "\u200e\u200f"
 # Look-alikes Unicode's table leaves apart (it keeps digits apart from letters), folded
 # here too: in a name, "B0b" passes for "Bob".
 EXTRA = {"0": "o"}
-_WORD = re.compile(r"\w+")
 
 
 @cache
@@ -67,26 +58,3 @@ def name_key(name: str) -> str:
     kept = (c for c in text if not c.isspace() and unicodedata.category(c) != "Cf")
     key = "".join(EXTRA.get(c) or classes.get(c, c) for c in kept)
     return unicodedata.normalize("NFKC", key).casefold()
-
-
-def check_name(name: str, levels: Iterable[str]) -> str:
-    """A name an account may take (already a valid seat name: the caller passes it through
-    the room layer's `clean_name` first); AccountError `name_reserved` for one that would
-    pass for a bot of one of `levels`, or that has no letter or digit at all."""
-    if len(name) > NAME_MAX or not any(c.isalnum() for c in name):
-        raise AccountError("name_reserved",
-                           f"an account's name has 1 to {NAME_MAX} characters, a letter "
-                           "or digit among them", 422)
-    if impersonates_bot(name, levels):
-        raise AccountError("name_reserved", "that name would pass for a bot", 422)
-    return name
-
-
-def impersonates_bot(name: str, levels: Iterable[str]) -> bool:
-    key = name_key(name)
-    words = {name_key(w) for w in _WORD.findall(unicodedata.normalize("NFKC", name))}
-    if any(name_key(word) in words for word in BOT_WORDS if word.isascii()):
-        return True
-    if any(name_key(word) in key for word in BOT_WORDS if not word.isascii()):
-        return True
-    return any(key == name_key(level) for level in levels)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, exists, func, or_, select, update
+from sqlalchemy import and_, delete, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.db.models import (
@@ -19,11 +19,15 @@ from server.db.models import (
     AuthChallenge,
     Game,
     GamePlayer,
+    GameRating,
     Passkey,
+    PlayerRating,
     Room,
     RoomSeat,
     SignInAttempt,
+    SignUp,
 )
+from server.db.ratings import shown, shown_spread
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,22 +78,66 @@ def _passkey(p: Passkey) -> PasskeyInfo:
 # --- accounts ----------------------------------------------------------------------------
 
 
-async def key_taken(session: AsyncSession, key: str) -> bool:
-    """Whether an account has this name key, now or before a rename (old names are held).
-    One statement: every guest's join asks this, and each round trip to the database costs
-    the event loop ~0.5 ms of CPU on SQLite (issue 42)."""
-    return bool(await session.scalar(select(or_(
-        exists().where(Account.name_key == key),
-        exists().where(AccountName.name_key == key)))))
+@dataclass(frozen=True, slots=True)
+class NameHold:
+    """Which old names stay their account's: its last `names`, each for `hold` after it
+    was left (a deleted account's last name too)."""
+
+    names: int
+    hold: timedelta
 
 
-async def holder(session: AsyncSession, key: str) -> int | None:
-    """The account that has this name key now, else one that had it before a rename."""
+async def key_taken(session: AsyncSession, key: str, hold: NameHold, now: datetime) -> bool:
+    """Whether an account has this name key now, or holds it still (`holder`). One
+    statement when no account has or had it lately: every guest's join asks this, and each
+    round trip to the database costs the event loop ~0.5 ms of CPU on SQLite (issue 42);
+    which old names are still held is asked only of a name that matches one."""
+    if not await session.scalar(select(or_(
+            exists().where(Account.name_key == key),
+            exists().where(AccountName.name_key == key,
+                           AccountName.until >= now - hold.hold)))):
+        return False
+    return await holder(session, key, hold, now) is not None
+
+
+async def holder(session: AsyncSession, key: str, hold: NameHold,
+                 now: datetime) -> int | None:
+    """The account that has this name key now, else one that holds it as one of its last
+    `hold.names` old names, left less than `hold.hold` ago."""
     found = await session.scalar(select(Account.id).where(Account.name_key == key))
-    if found is None:
-        found = await session.scalar(select(AccountName.account_id)
-                                     .where(AccountName.name_key == key).limit(1))
-    return found
+    if found is not None or hold.names <= 0:
+        return found
+    rows = await session.execute(select(AccountName.id, AccountName.account_id,
+                                        AccountName.until)
+                                 .where(AccountName.name_key == key,
+                                        AccountName.until >= now - hold.hold))
+    for row in rows.all():
+        newer = await session.scalar(select(func.count()).select_from(AccountName).where(
+            AccountName.account_id == row.account_id,
+            (AccountName.until > row.until)
+            | ((AccountName.until == row.until) & (AccountName.id > row.id))))
+        if (newer or 0) < hold.names:
+            return int(row.account_id)
+    return None
+
+
+async def renames(session: AsyncSession, account_id: int, since: datetime) -> int:
+    """How many times the account was renamed since `since` (each left an old name)."""
+    return await session.scalar(select(func.count()).select_from(AccountName).where(
+        AccountName.account_id == account_id, AccountName.until >= since)) or 0
+
+
+async def sign_ups(session: AsyncSession, client: str, since: datetime) -> int:
+    return await session.scalar(select(func.count()).select_from(SignUp).where(
+        SignUp.client == client[:160], SignUp.at >= since)) or 0
+
+
+async def add_sign_up(session: AsyncSession, client: str, now: datetime,
+                      forget_before: datetime) -> None:
+    """Note an account made from `client`; rows older than `forget_before` go."""
+    await session.execute(delete(SignUp).where(SignUp.at < forget_before))
+    session.add(SignUp(client=client[:160], at=now))
+    await session.flush()
 
 
 async def create_account(session: AsyncSession, name: str, key: str,
@@ -152,13 +200,20 @@ async def set_disabled(session: AsyncSession, account_id: int, disabled: bool) -
 
 
 async def delete_account(session: AsyncSession, account_id: int, now: datetime) -> None:
-    """The account is gone for its owner: name freed (a key no name can have: keys hold no
-    spaces), password, passkeys, sessions, old names and pending challenges dropped. The
-    row stays, marked deleted, so the games it played still count as one player's."""
+    """The account is gone for its owner: its name is left (a key no name can have: keys
+    hold no spaces) and held a while as an old name (`holder`), so nobody passes for the
+    player just gone; password, passkeys, sessions, other old names and pending challenges
+    dropped. The row stays, marked deleted, so the games it played still count as one
+    player's."""
+    last = (await session.execute(select(Account.name, Account.name_key)
+                                  .where(Account.id == account_id))).first()
     await session.execute(update(Account).where(Account.id == account_id).values(
         name="", name_key=f"deleted {account_id}", password_hash=None, deleted_at=now))
     for model in (Passkey, AccountSession, AccountName, AuthChallenge):
         await session.execute(delete(model).where(model.account_id == account_id))
+    if last is not None and last.name:
+        session.add(AccountName(account_id=account_id, name=last.name,
+                                name_key=last.name_key, until=now))
 
 
 async def gone(session: AsyncSession, account_ids: Iterable[int]) -> set[int]:
@@ -332,15 +387,35 @@ async def open_seats(session: AsyncSession, account_id: int) -> list[OpenSeat]:
     return [OpenSeat(r.code, r.status, r.seat, r.name) for r in rows]
 
 
+def rating_json(mu: float, sigma: float) -> dict[str, Any]:
+    """A rating as the profile shows it (`value` ± `spread`) and as it is kept."""
+    return {"value": shown(mu), "spread": shown_spread(sigma), "mu": mu, "sigma": sigma}
+
+
+async def rating_of(session: AsyncSession, account_id: int) -> dict[str, Any] | None:
+    """The account's current rating and its count of rated games (None: never rated)."""
+    current = await session.get(PlayerRating, account_id)
+    if current is None:
+        return None
+    return {**rating_json(current.mu, current.sigma), "rated_games": current.games}
+
+
 async def games_of(session: AsyncSession, account_id: int) -> list[dict[str, Any]]:
-    """The account's own line of each game it played: never another player's."""
+    """The account's own line of each game it played, with how a rated game moved its
+    rating (`rating`: before and after; null: not rated): never another player's."""
+    rated = and_(GameRating.game_id == Game.id, GameRating.seat == GamePlayer.seat)
     rows = await session.execute(
         select(Game.id, Game.room_code, Game.started_at, Game.ended_at, Game.end_reason,
                GamePlayer.seat, GamePlayer.name, GamePlayer.place, GamePlayer.winner,
-               GamePlayer.total)
+               GamePlayer.total, GameRating.mu_before, GameRating.sigma_before,
+               GameRating.mu_after, GameRating.sigma_after)
         .join(GamePlayer, GamePlayer.game_id == Game.id)
+        .outerjoin(GameRating, rated)
         .where(GamePlayer.account_id == account_id).order_by(Game.ended_at, Game.id))
     return [{"game": r.id, "room": r.room_code, "started_at": r.started_at.isoformat(),
              "ended_at": r.ended_at.isoformat(), "end_reason": r.end_reason, "seat": r.seat,
-             "name": r.name, "place": r.place, "winner": r.winner, "total": r.total}
+             "name": r.name, "place": r.place, "winner": r.winner, "total": r.total,
+             "rating": None if r.mu_before is None else {
+                 "before": rating_json(r.mu_before, r.sigma_before),
+                 "after": rating_json(r.mu_after, r.sigma_after)}}
             for r in rows]

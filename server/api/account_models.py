@@ -81,6 +81,10 @@ class Table(BaseModel):
     turn: int | None = Field(description="the seat whose turn it is (null: none, or unknown "
                                          "on this instance of a cluster)")
     your_turn: bool
+    left_ms: int | None = Field(None, description="what the seat to act has left of its turn "
+                                "and bank, in ms (null: no clock, or not known here)")
+    names: list[str | None] | None = Field(None, description="the seats' names (null: not known on "
+                                    "this instance; a free seat: null)")
     url: str = Field(description="the table page")
     rejoin: str = Field(description="POST here (signed in, body {}) for a new seat token")
 

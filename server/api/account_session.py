@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.accounts import sessions
 from server.accounts.errors import AccountError, not_signed_in
+from server.accounts.limits import Limits
 from server.accounts.names import name_key
 from server.accounts.passkeys import RelyingParty
 from server.accounts.store import AccountInfo, key_taken
@@ -182,7 +183,9 @@ async def refuse_account_name(request: Request, name: str) -> None:
     if factory is None:
         return
     try:
-        taken = await ask(request, factory, lambda session: key_taken(session, name_key(name)))
+        hold = Limits.of(request.app.state.settings).hold
+        taken = await ask(request, factory, lambda session: key_taken(
+            session, name_key(name), hold, utcnow()))
     except Unreachable:
         raise unavailable("the name cannot be checked against the accounts' names") from None
     if taken:

@@ -21,8 +21,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.accounts import passkeys, ratelimit, sessions, store
 from server.accounts.errors import AccountError, bad_credentials
-from server.accounts.names import check_name, name_key
+from server.accounts.limits import Limits, check_sign_up, count_sign_up
+from server.accounts.names import name_key
 from server.accounts.passwords import hash_password, verify_password
+from server.accounts.reserved import check_name
 from server.accounts.turns import Late
 from server.bots.levels import LEVELS
 from server.db.models import utcnow
@@ -62,12 +64,20 @@ def name_taken() -> AccountError:
                         "the same)", 409)
 
 
-async def _create(session: AsyncSession, name: str, key: str,
+def limits(request: Request) -> Limits:
+    return Limits.of(request.app.state.settings)
+
+
+async def _create(session: AsyncSession, request: Request, name: str, key: str,
                   password_hash: str | None) -> int:
-    if await store.key_taken(session, key):
+    """The account, made in the caller's transaction: refused if its name is taken or held
+    (name_taken), or if this address made its limit of accounts (too_many_sign_ups)."""
+    now = utcnow()
+    if await store.key_taken(session, key, limits(request).hold, now):
         raise name_taken()
+    await count_sign_up(session, client_address(request), limits(request), now)
     try:
-        return await store.create_account(session, name, key, password_hash, utcnow())
+        return await store.create_account(session, name, key, password_hash, now)
     except IntegrityError:  # the same key, created in between
         raise name_taken() from None
 
@@ -78,13 +88,14 @@ def client_address(request: Request) -> str:
 
 @router.post("/api/accounts", status_code=201)
 async def create_account(body: SignUp, request: Request, db: DB) -> JSONResponse:
-    """A new account with a password; signed in at once."""
+    """A new account with a password; signed in at once. At most SIGN_UPS_PER_ADDRESS
+    accounts per client address in SIGN_UP_WINDOW_HOURS (too_many_sign_ups)."""
     check_same_site(request)
     name, key = account_name(body.name)
     hashed = await asyncio.to_thread(hash_password, body.password)
     response = JSONResponse({}, status_code=201)
     async with db() as session, session.begin():
-        account_id = await _create(session, name, key, hashed)
+        account_id = await _create(session, request, name, key, hashed)
         await sign_in(request, response, session, account_id)
     return _with_body(response, {"id": account_id, "name": name})
 
@@ -94,9 +105,11 @@ async def sign_up_with_passkey(body: AccountName, request: Request, db: DB) -> d
     """The options to create a passkey for a new account named `name` (not taken yet)."""
     check_same_site(request)
     name, key = account_name(body.name)
+    now = utcnow()
     async with db() as session, session.begin():
-        if await store.key_taken(session, key):
+        if await store.key_taken(session, key, limits(request).hold, now):
             raise name_taken()
+        await check_sign_up(session, client_address(request), limits(request), now)
         options = await passkeys.begin_registration(
             session, relying_party(request), passkeys.SIGN_UP, None,
             secrets.token_bytes(16), name, [], {"name": name}, utcnow())
@@ -115,7 +128,7 @@ async def sign_up_with_passkey_finish(body: PasskeyAnswer, request: Request,
     name, key = account_name(str(data.get("name", "")))
     response = JSONResponse({}, status_code=201)
     async with db() as session, session.begin():
-        account_id = await _create(session, name, key, None)
+        account_id = await _create(session, request, name, key, None)
         await _add_passkey(session, account_id, new)
         await sign_in(request, response, session, account_id)
     return _with_body(response, {"id": account_id, "name": name})

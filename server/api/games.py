@@ -67,6 +67,8 @@ DB = Annotated[Sessions, Depends(db_sessions)]
 Page = Annotated[int, Query(ge=1, le=1_000_000)]
 PerPage = Annotated[int, Query(ge=1, le=store.MAX_PER_PAGE)]
 Player = Annotated[str | None, Query(max_length=NAME)]
+AccountId = Annotated[int | None, Query(ge=1, le=2**63 - 1,
+                                        description="an account's id: the games it played")]
 GameId = Annotated[int, Path(ge=1, le=2**63 - 1, description="a stored game's id")]
 
 
@@ -83,11 +85,14 @@ async def _game(db: Sessions, game_id: int) -> GameDetail:
 
 @router.get("/api/games")
 async def list_games(
-    db: DB, page: Page = 1, per_page: PerPage = PER_PAGE, player: Player = None
+    db: DB, page: Page = 1, per_page: PerPage = PER_PAGE, player: Player = None,
+    account: AccountId = None,
 ) -> dict[str, Any]:
-    """Finished games, newest first; `player` keeps those with a player of that name."""
+    """Finished games, newest first; `player` keeps those with a player of that name (the
+    name they were played under), `account` those that account played (whatever its name
+    was or is: a profile's "All their games")."""
     async with db() as session:
-        found = await store.list_games(session, page, per_page, player)
+        found = await store.list_games(session, page, per_page, player, account)
     return page_json(found)
 
 
@@ -141,11 +146,14 @@ async def import_game(request: Request, db: DB) -> JSONResponse:
 
 
 @router.get("/games", response_class=HTMLResponse)
-async def games_page(request: Request, db: DB, page: Page = 1, player: Player = None) -> Response:
+async def games_page(request: Request, db: DB, page: Page = 1, player: Player = None,
+                     account: AccountId = None) -> Response:
     async with db() as session:
-        found = await store.list_games(session, page, PER_PAGE, player)
+        found = await store.list_games(session, page, PER_PAGE, player, account)
+        named = None if account is None else await store.account_name(session, account)
     listing = page_json(found)
-    context = {"listing": listing, "player": (player or "").strip()}
+    context = {"listing": listing, "player": (player or "").strip(), "account": account,
+               "account_name": named or ""}
     return request.app.state.templates.TemplateResponse(request, "games.html", context)
 
 

@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from server.accounts import passkeys, sessions, store
 from server.accounts.errors import AccountError, bad_credentials
+from server.accounts.limits import check_rename
 from server.accounts.passwords import check_password, hash_password, verify_password
 from server.db.models import utcnow
 from server.rooms import PLAYING, Room, RoomManager
@@ -34,8 +35,9 @@ from .account_models import (
 from .account_seats import unverify_account
 from .account_session import DB, relying_party, sign_out, signed_in
 from .account_session import Me as SignedIn
-from .accounts import account_name, name_taken
+from .accounts import account_name, limits, name_taken
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
+from .notify import left_ms
 
 router = APIRouter(responses={**EVERY_ROUTE, **answers(401, 503)})
 OK = {"ok": True}
@@ -66,17 +68,23 @@ async def who_am_i(me: SignedIn, db: DB) -> dict[str, Any]:
                           "last_used_at": _time(k.last_used_at)} for k in keys]}
 
 
-@router.post("/api/me/name", responses=STATE_CHANGING)
-async def rename(body: AccountName, me: SignedIn, db: DB) -> dict[str, Any]:
-    """A new name for the account; games played keep the name they were played under, and
-    the old name is kept in the account's history and held for it: no other account or
-    guest may take it, and the account may take it back."""
+@router.post("/api/me/name", responses={**STATE_CHANGING, **answers(429)})
+async def rename(body: AccountName, request: Request, me: SignedIn, db: DB) -> dict[str, Any]:
+    """A new name for the account, at most RENAMES_PER_ACCOUNT times in RENAME_WINDOW_DAYS
+    (too_many_renames); games played keep the name they were played under, and the old
+    name is kept in the account's history and held for it (its last NAMES_HELD, each for
+    NAME_HOLD_DAYS): no other account or guest may take it, and the account may take it
+    back."""
     name, key = account_name(body.name)
+    now = utcnow()
+    rules = limits(request)
     async with db() as session, session.begin():
-        if await store.holder(session, key) not in (None, me.id):  # old names are held
+        await store.lock_keys(session, [f"rename:{me.id}"])
+        await check_rename(session, me.id, rules, now)
+        if await store.holder(session, key, rules.hold, now) not in (None, me.id):
             raise name_taken()
         try:
-            await store.rename(session, me.id, name, key, utcnow())
+            await store.rename(session, me.id, name, key, now)
             await session.flush()
         except IntegrityError:
             raise name_taken() from None
@@ -153,11 +161,13 @@ async def export(me: SignedIn, db: DB) -> JSONResponse:
         open_sessions = await store.sessions_of(session, me.id)
         seats = await store.open_seats(session, me.id)
         games = await store.games_of(session, me.id)
+        rating = await store.rating_of(session, me.id)
     document = {
         "format": "coffee-rush-account/1",
         "exported_at": utcnow().isoformat(),
         "account": {"id": me.id, "name": me.name, "created_at": me.created_at.isoformat(),
                     "password": me.password_hash is not None},
+        "rating": rating,
         "old_names": [{"name": n, "until": u.isoformat()} for n, u in names],
         "passkeys": [{"credential_id": k.credential_id, "transports": list(k.transports),
                       "created_at": k.created_at.isoformat(),
@@ -182,7 +192,8 @@ def _turn(room: Room | None) -> int | None:
 @router.get("/api/me/tables", response_model=Tables)
 async def my_tables(request: Request, me: SignedIn, db: DB) -> dict[str, Any]:
     """The unfinished tables where this account holds a seat, oldest first: whose turn it
-    is (when the room is on this instance), and where to get a new seat token."""
+    is and the time the seat to act has left (when the room is on this instance), and
+    where to get a new seat token."""
     async with db() as session:
         seats = await store.open_seats(session, me.id)
     manager: RoomManager = request.app.state.rooms
@@ -193,5 +204,7 @@ async def my_tables(request: Request, me: SignedIn, db: DB) -> dict[str, Any]:
         code = display(s.room_code)
         tables.append({"code": code, "status": s.status if room is None else room.status,
                        "seat": s.seat, "name": s.name, "turn": turn, "your_turn": turn == s.seat,
+                       "left_ms": None if turn is None or room is None else left_ms(room),
+                       "names": None if room is None else [seat.name for seat in room.seats],
                        "url": f"/r/{code}", "rejoin": f"/api/rooms/{code}/rejoin"})
     return {"tables": tables}

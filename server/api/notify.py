@@ -157,6 +157,16 @@ async def my_turn(code: str, body: SeatOnly, request: Request) -> dict[str, Any]
     return _turn_of(manager, code, body.token, False)
 
 
+def left_ms(room: Room) -> int | None:
+    """What the seat to act has left (turn time and bank, ms), if the room's clock runs
+    for it."""
+    clock = room.turn_clock
+    if room.game is None or clock is None or clock.seat != room.game.current:
+        return None
+    turn, bank = clock.left(room.clock())
+    return turn + bank
+
+
 def _turn_of(manager: RoomManager, code: str, token: str, cluster: bool) -> dict[str, Any]:
     room = manager.find(code)
     if room is None:
@@ -173,8 +183,5 @@ def _turn_of(manager: RoomManager, code: str, token: str, cluster: bool) -> dict
     if room.status == PLAYING and game is not None and not is_over(game):
         answer["to_act"] = game.current
         answer["your_turn"] = game.current == seat
-        clock = room.turn_clock
-        if clock is not None and clock.seat == game.current:
-            turn, bank = clock.left(room.clock())
-            answer["left_ms"] = turn + bank
+        answer["left_ms"] = left_ms(room)
     return answer

@@ -17,6 +17,7 @@ from server.rooms.options import option_form
 
 from .error_pages import error_page
 from .errors import EVERY_ROUTE, page_not_found
+from .next_path import same_site_path
 
 router = APIRouter(responses=EVERY_ROUTE)
 
@@ -79,8 +80,10 @@ async def _stored_game(request: Request, code: str) -> int | None:
 @router.get("/account", response_class=HTMLResponse)
 async def account(request: Request) -> Response:
     """Sign up, sign in, and what a signed-in player does with their account (the page
-    asks the API who is signed in)."""
-    return request.app.state.templates.TemplateResponse(request, "account.html", {})
+    asks the API who is signed in). `?next=` is where to go once signed in: kept only as
+    a path of this site (next_path.py)."""
+    context = {"next": same_site_path(request.query_params.get("next"))}
+    return request.app.state.templates.TemplateResponse(request, "account.html", context)
 
 
 @router.get("/rules", response_class=HTMLResponse)

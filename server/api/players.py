@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from server.accounts.names import name_key
@@ -25,15 +25,21 @@ router = APIRouter(responses={**EVERY_ROUTE, **answers(503)})
 Name = Annotated[str, Path(min_length=1, max_length=NAME, description="a player's name")]
 RoomCode = Annotated[str, Path(min_length=8, max_length=9, description="a room code")]
 RECENT = 10  # games listed on a profile
+PER_PAGE = 100  # players per leaderboard page
+Page = Annotated[int, Query(ge=1, le=1_000_000)]
 
 
 def _rating(mu: float, sigma: float) -> dict[str, Any]:
     return {"value": shown(mu), "spread": shown_spread(sigma), "mu": mu, "sigma": sigma}
 
 
-def leaders_json(leaders: tuple[profiles.Leader, ...], min_games: int) -> dict[str, Any]:
+def leaders_json(leaders: tuple[profiles.Leader, ...], min_games: int, page: int,
+                 total: int) -> dict[str, Any]:
     return {
         "min_games": min_games,
+        "page": page,
+        "pages": max(1, -(-total // PER_PAGE)),
+        "total": total,
         "players": [{"place": p.place, "name": p.name, "games": p.games,
                      **_rating(p.mu, p.sigma)} for p in leaders],
         "bots": [{"level": level, **_rating(mu, sigma)}
@@ -43,7 +49,9 @@ def leaders_json(leaders: tuple[profiles.Leader, ...], min_games: int) -> dict[s
 
 def profile_json(p: Profile, recent: dict[str, Any]) -> dict[str, Any]:
     return {
+        "id": p.account_id,
         "name": p.name,
+        "rank": p.rank,
         "joined": p.joined.isoformat(),
         "rating": None if p.rating is None else _rating(*p.rating),
         "rated_games": p.rated_games,
@@ -82,12 +90,13 @@ def rating_chart(history: tuple[RatingPoint, ...], width: int = 480,
             "top": top, "bottom": bottom, "last": (x(len(values) - 1), y(values[-1]))}
 
 
-async def _profile(db: Sessions, name: str) -> tuple[Profile, dict[str, Any]] | None:
+async def _profile(db: Sessions, name: str,
+                   min_games: int) -> tuple[Profile, dict[str, Any]] | None:
     async with db() as session:
         account = await profiles.account_named(session, name_key(name))
         if account is None:
             return None
-        found = await profiles.profile(session, account)
+        found = await profiles.profile(session, account, min_games)
         recent = await store.list_games(session, 1, RECENT, account_id=account.id)
     return found, page_json(recent)
 
@@ -99,20 +108,25 @@ def _min_games(request: Request) -> int:
 # --- the API -------------------------------------------------------------------------------
 
 
-@router.get("/api/players")
-async def leaderboard(request: Request, db: DB) -> dict[str, Any]:
-    """Signed-in players with at least RATED_GAMES_TO_RANK rated games, best first (ranked
-    by rating minus two standard deviations)."""
-    least = _min_games(request)
+async def _board(db: Sessions, least: int, page: int) -> dict[str, Any]:
     async with db() as session:
-        leaders = await profiles.leaderboard(session, least)
-    return leaders_json(leaders, least)
+        leaders = await profiles.leaderboard(session, least, PER_PAGE, (page - 1) * PER_PAGE)
+        total = await profiles.ranked_count(session, least)
+    return leaders_json(leaders, least, page, total)
+
+
+@router.get("/api/players")
+async def leaderboard(request: Request, db: DB, page: Page = 1) -> dict[str, Any]:
+    """Signed-in players with at least RATED_GAMES_TO_RANK rated games, best first (ranked
+    by rating minus two standard deviations, equal ones by name), 100 a page."""
+    return await _board(db, _min_games(request), page)
 
 
 @router.get("/api/players/{name}", responses=answers(404))
-async def player(name: Name, db: DB) -> dict[str, Any]:
-    """A signed-in player's rating over time, record per player count and recent games."""
-    found = await _profile(db, name)
+async def player(name: Name, request: Request, db: DB) -> dict[str, Any]:
+    """A signed-in player's rating over time, place on the leaderboard (`rank`; null: not
+    ranked), record per player count and recent games."""
+    found = await _profile(db, name, _min_games(request))
     if found is None:
         raise RoomError("not_found", f"there is no player {name!r}", 404)
     return profile_json(*found)
@@ -137,19 +151,18 @@ async def room_ratings(code: RoomCode, db: DB) -> dict[str, Any]:
 
 
 @router.get("/players", response_class=HTMLResponse)
-async def players_page(request: Request, db: DB) -> Response:
-    least = _min_games(request)
-    async with db() as session:
-        leaders = await profiles.leaderboard(session, least)
-    return request.app.state.templates.TemplateResponse(
-        request, "players.html", {"board": leaders_json(leaders, least)})
+async def players_page(request: Request, db: DB, page: Page = 1) -> Response:
+    board = await _board(db, _min_games(request), page)
+    return request.app.state.templates.TemplateResponse(request, "players.html",
+                                                        {"board": board})
 
 
 @router.get("/u/{name}", response_class=HTMLResponse, responses=page_not_found("player"))
 async def profile_page(name: Name, request: Request, db: DB) -> Response:
-    found = await _profile(db, name)
+    found = await _profile(db, name, _min_games(request))
     if found is None:
         return error_page(request, "player")
     profile, recent = found
-    context = {"p": profile_json(profile, recent), "chart": rating_chart(profile.history)}
+    context = {"p": profile_json(profile, recent), "chart": rating_chart(profile.history),
+               "per_page": PER_PAGE}
     return request.app.state.templates.TemplateResponse(request, "profile.html", context)

@@ -7,6 +7,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from server.accounts.reserved import check_reserved
+from server.bots.levels import LEVELS
 from server.rooms import RoomManager, RoomOptions, late, seating
 from server.rooms.outgoing import RoomInfo
 from server.rules import RULES_VERSION
@@ -105,10 +107,12 @@ async def recent_events(code: str, request: Request, upto: int | None = None) ->
 @router.post("/api/rooms/{code}/join", response_model=Joined, responses=STATE_CHANGING)
 async def join_room(code: str, body: JoinRoom, request: Request) -> dict[str, Any]:
     """A signed-in player sits under their account's name (the typed one is not used) and
-    is shown verified; a guest may not take a name an account holds (name_taken)."""
+    is shown verified; a guest may not take a name an account holds (name_taken), nor one
+    that passes for a bot or the site (name_reserved: server/accounts/reserved.py)."""
     room = rooms(request).get(code)
     account = await signed_in(request)
     if account is None:
+        check_reserved(seating.clean_name(body.name), LEVELS)
         await refuse_account_name(request, body.name)
         seat, token = await seating.join(room, body.name, body.seat)
     else:

@@ -262,8 +262,9 @@ class Account(Base):
 
 
 class AccountName(Base):
-    """A name an account had before a rename, and until when. No other account or guest
-    may take it; its owner may take it back."""
+    """A name an account had before a rename (or when it was deleted), and until when. The
+    last NAMES_HELD of an account are held for NAME_HOLD_DAYS (server.accounts.limits): no
+    other account or guest may take them; the owner may take them back."""
 
     __tablename__ = "account_names"
 
@@ -275,6 +276,19 @@ class AccountName(Base):
     # The old name's key (server.accounts.names): held, so nobody else may take it.
     name_key: Mapped[str] = mapped_column(String(NAME_KEY), index=True)
     until: Mapped[datetime]
+
+
+class SignUp(Base):
+    """An account made, from which client address and when: at most SIGN_UPS_PER_ADDRESS
+    per SIGN_UP_WINDOW_HOURS (server.accounts.limits). Not linked to the account: it says
+    only that an address made one."""
+
+    __tablename__ = "sign_ups"
+    __table_args__ = (Index(None, "client", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    client: Mapped[str] = mapped_column(String(160))
+    at: Mapped[datetime]
 
 
 class Passkey(Base):

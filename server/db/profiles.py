@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Integer, cast, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -38,6 +39,7 @@ class Profile:
     rated_games: int
     history: tuple[RatingPoint, ...]  # oldest first
     by_count: tuple[CountRecord, ...]  # by player count, 2 to 4
+    rank: int | None  # its place on the leaderboard; None: not ranked (too few rated games)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +58,7 @@ async def account_named(session: AsyncSession, key: str) -> Account | None:
         Account.name_key == key, Account.deleted_at.is_(None), Account.disabled.is_(False)))
 
 
-async def profile(session: AsyncSession, account: Account) -> Profile:
+async def profile(session: AsyncSession, account: Account, min_games: int) -> Profile:
     current = await session.get(PlayerRating, account.id)
     history = (await session.execute(
         select(GameRating.game_id, Game.ended_at, GameRating.mu_after, GameRating.sigma_after)
@@ -70,6 +72,7 @@ async def profile(session: AsyncSession, account: Account) -> Profile:
         rated_games=0 if current is None else current.games,
         history=tuple(RatingPoint(*row) for row in history),
         by_count=await _by_count(session, account.id),
+        rank=await rank_of(session, account.id, min_games),
     )
 
 
@@ -89,21 +92,48 @@ async def _by_count(session: AsyncSession, account_id: int) -> tuple[CountRecord
     return tuple(CountRecord(int(n), int(games), int(wins or 0)) for n, games, wins in rows)
 
 
+def _ranked(min_games: int) -> Any:
+    """The ranked: live accounts with at least `min_games` rated games."""
+    return (select(Account.id, Account.name, PlayerRating.mu, PlayerRating.sigma,
+                   PlayerRating.games)
+            .join(Account, Account.id == PlayerRating.account_id)
+            .where(PlayerRating.games >= min_games, Account.deleted_at.is_(None),
+                   Account.disabled.is_(False)))
+
+
 async def leaderboard(
-    session: AsyncSession, min_games: int, limit: int = 100
+    session: AsyncSession, min_games: int, limit: int = 100, offset: int = 0
 ) -> tuple[Leader, ...]:
     """Live accounts with at least `min_games` rated games, surest-best first (mu - 2 sigma:
-    a few lucky games do not put a newcomer on top)."""
+    a few lucky games do not put a newcomer on top; equal ones by name), `limit` of them
+    from place `offset` + 1."""
     rows = (await session.execute(
-        select(Account.name, PlayerRating.mu, PlayerRating.sigma, PlayerRating.games)
-        .join(Account, Account.id == PlayerRating.account_id)
-        .where(PlayerRating.games >= min_games, Account.deleted_at.is_(None),
-               Account.disabled.is_(False))
+        _ranked(min_games)
         .order_by(conservative(PlayerRating.mu, PlayerRating.sigma).desc(), Account.name)
-        .limit(limit)
+        .limit(limit).offset(offset)
     )).all()
     return tuple(Leader(place, r.name, r.mu, r.sigma, r.games)
-                 for place, r in enumerate(rows, start=1))
+                 for place, r in enumerate(rows, start=offset + 1))
+
+
+async def ranked_count(session: AsyncSession, min_games: int) -> int:
+    return await session.scalar(select(func.count()).select_from(
+        _ranked(min_games).subquery())) or 0
+
+
+async def rank_of(session: AsyncSession, account_id: int, min_games: int) -> int | None:
+    """The account's place on the leaderboard (as `leaderboard` orders it), or None when it
+    is not ranked."""
+    ranked = _ranked(min_games).subquery()
+    me = (await session.execute(select(ranked).where(ranked.c.id == account_id))).first()
+    if me is None:
+        return None
+    mine = conservative(ranked.c.mu, ranked.c.sigma)
+    score = select(conservative(ranked.c.mu, ranked.c.sigma)).where(
+        ranked.c.id == account_id).scalar_subquery()
+    ahead = await session.scalar(select(func.count()).select_from(ranked).where(
+        (mine > score) | ((mine == score) & (ranked.c.name < me.name))))
+    return (ahead or 0) + 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -534,6 +534,12 @@ async def list_games(
     return GamePage(tuple(_summary(g, profiles) for g in games), total or 0, page, per_page)
 
 
+async def account_name(session: AsyncSession, account_id: int) -> str | None:
+    """The name of a live account (None: no such account, or deleted or disabled)."""
+    return await session.scalar(select(Account.name).where(
+        Account.id == account_id, Account.deleted_at.is_(None), Account.disabled.is_(False)))
+
+
 async def get_game(session: AsyncSession, game_id: int) -> GameDetail | None:
     """One finished game with its full action list (for the replay page)."""
     return await _detail(session, Game.id == game_id)

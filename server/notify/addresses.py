@@ -63,9 +63,21 @@ MailRefused = RoomError  # every refusal here is a coded RoomError
 
 
 def normalize(address: str) -> str:
-    """The address as kept (domain in lower case); RoomError `address_invalid` if it is not
-    one: local@domain.tld in plain ASCII, at most 254 characters."""
+    """The address as kept (domain in lower case, an international domain in its ASCII
+    form: "bücher.example" is "xn--bcher-kva.example"); RoomError `address_invalid` if it is
+    not one (local@domain.tld, at most 254 characters), `address_not_ascii` if the part
+    before the @ has non-ASCII letters: the mailer speaks plain SMTP, without SMTPUTF8,
+    which such an address needs."""
     text = address.strip() if isinstance(address, str) else ""
+    local, at, domain = text.rpartition("@")
+    if at and local and domain and not local.isascii():
+        raise RoomError("address_not_ascii", "this server can only mail addresses whose part "
+                        "before the @ is plain ASCII letters, digits and signs", 422)
+    if at and not domain.isascii():
+        try:
+            text = f"{local}@{domain.encode('idna').decode('ascii')}"
+        except UnicodeError:
+            text = ""
     if len(text) > ADDRESS or not _ADDRESS.fullmatch(text) or ".." in text:
         raise RoomError("address_invalid", "that is not an e-mail address (name@example.org)",
                         422)

@@ -1,12 +1,13 @@
 """Account tests run on SQLite and on PostgreSQL (TEST_DATABASE_URL) where a database is
 involved. The app runs in-process (its lifespan entered here, requests through httpx's
-ASGI transport, each client with the address it pretends to come from), never a server."""
+ASGI transport, each client with the address it pretends to come from), or as a real
+server (`live_url`, `from_address`)."""
 
 from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from sqlalchemy.engine import make_url
 
 from server.config import Settings
 from server.main import create_app
+from tests.serving import served
 
 from .authenticator import Authenticator
 
@@ -112,3 +114,18 @@ async def sign_up_with_passkey(browser: httpx.AsyncClient, name: str,
 def refused(response: httpx.Response, status: int, code: str) -> None:
     assert response.status_code == status, response.text
     assert response.json()["error"]["code"] == code, response.text
+
+
+@pytest.fixture(scope="module")
+def live_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`python -m server` on SQLite (tests/serving.py), one per test module, trusting the
+    test's X-Forwarded-For (`from_address`) so each test comes from addresses of its own."""
+    database = tmp_path_factory.mktemp("live") / "coffee-rush.db"
+    with served(database, BOT_WORKERS="0", FORWARDED_ALLOW_IPS="127.0.0.1") as url:
+        yield url
+
+
+def from_address(url: str, address: str) -> httpx.Client:
+    """A browser at `address` on the live server (its Origin is the server's own)."""
+    return httpx.Client(base_url=url, timeout=30,
+                        headers={"x-forwarded-for": address, "origin": url})

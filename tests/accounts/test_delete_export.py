@@ -1,19 +1,23 @@
 """Renaming keeps the old name in the history (held for the account); deleting an account
-keeps its games (as a deleted player's) and frees its names; the export holds this
+keeps its games (as a deleted player's) and holds its name a while; the export holds this
 account's data only."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from db.helpers import finished, new_room
 from fastapi import FastAPI
 from sqlalchemy import text
 
+from server.accounts import store
+from server.accounts.limits import Limits
+from server.accounts.names import name_key
 from server.db import store as db_store
+from server.db.models import utcnow
 from server.db.records import SeatRecord
 
 from .conftest import client, refused, sign_up
@@ -66,7 +70,8 @@ async def test_export_holds_my_data_and_no_other_players(app: FastAPI) -> None:
         assert bob.cookies["cr_session"] not in flat and alice.cookies["cr_session"] not in flat
 
 
-async def test_deleting_an_account_keeps_its_games_and_frees_its_name(app: FastAPI) -> None:
+async def test_deleting_an_account_keeps_its_games_and_holds_its_name_a_while(
+        app: FastAPI) -> None:
     async with client(app) as alice, client(app) as other:
         a = await sign_up(alice, "Alice")
         await _game(app, "GAME0002", a["id"], None)
@@ -83,4 +88,9 @@ async def test_deleting_an_account_keeps_its_games_and_frees_its_name(app: FastA
         r = await other.post("/api/sign-in/password",
                              json={"name": "Alice", "password": "correct horse"})
         refused(r, 401, "bad_credentials")
-        await sign_up(other, "Alice")  # a new account may take the name
+        r = await other.post("/api/accounts", json={"name": "Alice", "password": "x" * 12})
+        refused(r, 409, "name_taken")  # held NAME_HOLD_DAYS (issue 41.17): nobody passes for her
+        hold = Limits.of(app.state.settings).hold
+        async with app.state.db_sessions() as session:
+            later = utcnow() + hold.hold + timedelta(minutes=1)
+            assert await store.holder(session, name_key("Alice"), hold, later) is None

@@ -1,11 +1,13 @@
-"""Account names: one key for names that look the same, and no name that passes for a bot."""
+"""Account names: one key for names that look the same, and no name that passes for a bot
+or the site."""
 
 from __future__ import annotations
 
 import pytest
 
 from server.accounts.errors import AccountError
-from server.accounts.names import NAME_MAX, check_name, name_key
+from server.accounts.names import NAME_MAX, name_key
+from server.accounts.reserved import check_name
 from server.bots.levels import LEVELS
 from server.rooms.seating import NAME_MAX as SEAT_NAME_MAX
 
@@ -28,6 +30,7 @@ def test_different_names_have_different_keys(other: str) -> None:
 @pytest.mark.parametrize("name", [
     "expert", "Greedy", "strong bot", "Bot A", "bot", "B0t", "Bot A (expert)", "random-bot",
     "บอต ก", "봇A", "ВОТ",  # Cyrillic look-alikes of "BOT"
+    "Robot", "ExpertBot", "admin", "Coffee Rush",  # issue 41.8 (tests/accounts/test_reserved.py)
 ])
 def test_a_name_that_passes_for_a_bot_is_reserved(name: str) -> None:
     with pytest.raises(AccountError) as refused:
@@ -35,7 +38,7 @@ def test_a_name_that_passes_for_a_bot_is_reserved(name: str) -> None:
     assert refused.value.code == "name_reserved"
 
 
-@pytest.mark.parametrize("name", ["Robot", "Abbott", "Expert Ana", "greedy Gus", "봄", "Ana"])
+@pytest.mark.parametrize("name", ["Robin", "Abbott", "Expert Ana", "greedy Gus", "봄", "Ana"])
 def test_ordinary_names_are_allowed(name: str) -> None:
     assert check_name(name, LEVELS) == name
 

@@ -1,19 +1,25 @@
 """Old names are held (issue 29): after a rename, the old name (or a look-alike of it) can
 be taken by no other account, by sign-up, rename or the host's CLI, and by no guest at a
 table; the history keeps it; its owner may take it back. Deleting the account frees its
-names, old ones too. Migration 0009 gives the old names already stored their key."""
+old names, and holds the name it had for NAME_HOLD_DAYS (test_delete_export.py).
+Migration 0009 gives the old names already stored their key."""
 
 from __future__ import annotations
 
 import asyncio
 import importlib.util
+from datetime import timedelta
 
 import pytest
 from db.test_talk import _exec, _rows
 from fastapi import FastAPI
 
 from server import cli
+from server.accounts import store
+from server.accounts.limits import Limits
+from server.accounts.names import name_key
 from server.db.migrate import downgrade_async, upgrade_async
+from server.db.models import utcnow
 from tests.serving import ROOT
 
 from .conftest import client, refused, sign_up
@@ -52,8 +58,8 @@ async def test_an_old_name_is_held_for_its_owner(app: FastAPI) -> None:
         assert (await alice.post("/api/me/delete", json={"name": "alice"})).status_code == 200
         r = await bob.post("/api/me/name", json={"name": "Alicia"})  # freed with the account
         assert r.status_code == 200, r.text
-        assert (await guest.post(f"/api/rooms/{code}/join",
-                                 json={"name": "Alice"})).status_code == 200
+        refused(await guest.post(f"/api/rooms/{code}/join", json={"name": "Alice"}), 409,
+                "name_taken")  # the name she left with is held a while (issue 41.17)
 
 
 async def test_migration_0009_keys_the_old_names_already_stored(db_url: str) -> None:
@@ -84,3 +90,17 @@ async def test_migration_0009_keys_names_as_the_accounts_did_at_its_revision() -
              "\u0432\u043e\u0442", "Ｂｏｂ", "a\u200db"]
     assert [migration.name_key(n) for n in names] == [
         "a1ice", "a1ice", "a1ice", "a1ice", "bob", "bot", "\u0299o\u03c4", "bob", "ab"]
+
+
+async def test_an_old_name_is_held_for_name_hold_days_only(app: FastAPI) -> None:
+    """Issue 41.7: held for NAME_HOLD_DAYS after it was left, then anyone's."""
+    async with client(app) as alice:
+        me = await sign_up(alice, "Alice")
+        assert (await alice.post("/api/me/name", json={"name": "Alicia"})).status_code == 200
+    hold = Limits.of(app.state.settings).hold
+    async with app.state.db_sessions() as session:
+        now = utcnow()
+        assert await store.holder(session, name_key("Alice"), hold, now) == me["id"]
+        later = now + hold.hold + timedelta(minutes=1)
+        assert await store.holder(session, name_key("Alice"), hold, later) is None
+        assert await store.holder(session, name_key("Alicia"), hold, later) == me["id"]

@@ -78,7 +78,8 @@ async def test_my_tables_and_a_new_seat_token_from_another_device(app: FastAPI) 
         assert r.status_code == 200
         tables = (await laptop.get("/api/me/tables")).json()["tables"]
         assert tables == [{"code": code, "status": "waiting", "seat": 0, "name": "Alice",
-                           "turn": None, "your_turn": False, "url": f"/r/{code}",
+                           "turn": None, "your_turn": False, "left_ms": None,
+                           "names": ["Alice", "Bob"], "url": f"/r/{code}",
                            "rejoin": f"/api/rooms/{code}/rejoin"}]
         refused(await guest.post(f"/api/rooms/{code}/rejoin", json={}), 401, "not_signed_in")
         r = await laptop.post(tables[0]["rejoin"], json={})

@@ -35,7 +35,8 @@ RIGHT = "correct horse"
 @pytest.fixture(params=["sqlite", "postgresql"])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """The server's URL and its log file (JSON lines)."""
-    settings = {"BOT_WORKERS": "0", "FORWARDED_ALLOW_IPS": "127.0.0.1", "LOG_FORMAT": "json"}
+    settings = {"BOT_WORKERS": "0", "FORWARDED_ALLOW_IPS": "127.0.0.1", "LOG_FORMAT": "json",
+                "SIGN_UPS_PER_ADDRESS": "1000"}  # its accounts are made from one address
     if request.param == "postgresql":
         reset_postgres(PG_URL)
         wait_for_the_last_server()

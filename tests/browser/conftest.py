@@ -32,7 +32,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`python -m server` on a free port with a temporary database and a fixed seed."""
     database = tmp_path_factory.mktemp("db") / "browser.db"
     with served(database, TEST_FIXED_SEED="7", ROOM_CREATE_RATE="1000",
-                WS_FLOOD_MESSAGES="100000", WS_PER_ADDRESS="100000") as url:
+                SIGN_UPS_PER_ADDRESS="1000", WS_FLOOD_MESSAGES="100000",
+                WS_PER_ADDRESS="100000") as url:
         yield url
 
 

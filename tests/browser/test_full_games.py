@@ -48,7 +48,7 @@ def start_game(page: Page, base_url: str, players: int, locale_name: str) -> lis
     code = page.url.rsplit("/", 1)[1]
     bots = []
     for k in range(1, players):
-        _, token = join(base_url, code, f"Robot {k}")
+        _, token = join(base_url, code, f"Rowan {k}")
         bots.append(RandomPlayer(base_url, code, token, seed=100 + k))
     for b in bots:
         b.start()
@@ -66,7 +66,7 @@ def seat_in_new_game(page: Page, base_url: str, players: int, name: str,
     made.raise_for_status()
     code, host = made.json()["code"], made.json()["host_token"]
     _, token = join(base_url, code, name)
-    bots = [RandomPlayer(base_url, code, join(base_url, code, f"Robot {k}")[1], seed=100 + k,
+    bots = [RandomPlayer(base_url, code, join(base_url, code, f"Rowan {k}")[1], seed=100 + k,
                          delay=delay) for k in range(1, players)]
     for b in bots:
         b.start()

@@ -59,7 +59,7 @@ def test_a_click_out_of_turn_says_whose_turn_it_is(new_page, base_url: str, widt
             assert page.locator("#toast").is_hidden(), "a click out of turn raised an alert"
             break
     assert got.get("shown"), "no word on a click out of turn"
-    assert got["text"].startswith(WORDS[locale]) and "Robot" in got["text"], got
+    assert got["text"].startswith(WORDS[locale]) and "Rowan" in got["text"], got
     assert got["role"] == "status" and not got["toast"], "said as an alert, not quietly"
     assert got["inside"], "the note spills off the board"
     ARTIFACTS.mkdir(exist_ok=True)

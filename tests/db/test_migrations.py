@@ -25,7 +25,7 @@ from .helpers import finished, new_room, play
 TABLES = {"rooms", "room_seats", "journal", "games", "game_players", "room_talk"}
 # Migration 0006's (tests/accounts/test_migration.py fills them, up and down).
 ACCOUNT_TABLES = {"accounts", "account_names", "passkeys", "account_sessions",
-                  "auth_challenges", "sign_in_attempts"}
+                  "auth_challenges", "sign_in_attempts", "sign_ups"}  # sign_ups: 0012
 RATING_TABLES = {"player_ratings", "game_ratings"}  # migration 0007's (derived data)
 # E-mail (0008): dropped, not stashed, going down (tests/db/test_turn_based_migration.py).
 MAIL_TABLES = {"seat_addresses", "mail_outbox", "code_requests", "code_sends"}  # 0010, 0011

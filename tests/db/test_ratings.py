@@ -158,8 +158,8 @@ async def test_leaderboard_and_profile(engine: AsyncEngine, clock: Clock) -> Non
         assert await profiles.account_named(s, name_key("Gone")) is None  # deleted
         found = await profiles.account_named(s, name_key("ANA"))
         assert found is not None
-        p = await profiles.profile(s, found)
-        assert p.rated_games == 3 and len(p.history) == 3
+        p = await profiles.profile(s, found, min_games=3)
+        assert p.rated_games == 3 and len(p.history) == 3 and p.rank == 1
         assert [h.mu for h in p.history] == sorted(h.mu for h in p.history)  # won each
         assert p.by_count == (profiles.CountRecord(players=2, games=3, wins=3),)
         recent = await store.list_games(s, account_id=ana)

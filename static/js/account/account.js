@@ -12,21 +12,23 @@ const $ = (id) => document.getElementById(id);
 let me = null;
 
 /**
- * Where `?next=` asks to go once signed in: a path of this site only ("/r/ABCD-EFGH"),
- * never another site ("https://…", "//host/…", "/\\host"): those are ignored.
- * @param {string} search the page's query string
- * @returns {string | null}
+ * Where to go once signed in: the `next` the server kept as a path of this site
+ * (server/api/next_path.py), checked again here as the browser resolves it. Its absolute
+ * address is what is followed: a resolved path such as "//host" (from "/.//host") would
+ * otherwise be read as another site.
+ * @param {string | undefined} next the page's `data-next`
+ * @returns {string | null} an absolute URL on this origin
  */
-function nextPath(search) {
-  const next = new URLSearchParams(search).get("next");
+function nextUrl(next) {
   if (!next || !next.startsWith("/") || next.startsWith("//") || /[\\\s]/.test(next)) return null;
   const url = new URL(next, location.origin);
-  return url.origin === location.origin ? url.pathname + url.search + url.hash : null;
+  if (url.origin !== location.origin || url.pathname.startsWith("//")) return null;
+  return url.href;
 }
 
 // Signed in or up: back to the page that sent the player here, else this page's own view.
 async function signedIn() {
-  const next = nextPath(location.search);
+  const next = nextUrl(document.querySelector(".account-page")?.dataset.next);
   if (next) {
     location.assign(next);
     return;

@@ -22,6 +22,10 @@ export default {
   "players.games": "Rated games",
   "players.none": "Nobody is ranked yet: sign in, and play rated games.",
   "players.bots": "Bots have fixed ratings:",
+  "players.sortedBy": "Ranked by rating minus twice its uncertainty (the ± beside it): a rating that is both high and sure ranks first. Equal ones go by name.",
+  "players.page": "Page {page} of {pages}",
+  "players.higher": "Higher places",
+  "players.lower": "Lower places",
 
   "profile.joined": "Playing since {date}",
   "profile.ratedGames": { one: "after {n} rated game", other: "after {n} rated games" },
@@ -34,6 +38,7 @@ export default {
   "profile.noGames": "No finished game yet.",
   "profile.recent": "Recent games",
   "profile.allGames": "All their games",
+  "profile.rank": "#{n} on the leaderboard",
 
   "error.player.title": "No player of this name",
   "error.player.text": "Nobody has an account with this name here. Players who play by link only have no profile.",

@@ -27,6 +27,7 @@ export default {
   "mail.remove": "Stop e-mails",
   "err.mail_off": "This server sends no e-mail for this table.",
   "err.address_invalid": "That is not an e-mail address.",
+  "err.address_not_ascii": "This server can only send mail to addresses whose part before the @ uses plain Latin letters, digits and signs. Please use another address.",
   "err.code_wrong": "That is not the code we sent.",
   "err.code_expired": "That code has run out or was used; ask for a new one.",
   "err.resend_slow": "A code was sent a moment ago; wait a little before asking again.",

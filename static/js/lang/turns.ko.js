@@ -27,6 +27,7 @@ export default {
   "mail.remove": "이메일 그만 받기",
   "err.mail_off": "이 서버는 이 테이블에 이메일을 보내지 않습니다.",
   "err.address_invalid": "이메일 주소가 아닙니다.",
+  "err.address_not_ascii": "이 서버는 @ 앞부분이 영문자, 숫자, 기호로만 된 주소로만 메일을 보낼 수 있습니다. 다른 주소를 써 주세요.",
   "err.code_wrong": "보낸 코드와 다릅니다.",
   "err.code_expired": "코드가 만료되었거나 이미 사용되었습니다. 새 코드를 요청하세요.",
   "err.resend_slow": "방금 코드를 보냈습니다. 잠시 후 다시 요청하세요.",

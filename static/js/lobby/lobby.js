@@ -162,7 +162,7 @@ function renderMine(seats, account) {
   const held = seats.filter((s) => s.status !== "gone" && s.status !== "elsewhere");
   const known = new Set(held.map((s) => normalizeCode(s.code)));
   const elsewhere = account.filter((a) => !known.has(normalizeCode(a.code)))
-    .map((a) => ({ ...a, to_act: a.turn, left_ms: null }));
+    .map((a) => ({ ...a, to_act: a.turn }));
   const mine = [...held, ...elsewhere];
   const rank = (s) => (s.your_turn ? 0 : s.status === "playing" ? 1 : 2);
   mine.sort((a, b) => (rank(a) - rank(b)) || ((a.left_ms ?? Infinity) - (b.left_ms ?? Infinity)));
