@@ -21,10 +21,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,7 +37,7 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.serving import free_port  # noqa: E402
+from tests.serving import free_port, launch, stop, wait_ready  # noqa: E402
 
 PER_MINUTE = 5  # hints per seat per minute (server/bots/hint.py RATE)
 RETRY = 0.25  # seconds before a hint refused hint_busy is asked again
@@ -195,24 +193,17 @@ def main() -> None:
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
-        env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="error",
-                   ROOM_CREATE_RATE=str(10**9), BOT_WORKERS="1",
-                   DATABASE_URL=f"sqlite+aiosqlite:///{data}/bench.db",
-                   JOURNAL_FALLBACK_PATH=f"{data}/fallback.jsonl")
-        proc = subprocess.Popen([sys.executable, "-m", "server"], cwd=args.root, env=env)
+        proc = launch({"PORT": str(port), "LOG_LEVEL": "error", "ROOM_CREATE_RATE": str(10**9),
+                       "BOT_WORKERS": "1", "DATABASE_URL": f"sqlite+aiosqlite:///{data}/bench.db",
+                       "JOURNAL_FALLBACK_PATH": f"{data}/fallback.jsonl"},
+                      stderr=None, cwd=args.root)
         base = f"http://127.0.0.1:{port}"
         try:
-            for _ in range(300):
-                try:
-                    if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
+            wait_ready(proc, base)
             alone, attacked, counts = asyncio.run(
                 run(base, args.level, args.players, args.seconds, args.rooms))
         finally:
-            proc.terminate()
-            proc.wait(10)
+            stop(proc)
     print(f"server: {args.root}")
     print(f"{args.level} bot table alone:          {figures(alone)}")
     print(f"under a {args.rooms}-room hint attack:  {figures(attacked)}")
