@@ -97,6 +97,12 @@ def turns(request: Request) -> Turns:
     return request.app.state.account_turns
 
 
+async def password_work(request: Request, work: Callable[..., T], *args: object) -> T:
+    """A password hash or check in the hashing turn (one Argon2 at a time per few cores:
+    parallel ones starve the event loop), off the loop."""
+    return await turns(request).hashing.run(lambda: asyncio.to_thread(work, *args), None)
+
+
 async def ask(request: Request, factory: Sessions,
               question: Callable[[AsyncSession], Awaitable[T]], until: float | None = None) -> T:
     """`question` in a transaction of its own once its turn comes (a burst waits in

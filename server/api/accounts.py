@@ -2,12 +2,12 @@
 password), sign out. What a signed-in player can do is in me.py.
 
 Every route needs the database (else 503 accounts_need_database). Password hashing runs
-in a thread, off the event loop.
+in a thread, off the event loop, one hash at a time per few cores (account_session.
+password_work), sign-ups and password changes as much as sign-ins.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import secrets
 from collections.abc import Awaitable, Callable
@@ -38,6 +38,7 @@ from .account_session import (
     ask,
     check_same_site,
     deadline,
+    password_work,
     relying_party,
     sign_in,
     sign_out,
@@ -92,7 +93,7 @@ async def create_account(body: SignUp, request: Request, db: DB) -> JSONResponse
     accounts per client address in SIGN_UP_WINDOW_HOURS (too_many_sign_ups)."""
     check_same_site(request)
     name, key = account_name(body.name)
-    hashed = await asyncio.to_thread(hash_password, body.password)
+    hashed = await password_work(request, hash_password, body.password)
     response = JSONResponse({}, status_code=201)
     async with db() as session, session.begin():
         account_id = await _create(session, request, name, key, hashed)
@@ -224,8 +225,7 @@ async def _attempt(request: Request, db: Sessions, password: str,
     if isinstance(row, timedelta):
         raise ratelimit.limited(row)
     stored = account.password_hash if account is not None and account.usable else None
-    ok = await turns(request).hashing.run(
-        lambda: asyncio.to_thread(verify_password, password, stored), None)
+    ok = await password_work(request, verify_password, password, stored)
     if not ok or account is None:  # the attempt's row stays: a failure
         with contextlib.suppress(Unreachable):  # old rows go next time
             await ask(request, db, lambda session: ratelimit.forget_old(session, now))

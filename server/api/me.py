@@ -7,7 +7,6 @@ from another site is refused (foreign_origin, account_session.check_same_site).
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
 from typing import Any
 
@@ -33,7 +32,7 @@ from .account_models import (
     Tables,
 )
 from .account_seats import unverify_account
-from .account_session import DB, relying_party, sign_out, signed_in
+from .account_session import DB, password_work, relying_party, sign_out, signed_in
 from .account_session import Me as SignedIn
 from .accounts import account_name, limits, name_taken
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
@@ -96,10 +95,10 @@ async def set_password(body: SetPassword, request: Request, me: SignedIn,
                        db: DB) -> dict[str, bool]:
     """Set a password, or change it (then `current` must match). Other sessions end."""
     check_password(body.password)
-    if me.password_hash is not None and not await asyncio.to_thread(
-            verify_password, body.current or "", me.password_hash):
+    if me.password_hash is not None and not await password_work(
+            request, verify_password, body.current or "", me.password_hash):
         raise bad_credentials()
-    hashed = await asyncio.to_thread(hash_password, body.password)
+    hashed = await password_work(request, hash_password, body.password)
     async with db() as session, session.begin():
         await store.set_password(session, me.id, hashed)
         await store.end_sessions(session, me.id, keep=sessions.session_id(
