@@ -17,9 +17,9 @@ table socket, a connection counts under WS_PER_ADDRESS instead.
 from __future__ import annotations
 
 import http
+import ipaddress
+from collections.abc import Iterable
 from dataclasses import dataclass
-
-from uvicorn.middleware.proxy_headers import _TrustedHosts
 
 from server.config import Settings
 from server.jsontext import dumps
@@ -27,18 +27,48 @@ from server.jsontext import dumps
 from .crowd import AddressCap
 
 
+class Proxies:
+    """The peers named in FORWARDED_ALLOW_IPS (addresses, networks, other literal names,
+    `*`), read as uvicorn reads the setting, so that the peers not counted are exactly
+    those whose X-Forwarded-For it believes."""
+
+    __slots__ = ("any", "names", "networks")
+
+    def __init__(self, entries: Iterable[str]) -> None:
+        self.any = False
+        self.names: set[str] = set()
+        self.networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+        for entry in entries:
+            if entry == "*":
+                self.any = True
+                continue
+            try:
+                self.networks.append(ipaddress.ip_network(entry, strict=False))
+            except ValueError:
+                self.names.add(entry)
+
+    def __contains__(self, host: str) -> bool:
+        if self.any or host in self.names:
+            return True
+        if not self.networks:
+            return False
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in network for network in self.networks)
+
+
 @dataclass(frozen=True, slots=True)
 class HttpLimits:
     head_timeout: float  # seconds from a head's first byte to its end
     addresses: AddressCap  # open plain HTTP connections by client address
-    # uvicorn's own reading of FORWARDED_ALLOW_IPS (addresses, networks, "*"), so that the
-    # peers not counted are exactly those whose X-Forwarded-For is believed.
-    proxies: _TrustedHosts
+    proxies: Proxies  # not counted: they cap their own clients
 
     @classmethod
     def from_settings(cls, settings: Settings) -> HttpLimits:
         return cls(settings.HTTP_HEAD_TIMEOUT, AddressCap(settings.HTTP_PER_ADDRESS),
-                   _TrustedHosts(settings.FORWARDED_ALLOW_IPS))
+                   Proxies(settings.FORWARDED_ALLOW_IPS))
 
     def admit(self, address: str) -> bool | None:
         """True: counted (to `release` at the end); None: a proxy, not counted; False:
