@@ -4,28 +4,23 @@ VENV := .venv
 PY := $(VENV)/bin/python
 NODE ?= node
 # Two stamps: `make run` installs only what the server needs at run time (pyproject's
-# dependencies); `make test` (and lint, bench, cluster) adds the `dev` extra on top.
+# dependencies, not the package: it serves from the checkout), with uv, fetched from PyPI
+# first when it is not on PATH, else pip (scripts/install-run.sh says why, and each step);
+# `make test` (and lint, bench, cluster) adds the `dev` extra on top, with pip.
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
-# `make run` serves from the checkout: only the dependencies are installed, not the package
-# (no build step); bytecode is compiled as modules are first imported (--no-compile).
-RUN_REQS := $(VENV)/requirements-run.txt
 # bench/load.py's load generator: Node and the `ws` package (skipped where npm is absent).
 NODE_STAMP := bench/node/node_modules/.installed
 
 .PHONY: install run cluster test lint bench clean
 
-$(RUN_STAMP): pyproject.toml
-	@echo "==> [1/3] Creating the virtual environment $(VENV)"
-	$(PYTHON) -m venv $(VENV)
-	@echo "==> [2/3] Reading the run-time packages from pyproject.toml into $(RUN_REQS)"
-	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" > $(RUN_REQS)
-	@echo "==> [3/3] Installing them (pip prints each one)"
-	$(PY) -m pip install --no-compile --progress-bar on -r $(RUN_REQS)
+$(RUN_STAMP): pyproject.toml scripts/install-run.sh
+	scripts/install-run.sh $(PYTHON) $(VENV)
 	touch $(RUN_STAMP)
 
 $(DEV_STAMP): $(RUN_STAMP)
 	@echo "==> Installing the test, lint and browser tooling (the dev extra)"
+	$(PY) -m pip --version >/dev/null 2>&1 || $(PY) -m ensurepip --upgrade --default-pip
 	$(PY) -m pip install --progress-bar on -e '.[dev]'
 	touch $(DEV_STAMP)
 
@@ -48,6 +43,7 @@ cluster: install
 test: install $(NODE_STAMP)
 	scripts/ensure-browser.sh
 	scripts/ensure-haproxy.sh
+	scripts/ensure-base-image.sh >/dev/null || [ $$? -eq 3 ]  # tests/test_image.py's base
 	$(PY) -m ruff check .
 	$(PY) -m mypy server
 	$(VENV)/bin/lint-imports

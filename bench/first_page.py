@@ -3,12 +3,14 @@
     python3 bench/first_page.py                 # this checkout's HEAD
     python3 bench/first_page.py --ref HEAD~3    # an older Makefile, to compare
     python3 bench/first_page.py --json
+    python3 bench/first_page.py --cold          # pip's and uv's caches empty too
 
-The clone is a fresh one in a temporary folder, so its `.venv` is cold; pip's cache is
-left as it is (a host who installed before). Prints the seconds from clone to the first
-200 on `/`, how many of them were the clone, the CPU seconds the install took (user +
-system, of every process `make` waited for: steadier than the wall clock on a busy
-machine) and the size of the `.venv` (`du -sh`).
+The clone is a fresh one in a temporary folder, so its `.venv` is cold; pip's and uv's
+caches are left as they are (a host who installed before) unless --cold. uv is fetched anew
+into the temporary folder (UV_HOME), as on a new host, unless it is on PATH. Prints the
+seconds from clone to the first 200 on `/`, how many of them were the clone, the CPU seconds
+the install took (user + system, of every process `make` waited for: steadier than the wall
+clock on a busy machine) and the size of the `.venv` (`du -sh`).
 Run the two refs one after the other, never at once: they share the machine.
 """
 
@@ -44,7 +46,7 @@ def answers(url: str) -> bool:
         return False
 
 
-def measure(ref: str, timeout: float) -> dict[str, object]:
+def measure(ref: str, timeout: float, cold: bool) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="first-page-") as tmp:
         clone = Path(tmp) / "coffee-rush"
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -54,7 +56,10 @@ def measure(ref: str, timeout: float) -> dict[str, object]:
         cloned = time.monotonic() - start
         port = free_port()
         env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port),
-               "DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/first-page.db"}
+               "DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/first-page.db",
+               "UV_HOME": f"{tmp}/uv"}
+        if cold:
+            env.update(PIP_CACHE_DIR=f"{tmp}/pip-cache", UV_CACHE_DIR=f"{tmp}/uv-cache")
         log = (Path(tmp) / "make.log").open("wb")
         make = subprocess.Popen(["make", "run"], cwd=clone, env=env, stdout=log,
                                 stderr=subprocess.STDOUT, start_new_session=True)
@@ -73,7 +78,7 @@ def measure(ref: str, timeout: float) -> dict[str, object]:
         lines = (Path(tmp) / "make.log").read_text().count("\n")
         size = subprocess.run(["du", "-sh", str(clone / ".venv")], capture_output=True,
                               text=True, check=True).stdout.split()[0]
-        return {"ref": ref, "clone_to_first_page_s": round(seconds, 1),
+        return {"ref": ref, "cold": cold, "clone_to_first_page_s": round(seconds, 1),
                 "clone_s": round(cloned, 1), "cpu_s": round(cpu, 1), "venv": size,
                 "lines_printed": lines}
 
@@ -82,13 +87,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--ref", default="HEAD", help="the commit whose Makefile runs")
     parser.add_argument("--timeout", type=float, default=900)
+    parser.add_argument("--cold", action="store_true", help="empty pip and uv caches")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    figures = measure(args.ref, args.timeout)
+    figures = measure(args.ref, args.timeout, args.cold)
     if args.json:
         print(json.dumps(figures))
     else:
-        print(f"{figures['ref']}: clone to first page {figures['clone_to_first_page_s']} s "
+        caches = " (cold caches)" if figures["cold"] else ""
+        print(f"{figures['ref']}{caches}: clone to first page {figures['clone_to_first_page_s']} s "
               f"(clone {figures['clone_s']} s, CPU {figures['cpu_s']} s), .venv {figures['venv']}, "
               f"{figures['lines_printed']} lines printed while installing")
 

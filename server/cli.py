@@ -96,7 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
         "recompute", help="rate every stored game again, in the order they ended "
         "(after an upgrade, or a change of the bots' ratings)")
     again.set_defaults(run=_recompute_ratings)
-    users = commands.add_parser("users", help="manage accounts (in DATABASE_URL's database)")
+    users = commands.add_parser("users", help="manage accounts (in DATABASE_URL's database), "
+                                "and who the operators are")
     users.add_argument("--database-url", help="default: the DATABASE_URL setting")
     actions = users.add_subparsers(dest="action", required=True, metavar="ACTION")
     listing = actions.add_parser("list", help="every account, with its status")
@@ -105,6 +106,10 @@ def build_parser() -> argparse.ArgumentParser:
                           ("enable", "may sign in again")):
         sub = actions.add_parser(action, help=f"the account {words}")
         sub.add_argument("who", help="the account's id (12 or #12) or its name")
+    oper = actions.add_parser("operator", help="the account may open /admin, the operators' "
+                              "page (--revoke: no longer)")
+    oper.add_argument("who", help="the account's id (12 or #12) or its name")
+    oper.add_argument("--revoke", action="store_true", help="take the mark away")
     ren = actions.add_parser("rename", help="give an account another name")
     ren.add_argument("who", help="the account's id (12 or #12) or its name")
     ren.add_argument("name", help="the new name (checked as players' names are)")
@@ -212,8 +217,15 @@ def _users(args: argparse.Namespace) -> int:
                 ways = ", ".join(w for w, on in (("password", r["password"]),
                                                  (f"{r['passkeys']} passkey(s)", r["passkeys"]))
                                  if on) or "no way to sign in"
-                print(f"#{r['id']}\t{r['name'] or '-'}\t{r['status']}\t{r['created_at'][:10]}"
+                status = f"{r['status']}, operator" if r["operator"] else r["status"]
+                print(f"#{r['id']}\t{r['name'] or '-'}\t{status}\t{r['created_at'][:10]}"
                       f"\t{ways}")
+        elif args.action == "operator":
+            from server.admin.host import set_operator
+
+            account = asyncio.run(set_operator(url, args.who, not args.revoke))
+            print(f"#{account.id} {account.name}: "
+                  f"{'no longer an operator' if args.revoke else 'operator (may open /admin)'}")
         elif args.action in ("disable", "enable"):
             account = asyncio.run(admin.set_disabled(url, args.who, args.action == "disable"))
             print(f"#{account.id} {account.name}: {args.action}d")

@@ -8,8 +8,9 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, field_validator
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from server.paths import shipped
@@ -55,11 +56,29 @@ class Settings(BaseSettings):
     FINISHED_ROOM_TTL: float = 3600  # seconds a finished room stays viewable
     # Rated games a signed-in player needs before the leaderboard (/players) shows them.
     RATED_GAMES_TO_RANK: int = Field(3, ge=1)
-    SWEEP_INTERVAL: float = 60  # seconds between expiry sweeps and gone-account checks
+    SWEEP_INTERVAL: float = 60  # seconds between expiry sweeps, gone-account and review checks
     WS_MAX_FRAME: int = 16384  # bytes; a larger client frame closes the socket with 1009
     WS_FLOOD_MESSAGES: int = 100  # client frames allowed per window...
     WS_FLOOD_WINDOW: float = 20  # ...of this many seconds
     ROOM_CREATE_RATE: int = 10  # rooms one client address may create per minute
+    # Quick play (server.quickplay): seeks waiting at once from one client address, and
+    # seeks one address may make per minute; a seek not renewed for SEEK_ALIVE seconds (its
+    # socket's instance is gone) leaves the queue; the matcher runs every QUICKPLAY_TICK s.
+    SEEKS_PER_ADDRESS: int = Field(4, ge=1)
+    SEEK_RATE: int = Field(20, ge=1)
+    SEEK_ALIVE: float = Field(5.0, gt=0)
+    QUICKPLAY_TICK: float = Field(0.5, gt=0)
+    # Tournaments (server.tournaments): tournaments one account may organise that have not
+    # ended; tournament requests (create, enter, withdraw) per client address a minute;
+    # players a tournament takes, and entries to one tournament from one client address;
+    # seconds between looks at a round being played (a table ending here wakes it at
+    # once), and at most between two looks while nothing is pending.
+    TOURNAMENTS_PER_ACCOUNT: int = Field(2, ge=1)
+    TOURNAMENT_RATE: int = Field(20, ge=1)
+    TOURNAMENT_PLAYERS: int = Field(200, ge=2, le=1000)
+    TOURNAMENT_ENTRIES_PER_ADDRESS: int = Field(4, ge=1)
+    TOURNAMENT_CHECK: float = Field(30, gt=0)
+    TOURNAMENT_IDLE: float = Field(300, gt=0)
     CHAT_RATE: int = Field(10, ge=1)  # chat messages one author may send per CHAT_WINDOW...
     CHAT_ADDRESS_RATE: int = Field(30, ge=1)  # ...and spectators' from one client address
     CHAT_WINDOW: float = Field(20, gt=0)  # seconds
@@ -69,7 +88,7 @@ class Settings(BaseSettings):
     # (about 40 KiB), five times what the rest of the socket costs.
     WS_DEFLATE: bool = False
     WS_OUTBOX: int = Field(1000, ge=8)  # frames queued for a socket; then bye "lagging"
-    WS_SEND_TIMEOUT: float = Field(10, gt=0)  # seconds one frame may take to go out
+    WS_SEND_TIMEOUT: float = Field(10, gt=0)  # seconds a frame may take to go out (then dropped)
     # Seconds a table socket may stay open without a hello; then bye "no_hello", close 1008.
     WS_HELLO_TIMEOUT: float = Field(10, gt=0)
     # Table sockets one client address may hold open at once; past it the socket is refused
@@ -112,19 +131,32 @@ class Settings(BaseSettings):
     # (behind a proxy, set FORWARDED_ALLOW_IPS); past either, error "hint_busy".
     HINTS_IN_FLIGHT: int = Field(8, ge=1)
     HINTS_PER_ADDRESS: int = Field(2, ge=1)
+    # The expert's review of a finished game (server/bots/review.py): its share of the
+    # expert's work per turn (counted, so a review is the same anywhere), its seed, the
+    # reviews one instance keeps waiting, the new ones a client address may ask an hour,
+    # the seconds after which a claim whose instance died is taken over, and whether rated
+    # games are reviewed as they end.
+    REVIEW_WORK: float = Field(0.25, gt=0, le=1.0)
+    REVIEW_SEED: int = Field(0, ge=0, le=2**31 - 1)
+    REVIEW_QUEUE: int = Field(50, ge=1)
+    REVIEWS_PER_ADDRESS: int = Field(10, ge=1)
+    REVIEW_LEASE: float = Field(120.0, gt=0)
+    REVIEW_RATED: bool = False
     # Seconds a disconnected player keeps their turn to themselves; after that a bot of
     # TAKEOVER_LEVEL plays for them until they come back.
     SEAT_GRACE: float = Field(60, ge=0)
     TAKEOVER_LEVEL: Literal["random", "greedy", "strong", "expert"] = "greedy"
-    # Accounts (optional; they need the database): days a sign-in lasts, and the site's
-    # public origin (https://coffee.example) that passkeys are bound to. Empty: each
-    # request's own scheme and Host (behind a proxy, set FORWARDED_ALLOW_IPS or this).
+    # Accounts (optional; they need the database): days a sign-in lasts. Passkeys are bound
+    # to PUBLIC_URL's origin (below); unset, to each request's own scheme and Host.
     SESSION_DAYS: float = Field(30, gt=0, le=400)
-    PUBLIC_ORIGIN: str = ""
     # Accounts made from one client address per window of hours; renames of one account per
     # window of days; old names an account holds (its last NAMES_HELD, each for
     # NAME_HOLD_DAYS after it was left; a deleted account's name too): server/accounts/limits.py.
     SIGN_UPS_PER_ADDRESS: int = Field(3, ge=1)
+    # Argon2's cost for new password hashes: passes, and KiB of memory each hash takes
+    # (server/accounts/passwords.py). Lower them only where hashes need not resist guessing.
+    PASSWORD_TIME_COST: int = Field(3, ge=1)
+    PASSWORD_MEMORY_KIB: int = Field(65536, ge=1024)
     SIGN_UP_WINDOW_HOURS: float = Field(24, gt=0)
     RENAMES_PER_ACCOUNT: int = Field(3, ge=1)
     RENAME_WINDOW_DAYS: float = Field(30, gt=0)
@@ -134,8 +166,7 @@ class Settings(BaseSettings):
     # PostgreSQL DATABASE_URL. INSTANCE_ID names this instance (default: host name and
     # port); LEASE_TTL is how long a silent instance keeps its rooms before others claim them.
     # E-mail ("it's your turn" in turn-based rooms, confirmation codes): the host's SMTP
-    # server (empty SMTP_HOST: no mail), how to reach it, the sender, and the public address
-    # of this site for the links in the mail (empty: http://HOST:PORT).
+    # server (empty SMTP_HOST: no mail), how to reach it and the sender.
     SMTP_HOST: str = ""
     SMTP_PORT: int = Field(587, ge=1, le=65535)
     SMTP_SECURITY: Literal["none", "starttls", "tls"] = "starttls"
@@ -143,10 +174,20 @@ class Settings(BaseSettings):
     SMTP_PASSWORD: str = ""
     SMTP_TIMEOUT: float = Field(20, gt=0)  # seconds one message may take to hand over
     MAIL_FROM: str = "Coffee Rush <coffee-rush@localhost>"
-    PUBLIC_URL: str = ""
+    # This site's address as players reach it (https://rush.example.org): the links in the
+    # mail, and the origin passkeys and Secure cookies go by. Empty: mail links say
+    # http://HOST:PORT, passkeys each request's own scheme and Host. PUBLIC_ORIGIN, its
+    # earlier name for passkeys alone, is still read.
+    PUBLIC_URL: str = Field("", validation_alias=AliasChoices("PUBLIC_URL", "PUBLIC_ORIGIN"))
     REDIS_URL: str | None = None
     INSTANCE_ID: str = ""
     LEASE_TTL: float = Field(3.0, ge=0.5)
+
+    @property
+    def public_origin(self) -> str:
+        """PUBLIC_URL's scheme and host (and port), or "" when it is not set."""
+        parts = urlsplit(self.PUBLIC_URL)
+        return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
 
     @property
     def cluster(self) -> bool:

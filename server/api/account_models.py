@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from server.accounts.passwords import MAX_LENGTH, MIN_LENGTH
 
-from .models import Body
+from .models import Body, MailAddress
 
 Name = Annotated[str, StringConstraints(max_length=200)]
 Password = Annotated[str, StringConstraints(max_length=1000)]
@@ -103,3 +103,55 @@ class Rejoined(BaseModel):
 ACCOUNT_REQUEST_MODELS: tuple[type[BaseModel], ...] = (
     SignUp, AccountName, PasswordSignIn, PasskeyAnswer, SetPassword, DeleteAccount)
 ACCOUNT_RESPONSE_MODELS: tuple[type[BaseModel], ...] = (Me, Tables, Rejoined)
+
+
+class ForgotPassword(MailAddress):
+    """A link to set a new password, mailed to each account that confirmed `address`."""
+
+
+class ResetLink(Body):
+    token: Annotated[str, StringConstraints(max_length=200)] = Field(
+        description="the secret of the mailed link (`#token=` of /account/reset)")
+
+
+class ResetPassword(ResetLink):
+    password: Password = new_password()
+
+
+class AccountAddressBody(MailAddress):
+    """The account's new address, confirmed by the code mailed to it."""
+
+
+class AddressCode(Body):
+    code: Annotated[str, StringConstraints(max_length=16)] = Field(
+        description="the 6-digit code mailed to the pending address")
+
+
+class AddressState(BaseModel):
+    state: str = Field(description="none, pending (a code is on its way) or confirmed")
+    address: str | None = Field(None, description="the confirmed address, masked")
+    pending: str | None = Field(None, description="the address waiting for its code, masked")
+    resend_in: int = Field(0, description="seconds before a code may be sent again")
+
+
+class EndSession(Body):
+    session: Annotated[str, StringConstraints(max_length=64)] = Field(
+        description="a session's `id` from GET /api/me/sessions")
+
+
+class SessionItem(BaseModel):
+    id: str = Field(description="this list's name for the session (not its cookie)")
+    user_agent: str | None
+    address: str | None = Field(description="the client address it was opened from")
+    created_at: str
+    last_seen_at: str
+    current: bool = Field(description="the session of this very browser")
+
+
+class SessionList(BaseModel):
+    sessions: list[SessionItem]
+
+
+ACCOUNT_REQUEST_MODELS += (ForgotPassword, ResetLink, ResetPassword, AccountAddressBody,
+                           AddressCode, EndSession)
+ACCOUNT_RESPONSE_MODELS += (AddressState, SessionList)

@@ -20,8 +20,12 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.accounts import store
+from server.db.errors import cancelling
+from server.quickplay import Quickplay
 from server.rooms import PLAYING, WAITING, RoomError, RoomManager
 from server.rooms.seating import unverify
+
+from .quickplay import sweep_signed_out
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +60,16 @@ async def unverify_gone(manager: RoomManager,
 
 
 async def watch(manager: RoomManager, sessions: async_sessionmaker[AsyncSession],
-                interval: float) -> None:
+                interval: float, quickplay: Quickplay | None = None) -> None:
+    """Every `interval`: the seats of gone accounts lose their mark, and the lobby sockets
+    of sessions that are over (ended on another instance of a cluster) close."""
     while True:
         await asyncio.sleep(interval)
         try:
             await unverify_gone(manager, sessions)
+            if quickplay is not None:
+                await sweep_signed_out(quickplay, sessions)
         except (SQLAlchemyError, OSError) as exc:
+            if cancelling():  # stopped mid-query: the error is the cancellation's
+                raise
             log.warning("accounts: could not check the seated accounts (%r)", exc)

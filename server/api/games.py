@@ -69,10 +69,11 @@ PerPage = Annotated[int, Query(ge=1, le=store.MAX_PER_PAGE)]
 Player = Annotated[str | None, Query(max_length=NAME)]
 AccountId = Annotated[int | None, Query(ge=1, le=2**63 - 1,
                                         description="an account's id: the games it played")]
+Lessons = Annotated[bool, Query(description="list lessons (the guided first game) too")]
 GameId = Annotated[int, Path(ge=1, le=2**63 - 1, description="a stored game's id")]
 
 
-async def _game(db: Sessions, game_id: int) -> GameDetail:
+async def stored_game(db: Sessions, game_id: int) -> GameDetail:
     async with db() as session:
         game = await store.get_game(session, game_id)
     if game is None:
@@ -86,33 +87,34 @@ async def _game(db: Sessions, game_id: int) -> GameDetail:
 @router.get("/api/games")
 async def list_games(
     db: DB, page: Page = 1, per_page: PerPage = PER_PAGE, player: Player = None,
-    account: AccountId = None,
+    account: AccountId = None, lessons: Lessons = False,
 ) -> dict[str, Any]:
     """Finished games, newest first; `player` keeps those with a player of that name (the
     name they were played under), `account` those that account played (whatever its name
-    was or is: a profile's "All their games")."""
+    was or is: a profile's "All their games"); lessons (the guided first game) only with
+    `lessons=true`."""
     async with db() as session:
-        found = await store.list_games(session, page, per_page, player, account)
+        found = await store.list_games(session, page, per_page, player, account, lessons)
     return page_json(found)
 
 
 @router.get("/api/games/{game_id:whole}", responses=answers(404))
 async def game_detail(game_id: GameId, db: DB) -> dict[str, Any]:
     """One finished game with its seed, options, result and every action in order."""
-    return detail_json(await _game(db, game_id))
+    return detail_json(await stored_game(db, game_id))
 
 
 @router.get("/api/games/{game_id:whole}/replay", responses=answers(404))
 async def game_replay(game_id: GameId, db: DB) -> dict[str, Any]:
     """The dealt spectator view and, per action, its events and the patch it makes."""
-    game = await _game(db, game_id)
+    game = await stored_game(db, game_id)
     return await asyncio.to_thread(replay_json, game)
 
 
 @router.get("/api/games/{game_id:whole}/export", responses=answers(404))
 async def export_game(game_id: GameId, db: DB) -> JSONResponse:
     """A self-contained JSON document; POST it to /api/games/import elsewhere."""
-    game = await _game(db, game_id)
+    game = await stored_game(db, game_id)
     name = f"coffee-rush-{game.summary.room_code}.json"
     return JSONResponse(
         export_document(game), headers={"Content-Disposition": f'attachment; filename="{name}"'}
@@ -147,9 +149,9 @@ async def import_game(request: Request, db: DB) -> JSONResponse:
 
 @router.get("/games", response_class=HTMLResponse)
 async def games_page(request: Request, db: DB, page: Page = 1, player: Player = None,
-                     account: AccountId = None) -> Response:
+                     account: AccountId = None, lessons: Lessons = False) -> Response:
     async with db() as session:
-        found = await store.list_games(session, page, PER_PAGE, player, account)
+        found = await store.list_games(session, page, PER_PAGE, player, account, lessons)
         named = None if account is None else await store.account_name(session, account)
     listing = page_json(found)
     context = {"listing": listing, "player": (player or "").strip(), "account": account,

@@ -1,9 +1,10 @@
-"""Render the browser's JSDoc typedefs of the game view (server/rules/shapes.py), of every
+"""Render the browser's JSDoc typedefs of the game view (server/rules/seatview.py), of every
 action (the shapes in server/rules/actions/) and of every event (the shapes of
-server/rooms/events.py's registry), into the generated block of static/js/core/types.js.
+server/rooms/events.py's registry), into the generated block of static/js/core/types.js;
+and the same union of the action shapes for mypy, into server/rules/action.py.
 
-    python -m server.api.jsdoc          # rewrite the generated block in place
-    python -m server.api.jsdoc --check  # exit 1 if the file has drifted
+    python -m server.api.jsdoc          # rewrite the generated blocks in place
+    python -m server.api.jsdoc --check  # exit 1 if a file has drifted
 """
 
 from __future__ import annotations
@@ -13,12 +14,16 @@ import sys
 from pathlib import Path
 
 from server.rooms.events import EVENTS
-from server.rules import shapes
+from server.rules import seatview
 from server.rules.registry import ACTIONS
 
-TYPES_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "core" / "types.js"
+ROOT = Path(__file__).resolve().parents[2]
+TYPES_JS = ROOT / "static" / "js" / "core" / "types.js"
 BEGIN = "// BEGIN GENERATED VIEW TYPES (python -m server.api.jsdoc)"
 END = "// END GENERATED VIEW TYPES"
+ACTION_PY = ROOT / "server" / "rules" / "action.py"
+UNION_BEGIN = "    # BEGIN GENERATED UNION (python -m server.api.jsdoc)"
+UNION_END = "    # END GENERATED UNION"
 
 _NAMES = {"int": "number", "float": "number", "str": "string", "bool": "boolean",
           "None": "null", "Any": "any", "object": "any"}
@@ -26,7 +31,7 @@ _TOKEN = re.compile(r"\s*([A-Za-z_][A-Za-z_0-9.]*|'[^']*'|[\[\],|])")
 
 
 def js_type(annotation: str) -> str:
-    """A Python annotation as written in shapes.py (e.g. `list[CardView] | None`) in
+    """A Python annotation as written in a shape (e.g. `list[CardView] | None`) in
     JSDoc's TypeScript syntax (`CardView[] | null`)."""
     tokens = _TOKEN.findall(annotation)
     at = 0
@@ -95,7 +100,7 @@ def _wrap(text: str, width: int = 86) -> list[str]:
 
 def render() -> str:
     lines = [BEGIN, ""]
-    for shape in shapes.SHAPES:
+    for shape in seatview.SHAPES:
         lines += _typedef(shape)
     for name, doc, kinds in (
             ("Action", "An action (the shapes in server/rules/actions/).",
@@ -114,12 +119,39 @@ def splice(text: str) -> str:
     return text[:start] + render() + text[end:]
 
 
+def render_union() -> str:
+    """server/rules/action.py's block: an import of each registered action shape, then
+    their union, in the registry's order (lines wrapped at 94 characters)."""
+    lines = [UNION_BEGIN]
+    for a in sorted(ACTIONS.values(), key=lambda a: a.shape.__module__):
+        module = a.shape.__module__.rsplit(".", 1)[1]
+        lines.append(f"    from .actions.{module} import {a.shape.__name__}")
+    union = "    Action: TypeAlias = ("
+    for i, a in enumerate(ACTIONS.values()):
+        piece = a.shape.__name__ if i == 0 else f" | {a.shape.__name__}"
+        if len(union) + len(piece) > 93:
+            lines.append(union)
+            union, piece = " " * 24, piece.lstrip()
+        union += piece
+    return "\n".join([*lines, union + ")", UNION_END])
+
+
+def splice_union(text: str) -> str:
+    start = text.index(UNION_BEGIN)
+    end = text.index(UNION_END) + len(UNION_END)
+    return text[:start] + render_union() + text[end:]
+
+
 def main() -> None:
-    current = TYPES_JS.read_text()
-    wanted = splice(current)
+    drifted = False
+    for path, fresh in ((TYPES_JS, splice), (ACTION_PY, splice_union)):
+        current = path.read_text()
+        wanted = fresh(current)
+        drifted |= wanted != current
+        if "--check" not in sys.argv:
+            path.write_text(wanted)
     if "--check" in sys.argv:
-        sys.exit(0 if wanted == current else 1)
-    TYPES_JS.write_text(wanted)
+        sys.exit(1 if drifted else 0)
 
 
 if __name__ == "__main__":

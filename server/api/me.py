@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
-from server.accounts import passkeys, sessions, store
+from server.accounts import passkeys, resets, sessions, store
 from server.accounts.errors import AccountError, bad_credentials
 from server.accounts.limits import check_rename
 from server.accounts.passwords import check_password, hash_password, verify_password
@@ -37,6 +37,8 @@ from .account_session import Me as SignedIn
 from .accounts import account_name, limits, name_taken
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
 from .notify import left_ms
+from .password_reset import end_every_session
+from .quickplay import signed_out
 
 router = APIRouter(responses={**EVERY_ROUTE, **answers(401, 503)})
 OK = {"ok": True}
@@ -93,7 +95,8 @@ async def rename(body: AccountName, request: Request, me: SignedIn, db: DB) -> d
 @router.post("/api/me/password", responses=STATE_CHANGING)
 async def set_password(body: SetPassword, request: Request, me: SignedIn,
                        db: DB) -> dict[str, bool]:
-    """Set a password, or change it (then `current` must match). Other sessions end."""
+    """Set a password (a passkey account may add one), or change it (then `current` must
+    match). Other sessions end (their lobby sockets close), and so do reset links."""
     check_password(body.password)
     if me.password_hash is not None and not await password_work(
             request, verify_password, body.current or "", me.password_hash):
@@ -101,8 +104,10 @@ async def set_password(body: SetPassword, request: Request, me: SignedIn,
     hashed = await password_work(request, hash_password, body.password)
     async with db() as session, session.begin():
         await store.set_password(session, me.id, hashed)
-        await store.end_sessions(session, me.id, keep=sessions.session_id(
+        ended = await end_every_session(session, me.id, keep=sessions.session_id(
             request.cookies.get(sessions.COOKIE, "")))
+        await resets.end_links(session, me.id, utcnow())
+    signed_out(request.app.state.quickplay, ended)
     return OK
 
 
@@ -161,11 +166,12 @@ async def export(me: SignedIn, db: DB) -> JSONResponse:
         seats = await store.open_seats(session, me.id)
         games = await store.games_of(session, me.id)
         rating = await store.rating_of(session, me.id)
+        email = await store.email_of(session, me.id)
     document = {
         "format": "coffee-rush-account/1",
         "exported_at": utcnow().isoformat(),
         "account": {"id": me.id, "name": me.name, "created_at": me.created_at.isoformat(),
-                    "password": me.password_hash is not None},
+                    "password": me.password_hash is not None, "email": email},
         "rating": rating,
         "old_names": [{"name": n, "until": u.isoformat()} for n, u in names],
         "passkeys": [{"credential_id": k.credential_id, "transports": list(k.transports),

@@ -87,12 +87,18 @@ class Away(SeatOnly):
 MAX_TURN_SEATS = 50
 
 
-class AddAddress(Body):
-    token: Token = Field(description="this seat's seat_token")
+class MailAddress(Body):
+    """An e-mail address and the language of the mail sent to it: a seat's, an account's
+    or the one a forgotten password is asked for."""
+
     address: Annotated[str, StringConstraints(max_length=320)] = Field(
         description="an e-mail address (else 422 address_invalid)")
     lang: Annotated[str, StringConstraints(max_length=8)] = Field(
-        "en", description="the messages' language: en, th or ko")
+        "en", description="the mail's language: en, th or ko")
+
+
+class AddAddress(MailAddress):
+    token: Token = Field(description="this seat's seat_token")
 
 
 class ConfirmAddress(Body):

@@ -17,9 +17,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from server.notify import AddressBook
-from server.rooms import PLAYING, Room, RoomError, RoomManager
+from server.rooms import Room, RoomError, RoomManager
 from server.rooms.errors import forbidden
-from server.rules import is_over
 
 from .error_pages import wants_html
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
@@ -174,14 +173,14 @@ def _turn_of(manager: RoomManager, code: str, token: str, cluster: bool) -> dict
     seat = room.seat_of(token)
     if seat is None:
         return {"code": room.display_code, "status": "gone"}
-    game = room.game
     answer: dict[str, Any] = {
         "code": room.display_code, "status": room.status, "mode": room.options.mode,
         "seat": seat, "names": [s.name for s in room.seats], "your_turn": False,
         "to_act": None, "left_ms": None,
     }
-    if room.status == PLAYING and game is not None and not is_over(game):
-        answer["to_act"] = game.current
-        answer["your_turn"] = game.current == seat
+    to_act = room.to_act()
+    if to_act is not None:
+        answer["to_act"] = to_act
+        answer["your_turn"] = to_act == seat
         answer["left_ms"] = left_ms(room)
     return answer

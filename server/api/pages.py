@@ -86,6 +86,15 @@ async def account(request: Request) -> Response:
     return request.app.state.templates.TemplateResponse(request, "account.html", context)
 
 
+@router.get("/account/reset", response_class=HTMLResponse)
+async def reset_password(request: Request) -> Response:
+    """A forgotten password's link lands here (`#token=...`: the secret stays in the
+    browser, never in a log); the page asks for the new password and posts both. `?next=`
+    as on /account: a path of this site only."""
+    context = {"next": same_site_path(request.query_params.get("next"))}
+    return request.app.state.templates.TemplateResponse(request, "reset.html", context)
+
+
 @router.get("/rules", response_class=HTMLResponse)
 async def rules(request: Request) -> Response:
     """How to play, for a first-timer."""

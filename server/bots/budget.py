@@ -28,11 +28,6 @@ class Budget:
     deadline: float | None = None
     stop: Callable[[], bool] | None = None
 
-    @classmethod
-    def within(cls, work: float, seconds: float | None) -> Budget:
-        """`work`, cut off `seconds` from now (None: no deadline)."""
-        return cls(work, None if seconds is None else time.monotonic() + seconds)
-
     def expired(self) -> bool:
         if self.deadline is not None and time.monotonic() >= self.deadline:
             return True

@@ -12,14 +12,14 @@ from __future__ import annotations
 import random
 from typing import cast
 
-from server.rules import Game, GameOptions, Result
+from server.rules import Game, GameOptions, GameView, PlayerView, Result
 from server.rules.data import CARD_COUNT, CELL_INDEX, ING_INDEX, INGREDIENTS, UPGRADES
 from server.rules.state import OVER, Player
 
 _SEED = 0  # the real seed is secret until the game is over; only setup uses it
 
 
-def visible_cards(view: dict) -> set[int]:
+def visible_cards(view: GameView) -> set[int]:
     """Every card id face up in the view: tabs, completed, penalties, discard, set aside."""
     seen = {c["id"] for c in view["discard"]} | {c["id"] for c in view["set_aside"]}
     for p in view["players"]:
@@ -30,19 +30,20 @@ def visible_cards(view: dict) -> set[int]:
     return seen
 
 
-def unseen_cards(view: dict) -> list[int]:
+def unseen_cards(view: GameView) -> list[int]:
     """The ids that can still be in the deck, in id order."""
     seen = visible_cards(view)
     return [c for c in range(CARD_COUNT) if c not in seen]
 
 
-def sample_deck(view: dict, rng: random.Random) -> list[int]:
+def sample_deck(view: GameView, rng: random.Random) -> list[int]:
     """One possible deck: the unseen cards shuffled, as many as the view's deck count.
 
     In a finished game the true deck is public, so it is used as is.
     """
-    if view["phase"] == OVER and view.get("result"):
-        return list(view["result"]["deck"])[::-1]
+    result = view["result"]
+    if view["phase"] == OVER and result:
+        return list(result["deck"])[::-1]
     cards = unseen_cards(view)
     rng.shuffle(cards)
     # More unseen cards than the deck holds only if cards left the game unseen, which
@@ -54,7 +55,7 @@ def _vector(counts: dict[str, int]) -> list[int]:
     return [counts[name] for name in INGREDIENTS]
 
 
-def _player(p: dict) -> Player:
+def _player(p: PlayerView) -> Player:
     return Player(
         meeples=[CELL_INDEX[c] for c in p["meeples"]],
         tabs=[[c["id"] for c in tab] for tab in p["tabs"]],
@@ -73,7 +74,7 @@ def _player(p: dict) -> Player:
 NOT_IN_A_VIEW = frozenset({"seed", "deck", "turn_log", "turn_start", "version"})
 
 
-def rebuild(view: dict, deck: list[int]) -> Game:
+def rebuild(view: GameView, deck: list[int]) -> Game:
     """A Game equal to the viewed one in everything public, with `deck` as its deck.
 
     Undo history (turn log, turn start) is not in a view and is left empty: bots never undo.
@@ -109,6 +110,6 @@ def rebuild(view: dict, deck: list[int]) -> Game:
     return game
 
 
-def determinize(view: dict, rng: random.Random) -> Game:
+def determinize(view: GameView, rng: random.Random) -> Game:
     """Rebuild the viewed game with a deck sampled from the unseen cards."""
     return rebuild(view, sample_deck(view, rng))

@@ -27,7 +27,7 @@ from typing import Protocol
 
 from server.config import Settings
 from server.rooms import PLAYING, Event, Room, RoomError, RoomManager, stand_in
-from server.rules import is_over
+from server.rules import Action, GameView, is_over
 
 from .levels import LEVELS
 
@@ -39,8 +39,8 @@ RETRY_FIRST, RETRY_MAX = 0.5, 30.0  # pause after a failed decision, doubling to
 
 class Chooser(Protocol):
     async def choose(
-        self, level: str, view: dict, seed: int, budget: float, key: str | None = None
-    ) -> dict: ...
+        self, level: str, view: GameView, seed: int, budget: float, key: str | None = None
+    ) -> Action: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +183,7 @@ class BotDriver:
         loop = asyncio.get_running_loop()
         started, v, game_v = loop.time(), room.v, room.game_v
         view = room.view(turn.seat)["game"]
+        assert view is not None  # a bot's turn: the game is on
         action = await self.pool.choose(
             turn.level, view, decision_seed(room, turn.seat), self.settings.BOT_BUDGET,
             key=f"{room.code}:{turn.seat}",

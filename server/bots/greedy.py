@@ -29,7 +29,7 @@ import random
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from server.rules import Game, legal_actions
+from server.rules import Action, Game, GameView, legal_actions
 from server.rules.actions import action_key
 from server.rules.data import (
     CELL_ING,
@@ -125,7 +125,7 @@ def best_endings(
     return kept[:limit]
 
 
-def move_action(game: Game, meeple: int, ending: Ending) -> dict:
+def move_action(game: Game, meeple: int, ending: Ending) -> Action:
     """The next action of a planned move: choose the meeple, step, or stop."""
     if game.moving is None:
         return {"type": "choose_meeple", "meeple": meeple}
@@ -134,14 +134,14 @@ def move_action(game: Game, meeple: int, ending: Ending) -> dict:
     return {"type": "stop"}
 
 
-def _move(game: Game) -> dict:
+def _move(game: Game) -> Action:
     found = best_endings(game)
     if not found:  # R-MOVE-DEADEND guarantees a way; this is only a safety net
         raise RuntimeError("no legal way to finish the move")
     return move_action(game, found[0].meeple, found[0].ending)
 
 
-def pour_action(game: Game) -> dict:
+def pour_action(game: Game) -> Action:
     player = game.players[game.current]
     alloc = Allocator(player.cups, player_orders(player)).allocate(ms.pack(game.hand))
     for k, plan in enumerate(alloc.cups):
@@ -157,7 +157,7 @@ def pour_action(game: Game) -> dict:
     return {"type": "done_pouring"}
 
 
-def serve_action(game: Game) -> dict:
+def serve_action(game: Game) -> Action:
     serves = [a for a in legal_actions(game) if a["type"] == "serve"]
     if not serves:
         return {"type": "end_turn"}
@@ -168,7 +168,7 @@ def serve_action(game: Game) -> dict:
     return min(serves, key=lambda a: (per_cup[a["cup"]], -value[a["card"]], a["cup"]))
 
 
-def upgrade_action(game: Game) -> dict:
+def upgrade_action(game: Game) -> Action:
     player = game.players[game.current]
     if len(game.deck) >= EARLY_DECK:
         for tile in UPGRADE_PREFERENCE:
@@ -186,7 +186,7 @@ def _cell_value(cell: int, orders: list[Order]) -> float:
     return value
 
 
-def place_action(game: Game) -> dict:
+def place_action(game: Game) -> Action:
     orders = player_orders(game.players[game.current])
     taken = {c for p in game.players for c in p.meeples}
     free = [c for c in range(16) if c not in taken]
@@ -194,7 +194,7 @@ def place_action(game: Game) -> dict:
     return {"type": "place", "cell": CELL_NAMES[best]}
 
 
-def starting_cup_action(game: Game) -> dict:
+def starting_cup_action(game: Game) -> Action:
     player = game.players[game.current]
     together = ms.of_items(player.cups[0]) + ms.single(CELL_ING[player.meeples[1]])
     if any(ms.fits(together, o.recipe) for o in player_orders(player)):
@@ -202,7 +202,7 @@ def starting_cup_action(game: Game) -> dict:
     return {"type": "starting_cup", "cup": 1}
 
 
-def act(game: Game) -> dict:
+def act(game: Game) -> Action:
     """The greedy action for the player to act (a legal action of `game`)."""
     phase = game.phase
     if phase == MOVE:
@@ -220,7 +220,7 @@ def act(game: Game) -> dict:
     raise ValueError(f"no decision in phase {phase!r}")
 
 
-def as_legal(action: dict, legal: list[dict]) -> dict:
+def as_legal(action: Action, legal: list[Action]) -> Action:
     """The entry of `legal` that is `action` (step previews included)."""
     key = action_key(action)
     for candidate in legal:
@@ -229,6 +229,6 @@ def as_legal(action: dict, legal: list[dict]) -> dict:
     raise ValueError(f"bot chose an illegal action: {action!r}")
 
 
-def choose(view: dict, rng: random.Random, budget: Budget) -> dict:
+def choose(view: GameView, rng: random.Random, budget: Budget) -> Action:
     game = determinize(view, rng)
     return as_legal(act(game), view["legal"])

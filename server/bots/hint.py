@@ -9,8 +9,10 @@ the hint, are the same for any deck order consistent with the view; the RNG seed
 from the room's code and the number of actions played, never from the deck.
 
 The why is data, not prose: a sentence key `hint.why.<kind>` and its parameters (an
-order's name, a tab, an ingredient, a cup counted from 1, a cell, gains as
-{ingredient: count}, a tile); the browser makes the sentence in the reader's language.
+order's name, a tab, an ingredient, a cup counted from 1, a cell, the steps of a walk,
+gains as {ingredient: count}, a tile); the browser makes the sentence in the reader's
+language, and names a cell as the board shows it (its ingredient and where it sits, from
+the board's component data), never by a coordinate.
 
 `Hints` (one per app, next to the bot driver) takes a seat's request: refuses it with a
 coded RoomError (hints off, a spectator, not the seat's turn, too fast, too many in flight
@@ -32,7 +34,7 @@ from typing import Any, Protocol
 from server.rooms import PLAYING, Room, RoomError
 from server.rooms.chat import HINTS_MAX
 from server.rooms.ratelimit import RateLimit
-from server.rules import MOVE, OVER, POUR, PROCESS, apply
+from server.rules import MOVE, OVER, POUR, PROCESS, Action, CardView, GameView, apply
 from server.rules import view as seat_view
 
 from . import expert
@@ -57,7 +59,7 @@ def hint_seed(code: str, played: int, seat: int) -> int:
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
 
 
-def _plan(view: dict, rng: random.Random, budget: Budget) -> list[dict]:
+def _plan(view: GameView, rng: random.Random, budget: Budget) -> list[Action]:
     """The expert's action for `view`, then the rest of its plan for this turn (as far as
     the turn's end or WALK_MAX), walked on a game rebuilt from the view."""
     first = expert.decide(view, rng, budget, use_plans=False).action
@@ -70,7 +72,7 @@ def _plan(view: dict, rng: random.Random, budget: Budget) -> list[dict]:
         apply(game, action)
         if game.phase == OVER or game.current != seat or game.turn != turn:
             break
-        here = dict(seat_view(game, seat))
+        here = seat_view(game, seat).copy()
         if not here["legal"]:
             break
         action = expert.decide(here, rng, budget, use_plans=True).action
@@ -78,7 +80,7 @@ def _plan(view: dict, rng: random.Random, budget: Budget) -> list[dict]:
     return plan
 
 
-def _card(view: dict, seat: int, card_id: int) -> tuple[dict, int] | None:
+def _card(view: GameView, seat: int, card_id: int) -> tuple[CardView, int] | None:
     """A card on the seat's tabs, and its tab counted from 1."""
     for t, tab in enumerate(view["players"][seat]["tabs"]):
         for card in tab:
@@ -87,7 +89,7 @@ def _card(view: dict, seat: int, card_id: int) -> tuple[dict, int] | None:
     return None
 
 
-def _advances(view: dict, seat: int, cup: list[str], ingredient: str) -> dict | None:
+def _advances(view: GameView, seat: int, cup: list[str], ingredient: str) -> CardView | None:
     """The most urgent order on the seat's tabs that `cup` plus `ingredient` is on course
     for (its contents a part of the recipe)."""
     contents = Counter([*cup, ingredient])
@@ -98,18 +100,19 @@ def _advances(view: dict, seat: int, cup: list[str], ingredient: str) -> dict | 
     return None
 
 
-def why(view: dict, plan: list[dict]) -> dict[str, Any]:
+def why(view: GameView, plan: list[Action]) -> dict[str, Any]:
     """The one line of why for `plan` (its first action is the suggestion), as a sentence
     key and its parameters."""
     seat = view["seat"]
+    assert seat is not None  # a hint is for a seat
     first = plan[0]
     kind = first["type"]
     me = view["players"][seat]
     if len(view["legal"]) == 1:
         return {"key": "hint.why.only", "args": {}}
-    if kind == "upgrade":
+    if first["type"] == "upgrade":
         return {"key": "hint.why.upgrade", "args": {"tile": first["tile"]}}
-    if kind == "skip_upgrade":
+    if first["type"] == "skip_upgrade":
         return {"key": "hint.why.skip_upgrade", "args": {}}
     if kind in ("choose_meeple", "step", "stop") and view["phase"] == MOVE:
         cells = path_of(plan)
@@ -121,7 +124,8 @@ def why(view: dict, plan: list[dict]) -> dict[str, Any]:
                   and (c := _card(view, seat, a["card"])) is not None]
         if not cells:  # the move is over where it stands
             return {"key": "hint.why.stop", "args": {}}
-        args: dict[str, Any] = {"cell": cells[-1], "gains": dict(sorted(gains.items()))}
+        args: dict[str, Any] = {"cell": cells[-1], "steps": len(cells),
+                                "gains": dict(sorted(gains.items()))}
         sentence = "move"
         rush = sum(1 for a in plan if a["type"] == "step" and a.get("rush"))
         if rush:  # steps past the free ones, a Rush Token each (R-MOVE)
@@ -131,32 +135,32 @@ def why(view: dict, plan: list[dict]) -> dict[str, Any]:
             args["orders"] = served
             sentence += "_serve"
         return {"key": f"hint.why.{sentence}", "args": args}
-    if kind == "pour":
+    if first["type"] == "pour":
         card = _advances(view, seat, me["cups"][first["cup"]], first["ingredient"])
         args = {"ingredient": first["ingredient"], "cup": first["cup"] + 1}
         if card is not None:
             return {"key": "hint.why.pour", "args": {**args, "order": card["name"]}}
         return {"key": "hint.why.pour_spare", "args": args}
-    if kind == "return":
+    if first["type"] == "return":
         return {"key": "hint.why.return", "args": {"ingredient": first["ingredient"]}}
-    if kind == "empty":
+    if first["type"] == "empty":
         return {"key": "hint.why.empty", "args": {"cup": first["cup"] + 1}}
-    if kind == "serve":
+    if first["type"] == "serve":
         found = _card(view, seat, first["card"])
         if found is not None:
             card, tab = found
             key = "hint.why.serve_specialty" if card["specialty"] else "hint.why.serve"
             return {"key": key, "args": {"order": card["name"], "tab": tab}}
-    if kind == "place":
+    if first["type"] == "place":
         return {"key": "hint.why.place", "args": {"cell": first["cell"]}}
-    if kind == "starting_cup":
+    if first["type"] == "starting_cup":
         return {"key": "hint.why.starting_cup", "args": {"cup": first["cup"] + 1}}
     if kind in ("done_pouring", "end_turn"):
         return {"key": f"hint.why.{kind}", "args": {}}
     return {"key": "hint.why.best", "args": {}}
 
 
-def path_of(plan: list[dict]) -> list[str]:
+def path_of(plan: list[Action]) -> list[str]:
     """The cells a planned move goes through, in order (empty if it is no move)."""
     cells = []
     for action in plan:
@@ -167,8 +171,8 @@ def path_of(plan: list[dict]) -> list[str]:
     return cells
 
 
-def suggest(view: dict, seed: int, work: float, deadline: float | None = None,
-            stop: Callable[[], bool] | None = None) -> dict:
+def suggest(view: GameView, seed: int, work: float, deadline: float | None = None,
+            stop: Callable[[], bool] | None = None) -> dict[str, Any]:
     """Entry point for pool workers: the hint for `view` (a seat's own view, whose turn it
     is): {"action", "path", "why"}. `work` is the share of the expert's work, `deadline`
     the time.monotonic() when it must answer (None: none); `stop` (the pool's, when a bot's
@@ -253,6 +257,7 @@ class Hints:
         if sum(1 for i in room.talk.items if i.get("kind") == "hint") >= HINTS_MAX:
             raise RoomError("hint_slow", f"a game gives at most {HINTS_MAX} hints", 429)
         view = room.view(seat)["game"]
+        assert view is not None  # check() refused a room without a game on
         if not view["legal"]:
             raise RoomError("no_hint", "there is no legal action to suggest", 409)
         played, game_v = len(room.actions), room.game_v

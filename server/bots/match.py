@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
-from server.rules import Result, apply, is_over, new_game, view
+from server.rules import GameView, Result, apply, is_over, new_game, view
 from server.rules.actions import action_key
 
 from .budget import Budget
@@ -33,7 +32,7 @@ def play_game(
     rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(choosers))]
     while not is_over(game):
         seat = game.current
-        seen: dict[str, Any] = dict(view(game, seat))
+        seen: GameView = view(game, seat).copy()
         action = choosers[seat](seen, rngs[seat], Budget(budget))
         if not any(action_key(a) == action_key(action) for a in seen["legal"]):
             raise IllegalBotAction(f"seat {seat} chose {action!r}, not a legal action")

@@ -20,6 +20,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
+from server.rules import Action, GameView
+
 from .levels import choose_in_process
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -69,10 +71,11 @@ def _yield_to_moves() -> bool:
 
 
 def _run(fn: Callable[..., Any], args: tuple[Any, ...], deadline: float | None,
-         hint: bool) -> Any:
-    """In a worker: `fn(*args, deadline, stop)`. A hint stops when a bot's move comes to
-    wait for this worker (`stop`), and answers with what it found so far."""
-    return fn(*args, deadline, _yield_to_moves if hint else None)
+         yields: bool) -> Any:
+    """In a worker: `fn(*args, deadline, stop)`. A hint or a review stops when a job before
+    it comes to wait for this worker (`stop`): a hint answers with what it found so far, a
+    review's turn gives up (review.Yielded) and is queued again."""
+    return fn(*args, deadline, _yield_to_moves if yields else None)
 
 
 def _worker(move_waiting: Any) -> ProcessPoolExecutor:
@@ -86,7 +89,9 @@ def _worker(move_waiting: Any) -> ProcessPoolExecutor:
     )
 
 
-MOVE, HINT = 0, 1  # a job's priority: every bot move waiting goes before any hint
+# A job's priority: every bot move waiting goes before any hint, and every hint before
+# any turn of a game's review (server/bots/review.py).
+MOVE, HINT, REVIEW = 0, 1, 2
 
 
 @dataclass(order=True, slots=True)
@@ -136,8 +141,8 @@ class BotPool:
         return zlib.crc32(key.encode()) % len(self._lanes)
 
     async def choose(
-        self, level: str, view: dict, seed: int, budget: float, key: str | None = None
-    ) -> dict:
+        self, level: str, view: GameView, seed: int, budget: float, key: str | None = None
+    ) -> Action:
         """One action from view["legal"], chosen by the `level` bot in a worker.
 
         `seed` seeds the bot's RNG for this decision; `budget` is the share of the level's
@@ -145,7 +150,7 @@ class BotPool:
         (e.g. "ROOMCODE:2"). A worker that died is replaced, and the error is raised for
         the caller to retry.
         """
-        result: dict = await self.call(choose_in_process, level, view, seed, budget, key=key)
+        result: Action = await self.call(choose_in_process, level, view, seed, budget, key=key)
         return result
 
     async def call(self, fn: Callable[..., Any], *args: Any, key: str | None = None,
@@ -154,7 +159,8 @@ class BotPool:
         import it: levels.choose_in_process, hint.suggest), routed by `key` as `choose` is.
         `deadline` is when fn must answer (time.monotonic(), None: never), `stop` None for
         a move; a HINT is given a `stop` that turns True when a move waits, and raises Late
-        if its deadline passes before the worker is free for it."""
+        if its deadline passes before the worker is free for it; a REVIEW's `stop` turns
+        True when a move or a hint waits (its deadline is for it to ignore)."""
         if self._closed:
             raise RuntimeError("the bot pool is closed")
         loop = asyncio.get_running_loop()
@@ -166,6 +172,15 @@ class BotPool:
             lane.move_waiting.value = True
         self._pump(lane)
         return await job.done
+
+    def queue(self) -> list[dict[str, int | str | None]]:
+        """Each worker's queue now (the operators' page): moves and hints waiting, and
+        what it is thinking (move, hint, or None)."""
+        return [{"moves_waiting": sum(1 for j in lane.waiting if j.priority == MOVE),
+                 "hints_waiting": sum(1 for j in lane.waiting if j.priority == HINT),
+                 "thinking": None if lane.running is None
+                 else "move" if lane.running.priority == MOVE else "hint"}
+                for lane in self._lanes]
 
     def _pump(self, lane: _Lane) -> None:
         """Hand the lane's best waiting job to its worker, if the worker is free."""
@@ -181,7 +196,7 @@ class BotPool:
             lane.move_waiting.value = False
             try:
                 thinking = loop.run_in_executor(lane.executor, _run, job.fn, job.args,
-                                                job.deadline, hint)
+                                                job.deadline, job.priority != MOVE)
             except (BrokenProcessPool, RuntimeError) as e:  # a dead worker, a closed pool
                 self._replace(lane, lane.executor)
                 job.done.set_exception(e)

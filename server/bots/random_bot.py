@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+from server.rules import Action, GameView
+
 from .budget import Budget
 
 
-def choose(view: dict, rng: random.Random, budget: Budget) -> dict:
+def choose(view: GameView, rng: random.Random, budget: Budget) -> Action:
     return rng.choice(view["legal"])

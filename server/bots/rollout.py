@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from server.rules import Game, apply
+from server.rules import Action, Game, apply
 from server.rules.data import CELL_NAMES, INGREDIENTS
 from server.rules.state import MOVE, OVER, POUR, PROCESS, UPGRADE
 
@@ -65,7 +65,7 @@ def finish_turn(
     game: Game,
     memo: greedy.AllocationMemo | None = None,
     max_rush: int = ROLLOUT_RUSH,
-    upgrade: Callable[[Game], dict] = greedy.upgrade_action,
+    upgrade: Callable[[Game], Action] = greedy.upgrade_action,
 ) -> float:
     """Play the rest of the current turn greedily, up to and including end_turn; return
     what greedy expected its move to serve (its `done` value, on orders.py's scale).

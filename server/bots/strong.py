@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from server.rules import Game, apply, public_view
+from server.rules import Action, Game, GameView, apply, public_view
 from server.rules.actions import action_key
 from server.rules.state import MOVE, OVER, UPGRADE, Player
 
@@ -63,7 +63,7 @@ CACHE_SIZE = 512
 
 # Public view fingerprint -> the planned action there. Per process: a pool worker keeps
 # the plans it made; any other process simply plans again.
-_plans: OrderedDict[str, dict] = OrderedDict()
+_plans: OrderedDict[str, Action] = OrderedDict()
 
 
 def fingerprint(view: Mapping[str, Any]) -> str:
@@ -72,7 +72,7 @@ def fingerprint(view: Mapping[str, Any]) -> str:
     return json.dumps(public, sort_keys=True, separators=(",", ":"))
 
 
-def _remember(key: str, action: dict) -> None:
+def _remember(key: str, action: Action) -> None:
     _plans[key] = action
     _plans.move_to_end(key)
     while len(_plans) > CACHE_SIZE:
@@ -81,7 +81,7 @@ def _remember(key: str, action: dict) -> None:
 
 @dataclass(slots=True)
 class Plan:
-    actions: list[dict]  # the rest of the turn, end_turn included
+    actions: list[Action]  # the rest of the turn, end_turn included
     now: float  # what serving this turn is worth (greedy's scale), less Rush spent
     total: float = 0.0  # summed sample values
     samples: int = 0
@@ -89,7 +89,7 @@ class Plan:
 
 def candidate_plans(game: Game, limit: int) -> list[Plan]:
     """Whole-turn plans: greedy's upgrade choice, a move, greedy's pour and serves."""
-    prefix: list[dict] = []
+    prefix: list[Action] = []
     base = game.clone()
     if base.phase == UPGRADE:
         action = greedy.upgrade_action(base)
@@ -148,7 +148,8 @@ def risk(player: Player) -> float:
     return sum(SAVE[tab] * len(cards) for tab, cards in enumerate(player.tabs))
 
 
-def search(game: Game, view: dict, rng: random.Random, budget: Budget, share: float) -> list[dict]:
+def search(game: Game, view: GameView, rng: random.Random, budget: Budget,
+           share: float) -> list[Action]:
     """The best whole-turn plan by sampled look-ahead: `share` of the budget's rounds (one
     round at least), fewer if `share` of the budget's work (FULL_WORK) is done first or
     the deadline passes."""
@@ -179,7 +180,7 @@ def search(game: Game, view: dict, rng: random.Random, budget: Budget, share: fl
     return plans[best].actions
 
 
-def _remember_plan(game: Game, plan: list[dict]) -> None:
+def _remember_plan(game: Game, plan: list[Action]) -> None:
     g = game.clone()
     for action in plan:
         if g.phase == OVER:
@@ -190,7 +191,7 @@ def _remember_plan(game: Game, plan: list[dict]) -> None:
         apply(g, action)
 
 
-def _legal_match(action: dict, legal: list[dict]) -> dict | None:
+def _legal_match(action: Action, legal: list[Action]) -> Action | None:
     key = action_key(action)
     for candidate in legal:
         if action_key(candidate) == key:
@@ -198,7 +199,7 @@ def _legal_match(action: dict, legal: list[dict]) -> dict | None:
     return None
 
 
-def choose(view: dict, rng: random.Random, budget: Budget) -> dict:
+def choose(view: GameView, rng: random.Random, budget: Budget) -> Action:
     legal = view["legal"]
     if len(legal) == 1:
         return legal[0]

@@ -26,8 +26,10 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from server.rules import Action, GameView
+
 from .budget import Budget
-from .levels import LEVELS, Chooser, chooser
+from .levels import LEVELS, REFERENCE, Chooser, chooser, known
 from .match import play_game
 
 Z95 = 1.959963984540054
@@ -65,7 +67,7 @@ def schedule(bots: list[str], games: int, players: int, seed: int, budget: float
 
 
 def _timed(choose: Chooser, into: list[float]) -> Chooser:
-    def timed(view: dict, rng: random.Random, budget: Budget) -> dict:
+    def timed(view: GameView, rng: random.Random, budget: Budget) -> Action:
         began = time.process_time()
         try:
             return choose(view, rng, budget)
@@ -234,9 +236,10 @@ def _bot_list(value: str | Iterable[object]) -> list[str]:
 
 def main(args: argparse.Namespace) -> int:
     bots = _bot_list(args.bots)
-    unknown = [b for b in bots if b not in LEVELS]
+    unknown = [b for b in bots if not known(b)]
     if not bots or unknown:
-        print(f"tournament: unknown bots {unknown} (known: {', '.join(LEVELS)})", file=sys.stderr)
+        names = ", ".join([*LEVELS, *REFERENCE])
+        print(f"tournament: unknown bots {unknown} (known: {names})", file=sys.stderr)
         return 2
     if len(set(bots)) != len(bots):
         print("tournament: name each bot once; seats are filled by rotation", file=sys.stderr)

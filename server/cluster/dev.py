@@ -85,12 +85,6 @@ def proxy_binary() -> str:
     return found
 
 
-def check_proxy_config(conf: Path) -> subprocess.CompletedProcess[str]:
-    """`haproxy -c` on a rendered file (returncode 0 when valid; the verdict in its output)."""
-    return subprocess.run([proxy_binary(), "-c", "-f", str(conf)],
-                          capture_output=True, text=True, timeout=30)
-
-
 def start_proxy(conf: Path, port: int, *, stderr: IO[bytes] | int | None = None,
                 timeout: float = 10.0) -> subprocess.Popen[bytes]:
     """HAProxy in the foreground from `conf`, once it accepts connections on `port`."""

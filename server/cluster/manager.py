@@ -94,7 +94,7 @@ class ClusterRoomManager(RoomManager):
             await self.ownership.leases.release(code)
 
     async def create(
-        self, options: RoomOptions, client: str, bots: Sequence[str | None] = ()
+        self, options: RoomOptions, client: str | None, bots: Sequence[str | None] = ()
     ) -> tuple[Room, str]:
         created = await super().create(options, client, bots)
         try:

@@ -43,6 +43,9 @@ if TYPE_CHECKING:
     from server.persist import Database
 
 log = logging.getLogger(__name__)
+# Its own generator: jitter drawn from the global one would move the state that seeded code
+# (and Hypothesis, which checks it) relies on.
+_jitter = random.Random()
 
 # A room stays at least this long where it was claimed before it moves again, so two
 # instances that both receive requests for it (while the proxy's view changes) do not
@@ -361,7 +364,7 @@ class Ownership:
         """Claim unfinished rooms that no instance holds (their owner died) and that stayed
         so for three rounds, so that bots and stand-ins go on even when nobody reconnects."""
         while True:
-            await asyncio.sleep(self.ttl * random.uniform(0.8, 1.2))
+            await asyncio.sleep(self.ttl * _jitter.uniform(0.8, 1.2))
             try:
                 await self._adopt_orphans()
             except Exception as exc:
@@ -379,6 +382,6 @@ class Ownership:
         for holder in {h for h in holders if h is not None and h != self.instance}:
             if await self._gone(holder):  # died holding leases: no need to wait them out
                 ready |= {c for c, h in zip(codes, holders, strict=True) if h == holder}
-        for code in random.sample(sorted(ready), len(ready)):
+        for code in _jitter.sample(sorted(ready), len(ready)):
             with contextlib.suppress(RoomError):
                 await self.ensure(code)

@@ -97,3 +97,10 @@ def waited_too_long(exc: BaseException) -> bool:
     if code is not None:
         return code & 0xFF in SQLITE_WAIT_CODES
     return "database is locked" in str(e)
+
+
+def cancelling() -> bool:
+    """Whether the running task is being cancelled (a database driver may turn the
+    cancellation into its own error, which a retrying loop must not swallow)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0

@@ -35,6 +35,8 @@ from typing import Any, Protocol
 from sqlalchemy import Engine
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from server.rules import Action
+
 from . import ops
 from .fallback import Attempt, FallbackFile, copy_lines, is_unavailable, replay
 from .models import utcnow
@@ -193,35 +195,36 @@ class Journal:
     # --- what the rooms call ---------------------------------------------------------
 
     async def action_accepted(
-        self, room_code: str, seq: int, seat: int | None, action: dict[str, Any],
+        self, room_code: str, seq: int, seat: int | None, action: Action,
         at: datetime | None = None,
     ) -> None:
         """Journal one accepted action; returns once it is committed (or fsync'ed to the
         fallback file). Raises if it cannot be made durable: then it must not be applied."""
-        await self._submit(ops.action(
+        await self.submit(ops.action(
             ActionRecord(room_code, seq, seat, action, at or self._clock())
         ))
 
     async def room_created(self, room: NewRoom) -> None:
-        await self._submit(ops.room_created(room))
+        await self.submit(ops.room_created(room))
 
     async def seats_changed(
         self, code: str, seats: Sequence[SeatRecord], host_seat: int | None = None
     ) -> None:
-        await self._submit(ops.seats_changed(code, seats, host_seat))
+        await self.submit(ops.seats_changed(code, seats, host_seat))
 
     async def room_started(
         self, code: str, *, options: dict[str, Any], seed: int, at: datetime | None = None
     ) -> None:
-        await self._submit(ops.room_started(code, options, seed, at or self._clock()))
+        await self.submit(ops.room_started(code, options, seed, at or self._clock()))
 
     async def game_finished(self, game: FinishedGame) -> None:
-        await self._submit(ops.game_finished(game))
+        await self.submit(ops.game_finished(game))
 
     async def room_abandoned(self, code: str, at: datetime | None = None) -> None:
-        await self._submit(ops.room_abandoned(code, at or self._clock()))
+        await self.submit(ops.room_abandoned(code, at or self._clock()))
 
-    async def _submit(self, op: ops.Op) -> None:
+    async def submit(self, op: ops.Op) -> None:
+        """Write `op` in the next group commit; return once it is durable."""
         if self._writer is None or self._stopping or self._writer.done():
             raise RuntimeError("the journal is not running")
         if self._fence is not None:

@@ -15,6 +15,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -35,6 +36,8 @@ BOT_LEVEL = 32
 NAME_KEY = 255  # an account name's confusable-insensitive key (server.accounts.names)
 CREDENTIAL_ID = 1400  # a WebAuthn credential id (at most 1023 bytes), base64url
 USER_AGENT = 120  # what a session remembers of the browser that opened it
+CLIENT_ADDRESS = 64  # a client address as the server sees it (IPv6 at most 45 characters)
+ANNOUNCEMENT = 280  # an operator's announcement, at most (server/admin/)
 
 # Room statuses. WAITING and PLAYING rooms are rebuilt at start-up.
 WAITING = "waiting"
@@ -259,6 +262,10 @@ class Account(Base):
     disabled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     deleted_at: Mapped[datetime | None]
     password_hash: Mapped[str | None] = mapped_column(String(255))
+    # Marked by the host (`coffee-rush users operator`): may open /admin (server/admin/).
+    operator: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # An operator silenced this account's chat at every table (server/admin/).
+    muted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class AccountName(Base):
@@ -319,6 +326,8 @@ class AccountSession(Base):
     last_seen_at: Mapped[datetime]
     expires_at: Mapped[datetime] = mapped_column(index=True)
     user_agent: Mapped[str | None] = mapped_column(String(USER_AGENT))
+    # The client address it was opened from (shown to its owner in the sessions list).
+    address: Mapped[str | None] = mapped_column(String(CLIENT_ADDRESS))
 
 
 class AuthChallenge(Base):
@@ -443,6 +452,47 @@ class CodeSend(Base):
     at: Mapped[datetime]
 
 
+class AccountAddress(Base):
+    """An account's e-mail address, where a forgotten password's link goes: `address` once
+    confirmed with a code sent to it (server/notify/account_mail.py), `pending` while a new
+    one waits for its code (the confirmed one still works meanwhile). Shown to its owner
+    only; never exported to anyone else, never logged."""
+
+    __tablename__ = "account_addresses"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), unique=True)
+    address: Mapped[str | None] = mapped_column(String(ADDRESS))
+    # `address` in lower case: what a "forgot password" request is matched on.
+    address_key: Mapped[str | None] = mapped_column(String(ADDRESS), index=True)
+    confirmed_at: Mapped[datetime | None]
+    pending: Mapped[str | None] = mapped_column(String(ADDRESS))
+    lang: Mapped[str] = mapped_column(String(8))
+    code_hash: Mapped[str | None] = mapped_column(String(TOKEN_HASH))
+    code_expires_at: Mapped[datetime | None]
+    code_tries: Mapped[int] = mapped_column(Integer, default=0)
+    codes_sent: Mapped[int] = mapped_column(Integer, default=0)  # since window_at
+    window_at: Mapped[datetime | None]
+    last_code_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PasswordReset(Base):
+    """A "forgot password" link: only the sha256 of its secret is kept; good once
+    (`used_at`), until `expires_at` (server/accounts/resets.py)."""
+
+    __tablename__ = "password_resets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH), unique=True)
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None]
+
+
 class MailOutbox(Base):
     """A message to send: written once per `key` (a turn mail's key is its room, the journal
     seq that made it the seat's turn and the seat), claimed by one sender at a time."""
@@ -452,12 +502,17 @@ class MailOutbox(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     key: Mapped[str] = mapped_column(String(96), unique=True)
-    kind: Mapped[str] = mapped_column(String(16))  # "turn" | "code" | "digest"
-    room_code: Mapped[str] = mapped_column(String(ROOM_CODE))
+    # "turn" | "code" | "late" | "digest"; an account's: "account_code" | "reset"
+    kind: Mapped[str] = mapped_column(String(16))
+    room_code: Mapped[str | None] = mapped_column(String(ROOM_CODE))
     seat: Mapped[int]
     seq: Mapped[int] = mapped_column(Integer, default=0)
-    address_id: Mapped[int] = mapped_column(
+    # A seat's mail names its address; an account's (a confirmation code, a password reset
+    # link) its account address, and no room.
+    address_id: Mapped[int | None] = mapped_column(
         ForeignKey("seat_addresses.id", ondelete="CASCADE"), index=True)
+    account_address_id: Mapped[int | None] = mapped_column(
+        ForeignKey("account_addresses.id", ondelete="CASCADE"), index=True)
     payload: Mapped[dict[str, Any] | None]
     # pending | sent | dropped; a digest address's turns: held, then digested
     status: Mapped[str] = mapped_column(String(16))
@@ -467,3 +522,165 @@ class MailOutbox(Base):
     claimed_until: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     sent_at: Mapped[datetime | None]
+
+
+class OperatorAction(Base):
+    """What an operator (or the host's CLI: `account_id` None) did, when, to what: the audit
+    trail of /admin, and the feed every instance of a cluster follows (server/admin/feed.py:
+    an announcement, a mute, a disabled account's sockets). Kept for good."""
+
+    __tablename__ = "operator_actions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"))
+    # announce | close_room | disable | enable | mute | unmute | operator | not_operator
+    action: Mapped[str] = mapped_column(String(16))
+    target: Mapped[str | None] = mapped_column(String(NAME))  # a room code, an account "#12"
+    detail: Mapped[str | None] = mapped_column(String(ANNOUNCEMENT))
+
+
+class GameReview(Base):
+    """The expert's review of a finished game (server/bots/review.py), computed once: the
+    row is the claim (server/db/reviews.py), so two instances never compute one review."""
+
+    __tablename__ = "game_reviews"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    state: Mapped[str] = mapped_column(String(16), index=True)  # queued|running|done|failed
+    claimed_by: Mapped[str | None] = mapped_column(String(64))
+    claimed_at: Mapped[datetime | None]
+    work: Mapped[float] = mapped_column(Float)
+    seed: Mapped[int]
+    computed: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    review: Mapped[dict[str, Any] | None]
+    asked_at: Mapped[datetime]
+    done_at: Mapped[datetime | None]
+
+
+class Seek(Base):
+    """A player waiting to be seated by quick play (server.quickplay), shared by every
+    instance. `player` is the account ("a:<id>") or the guest's socket ("g:<random>"): one
+    seek per player. The instance holding the player's socket keeps `alive_at` fresh; a seek
+    not renewed for a few seconds is gone. The matcher claims rows (`claim`, `claimed_at`)
+    before it seats them, then writes the table's `room_code` and the `seat`; the instance
+    holding the socket hands the seat token (it keeps the token, the row only its hash) and
+    deletes the row."""
+
+    __tablename__ = "seeks"
+    __table_args__ = (Index(None, "client"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(String(40), unique=True)
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(NAME))
+    rating: Mapped[int | None]
+    client: Mapped[str] = mapped_column(String(160))
+    size: Mapped[int]  # 2, 3 or 4 players; 0: any
+    mode: Mapped[str] = mapped_column(String(16))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    bots_after: Mapped[int | None]  # seconds of waiting before bots fill the table
+    join_id: Mapped[int | None]  # the seek this one joined from the lobby's list
+    token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH))
+    instance: Mapped[str] = mapped_column(String(96))
+    created_at: Mapped[datetime]
+    alive_at: Mapped[datetime]
+    claim: Mapped[str | None] = mapped_column(String(32))
+    claimed_at: Mapped[datetime | None]
+    room_code: Mapped[str | None] = mapped_column(String(ROOM_CODE))
+    seat: Mapped[int | None]
+
+
+# --- tournaments (server/tournaments/) ---------------------------------------------------
+
+
+class Tournament(Base):
+    """A tournament (server.tournaments): what the organiser chose, and how far it got.
+    `round` is the last round paired: the scheduler moves it on with an UPDATE guarded by
+    its old value (and `tournament_rounds` is unique per round), so a round is never paired
+    twice, whichever instance gets there. `invite` (None: open to everyone) is the secret
+    of the invite link; `entrants` counts the players entered (an UPDATE guarded by the
+    status, so nobody enters once it started)."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (Index(None, "status", "starts_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME))
+    organiser_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), index=True)
+    system: Mapped[str] = mapped_column(String(16))  # swiss, round_robin
+    table_size: Mapped[int]
+    rounds: Mapped[int]  # a round robin's is set when it starts (the field decides it)
+    mode: Mapped[str] = mapped_column(String(16))  # realtime, turn_based
+    turn: Mapped[int]  # the tables' clock: seconds per turn
+    bank: Mapped[int]  # and seconds of bank per seat
+    rated: Mapped[bool] = mapped_column(Boolean)
+    invite: Mapped[str | None] = mapped_column(String(32))
+    starts_at: Mapped[datetime]
+    status: Mapped[str] = mapped_column(String(16))  # open, running, finished, cancelled
+    round: Mapped[int] = mapped_column(default=0, server_default="0")
+    entrants: Mapped[int] = mapped_column(default=0, server_default="0")
+    client: Mapped[str] = mapped_column(String(160))
+    created_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None]
+
+
+class TournamentPlayer(Base):
+    """A player entered in a tournament (an account; `entry` is the entry order, the last
+    tie-break). A withdrawn player is paired no more and keeps the points already won."""
+
+    __tablename__ = "tournament_players"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True)
+    name: Mapped[str] = mapped_column(String(NAME))
+    entry: Mapped[int]
+    client: Mapped[str] = mapped_column(String(160))
+    joined_at: Mapped[datetime]
+    withdrawn_at: Mapped[datetime | None]
+
+
+class TournamentRound(Base):
+    """A round paired: one row per (tournament, number), written in the transaction that
+    writes its tables (the unique constraint is the last guard against a second pairing)."""
+
+    __tablename__ = "tournament_rounds"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    started_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None]
+
+
+class TournamentTable(Base):
+    """One table of a round: its players (account ids, in seat order) and, once its game
+    is over, each seat's place and points (in halves). A table of one player is a bye,
+    scored when it is paired. The instance that opens its room claims it first (`claim`,
+    `claimed_at`, an UPDATE guarded by `room_code IS NULL`); a claim its instance never
+    finished is taken back after a while."""
+
+    __tablename__ = "tournament_tables"
+    __table_args__ = (UniqueConstraint("tournament_id", "round", "number"),
+                      Index(None, "room_code"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    round: Mapped[int]
+    number: Mapped[int]
+    players: Mapped[list[Any]]
+    room_code: Mapped[str | None] = mapped_column(String(ROOM_CODE))
+    claim: Mapped[str | None] = mapped_column(String(32))
+    claimed_at: Mapped[datetime | None]
+    # None is SQL NULL here (not JSON null): `points IS NULL` is a table still to end.
+    places: Mapped[list[Any] | None] = mapped_column(JSON(none_as_null=True))
+    points: Mapped[list[Any] | None] = mapped_column(JSON(none_as_null=True))
+    finished_at: Mapped[datetime | None]

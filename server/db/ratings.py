@@ -92,8 +92,8 @@ def rated_accounts(
     options: Mapping[str, Any], reason: str | None, players: Iterable[Seated]
 ) -> dict[int, int] | None:
     """{seat: account id} of the accounts a finished game rates, or None if it is not rated."""
-    if options.get("rated", True) is not True or reason == ABANDONED:
-        return None
+    if options.get("rated", True) is not True or options.get("lesson") or reason == ABANDONED:
+        return None  # a lesson's deal is known in advance: never rated (R-SETUP-L)
     seats: dict[int, int] = {}
     for p in players:
         if p.bot is not None:

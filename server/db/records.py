@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from server.rules import Action
+
 
 class JournalConflict(Exception):
     """A write disagrees with what the database already holds for the same key."""
@@ -51,7 +53,7 @@ class ActionRecord:
     room_code: str
     seq: int
     seat: int | None
-    action: dict[str, Any]
+    action: Action
     created_at: datetime
 
 
@@ -69,7 +71,7 @@ class UnfinishedRoom:
     created_at: datetime
     started_at: datetime | None
     seats: tuple[SeatRecord, ...]
-    actions: tuple[tuple[int, int | None, dict[str, Any]], ...]  # (seq, seat, action) in order
+    actions: tuple[tuple[int, int | None, Action], ...]  # (seq, seat, action) in order
     host_seat: int | None = None
     # Why a stored value could not be read (then `actions` is empty): the room cannot be
     # rebuilt and comes back closed.
@@ -85,7 +87,7 @@ class FinishedGame:
     options: dict[str, Any]
     rules_version: int
     players: tuple[SeatRecord, ...]  # token_hash is ignored
-    actions: tuple[tuple[int | None, dict[str, Any]], ...]  # (seat, action) in order
+    actions: tuple[tuple[int | None, Action], ...]  # (seat, action) in order
     result: dict[str, Any]  # the engine's game.result
     started_at: datetime
     ended_at: datetime
@@ -127,7 +129,7 @@ class GameDetail:
     seed: int
     options: dict[str, Any]
     rules_version: int
-    actions: tuple[tuple[int | None, dict[str, Any]], ...]
+    actions: tuple[tuple[int | None, Action], ...]
     result: dict[str, Any]
     talk: tuple[dict[str, Any], ...] = ()
 

@@ -19,6 +19,7 @@ from sqlalchemy import (
     delete,
     exists,
     func,
+    not_,
     select,
     text,
     tuple_,
@@ -510,12 +511,15 @@ def _summary(g: Game, profiles: Mapping[int, str]) -> GameSummary:
 
 async def list_games(
     session: AsyncSession, page: int = 1, per_page: int = 20, player: str | None = None,
-    account_id: int | None = None,
+    account_id: int | None = None, lessons: bool = False,
 ) -> GamePage:
     """Finished games, newest first; `player` keeps games with a player of that name,
-    `account_id` those that account played."""
+    `account_id` those that account played; lessons (the `lesson` option) only if
+    `lessons`."""
     page, per_page = max(1, page), min(max(1, per_page), MAX_PER_PAGE)
     query = select(Game)
+    if not lessons:  # a lesson (the guided first game) is listed only when asked for
+        query = query.where(not_(func.coalesce(Game.options["lesson"].as_boolean(), False)))
     if player is not None and player.strip():
         query = query.where(exists().where(
             GamePlayer.game_id == Game.id, GamePlayer.name_key == name_key(player)
@@ -548,10 +552,6 @@ async def get_game(session: AsyncSession, game_id: int) -> GameDetail | None:
 async def game_id_of_room(session: AsyncSession, room_code: str) -> int | None:
     """The id of the finished game played in room `room_code`, if it is stored."""
     return await session.scalar(select(Game.id).where(Game.room_code == room_code))
-
-
-async def get_game_by_room(session: AsyncSession, room_code: str) -> GameDetail | None:
-    return await _detail(session, Game.room_code == room_code)
 
 
 async def _detail(session: AsyncSession, where: Any) -> GameDetail | None:

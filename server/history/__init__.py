@@ -3,6 +3,8 @@
     replay.py    rebuild a stored game with the engine: the final state, or every step
     document.py  the export document (format 1): build it, read and verify an import
     present.py   plain JSON for the API and pages: summaries, details, the replay
+    outcome.py   how a stored game ended beyond the engine's reasons (abandoned)
+    reviews.py   the expert's reviews: asked, queued, computed in the bot workers, stored
 """
 
 from .document import (

@@ -36,7 +36,8 @@ from server.rooms.chat import LOG_MAX, REACTIONS, TEXT_MAX, clean_text
 from server.rooms.codes import ALPHABET
 from server.rooms.errors import RoomError
 from server.rooms.option_models import DocumentOptions
-from server.rules import REPLAYED_VERSIONS, RULES_VERSION, Game, is_over
+from server.rooms.outgoing import ActionField
+from server.rules import REPLAYED_VERSIONS, RULES_VERSION, Game, RuleError, is_over
 
 from .outcome import abandoned_result
 from .replay import ReplayError, replay_game
@@ -101,7 +102,7 @@ class _Hint(_Strict):
     kind: Literal["hint"]
     n: int = Field(ge=1)
     seat: int = Field(ge=0, le=3)
-    action: dict[str, Any] = Field(max_length=8)
+    action: ActionField
     path: list[Annotated[str, StringConstraints(pattern=r"^r[1-4]c[1-4]$")]] = Field(
         default_factory=list, max_length=64)
     why: _HintWhy
@@ -125,7 +126,7 @@ class Document(_Strict):
     seed: int = Field(ge=0, lt=1 << 64)
     options: DocumentOptions  # derived from RoomOptions
     players: list[_Player] = Field(min_length=2, max_length=4)
-    actions: list[tuple[int | None, dict[str, Any]]] = Field(max_length=MAX_ACTIONS)
+    actions: list[tuple[int | None, ActionField]] = Field(max_length=MAX_ACTIONS)
     result: dict[str, Any]
     room_code: str | None = Field(None, max_length=16)
     started_at: datetime | None = None
@@ -176,7 +177,12 @@ def read_document(data: bytes | str | dict[str, Any]) -> Document:
         doc = Document.model_validate_json(json.dumps(data))
     except ValidationError as e:
         first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
+        loc = first["loc"]
+        if loc[0] == "actions" and isinstance(first.get("ctx", {}).get("error"), RuleError):
+            # not an action at all: refused as the replay refuses an action
+            message = first["ctx"]["error"].message
+            raise ImportRefused("illegal_action", f"action {int(loc[1]) + 1}: {message}") from None
+        where = ".".join(str(p) for p in loc)
         raise ImportRefused("malformed", f"{where}: {first['msg']}") from None
     if doc.rules_version not in REPLAYED_VERSIONS:  # an older one's game must still replay
         raise ImportRefused(

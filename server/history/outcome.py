@@ -13,14 +13,13 @@ A game with no human player (bots only) is never abandoned: nobody left it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from server.db.models import ABANDONED
 from server.db.records import PlayerResult
-from server.rules import Game, final_result
+from server.rules import Game, Result, final_result
 
 
-def abandoned_result(game: Game) -> dict[str, Any]:
+def abandoned_result(game: Game) -> Result:
     """The record of a game stopped before its end: the engine's ranking of the position
     it reached, with reason "abandoned" and no winners."""
     return {**final_result(game), "reason": ABANDONED, "winners": []}

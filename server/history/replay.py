@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.rooms.diff import Op, diff
+from server.rules import Action as RulesAction
 from server.rules import (
     Game,
     GameEvent,
@@ -22,7 +23,7 @@ from server.rules import (
     view,
 )
 
-Action = tuple[int | None, dict[str, Any]]
+Played = tuple[int | None, RulesAction]
 
 
 class ReplayError(ValueError):
@@ -41,7 +42,7 @@ class Step:
 
     index: int
     seat: int | None
-    action: dict[str, Any]
+    action: RulesAction
     events: list[GameEvent]
     turn: int  # main turns begun so far (0 during the setup)
     phase: str
@@ -64,7 +65,7 @@ def start(seed: int, options: Mapping[str, Any]) -> Game:
         raise ReplayError(0, "malformed_action", f"bad game options: {e}") from None
 
 
-def _apply(game: Game, index: int, seat: int | None, action: dict[str, Any]
+def _apply(game: Game, index: int, seat: int | None, action: RulesAction
            ) -> list[GameEvent]:
     try:
         return apply(game, action, seat)
@@ -72,7 +73,7 @@ def _apply(game: Game, index: int, seat: int | None, action: dict[str, Any]
         raise ReplayError(index, e.code, f"action {index}: {e.message}") from None
 
 
-def replay_game(seed: int, options: Mapping[str, Any], actions: Iterable[Action]) -> Game:
+def replay_game(seed: int, options: Mapping[str, Any], actions: Iterable[Played]) -> Game:
     """The final state reached by playing `actions` from the deal."""
     game = start(seed, options)
     for index, (seat, action) in enumerate(actions, 1):
@@ -81,7 +82,7 @@ def replay_game(seed: int, options: Mapping[str, Any], actions: Iterable[Action]
 
 
 def replay_steps(
-    seed: int, options: Mapping[str, Any], actions: Iterable[Action]
+    seed: int, options: Mapping[str, Any], actions: Iterable[Played]
 ) -> tuple[GameView, list[Step]]:
     """The spectator view of the deal and, for every action, the step it makes (with the
     patch from the previous view, the same diff live play sends)."""

@@ -2,6 +2,8 @@
 Reads and writes the database (server.db), reads the live rooms (server.rooms); nothing
 imports it but the app.
 
+    account_mail.py  an account's address (confirmed like a seat's) and "forgot password":
+                  its one-time links mailed, the same answer whoever asks
     addresses.py  a seat's address: add it, confirm it with a 6-digit code (expiring, single
                   use, limited tries, sends rate-limited), unsubscribe links signed per address
     outbox.py     the outbox rows: written once per key, claimed by one sender at a time
@@ -18,7 +20,8 @@ An address is never shown to another player, nor logged (log lines name the addr
 id), nor exported: it lives only in `seat_addresses`.
 """
 
+from .account_mail import AccountMail
 from .addresses import AddressBook, MailRefused
 from .worker import MailWorker, mail_settings_ok
 
-__all__ = ["AddressBook", "MailRefused", "MailWorker", "mail_settings_ok"]
+__all__ = ["AccountMail", "AddressBook", "MailRefused", "MailWorker", "mail_settings_ok"]

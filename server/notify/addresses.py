@@ -24,16 +24,16 @@ import hmac
 import logging
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete, func, select, update
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.db.errors import waited_too_long
-from server.db.models import ADDRESS, CodeRequest, CodeSend, SeatAddress
+from server.db.models import ADDRESS, AccountAddress, CodeRequest, CodeSend, SeatAddress
 from server.rooms import RoomError
 
 from . import outbox
@@ -59,6 +59,7 @@ _ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@" + _LABEL + r"(?:
                       + r")+")
 
 Wall = Callable[[], datetime]
+T = TypeVar("T")
 MailRefused = RoomError  # every refusal here is a coded RoomError
 
 
@@ -100,7 +101,7 @@ def mailbox(address: str) -> str:
     return f"{base}@{domain}"
 
 
-def _code_hash(row_id: int, code: str) -> str:
+def code_hash(row_id: int, code: str) -> str:
     return hashlib.sha256(f"{row_id}:{code}".encode()).hexdigest()
 
 
@@ -127,12 +128,8 @@ class AddressBook:
         """Give the seat this address (unconfirmed) and send it a code; the same address
         again is "send the code again" (rate-limited, per seat, per address and per
         `client`, the address the request came from)."""
-        try:
-            return await self._add(room_code, seat, address, lang, seat_token, client)
-        except SQLAlchemyError as exc:  # a burst from one client queueing on its lock
-            if not waited_too_long(exc):
-                raise
-            raise _flood() from None
+        return await in_a_burst(lambda: self._add(room_code, seat, address, lang,
+                                                   seat_token, client))
 
     async def _add(self, room_code: str, seat: int, address: str, lang: str,
                    seat_token: str, client: str) -> dict[str, Any]:
@@ -152,18 +149,9 @@ class AddressBook:
                 row.lang, row.seat_link = lang, seat_token
                 return self._status(row, now)
             row.lang, row.seat_link = lang, seat_token
-            _check_rate(row, now)
-            await _count_mailbox(session, address, now)
-            await _count_client(session, client, now)
-            code = f"{secrets.randbelow(10**6):06d}"
-            if row.window_at is None or now - row.window_at >= CODES_WINDOW:
-                row.window_at, row.codes_sent = now, 0
-            row.codes_sent += 1
-            row.code_hash, row.code_expires_at = _code_hash(row.id, code), now + CODE_TTL
-            row.code_tries, row.last_code_at = 0, now
-            await outbox.put(session, key=f"code:{row.id}:{row.window_at.timestamp():.0f}:"
-                             f"{row.codes_sent}", kind="code", room_code=room_code, seat=seat,
-                             seq=0, address_id=row.id, payload={"code": code}, now=now)
+            code, serial = await new_code(session, row, address, client, now)
+            await outbox.put(session, key=f"code:{serial}", kind="code", room_code=room_code,
+                             seat=seat, seq=0, address_id=row.id, payload={"code": code}, now=now)
             status = self._status(row, now)
         log.info("a confirmation code is on its way to address #%d", row.id)
         self.wake()
@@ -179,22 +167,9 @@ class AddressBook:
             if row.confirmed_at is not None and row.code_hash is None:
                 raise RoomError("code_expired", "this address is confirmed already; that "
                                 "code cannot be used again", 409)
-            expires = row.code_expires_at
-            if row.code_hash is None or expires is None or now >= expires or (
-                    row.code_tries >= MAX_TRIES):
-                raise RoomError("code_expired", "that code has run out (15 minutes, 5 tries); "
-                                "ask for a new one", 409)
-            given = code.strip() if isinstance(code, str) else ""
-            if not hmac.compare_digest(_code_hash(row.id, given), row.code_hash):
-                row.code_tries += 1  # the wrong guess counts (committed) though refused
-                left = MAX_TRIES - row.code_tries
-                if left <= 0:
-                    row.code_hash = None
-                wrong = RoomError("code_wrong", f"that is not the code; {left} tries left",
-                                  422)
-            else:
-                wrong = None
-                row.confirmed_at, row.code_hash, row.code_expires_at = now, None, None
+            wrong = check_code(row, code, now)
+            if wrong is None:
+                row.confirmed_at = now
             status = self._status(row, now)
         if wrong is not None:
             raise wrong
@@ -256,20 +231,62 @@ class AddressBook:
                 "digest": bool(row.digest)}
 
 
-def _check_rate(row: SeatAddress, now: datetime) -> None:
+def _check_rate(row: SeatAddress | AccountAddress, now: datetime) -> None:
+    """A seat's or an account's codes: RESEND_GAP between two, MAX_CODES in CODES_WINDOW."""
     if row.last_code_at is not None and now - row.last_code_at < RESEND_GAP:
         wait = round((row.last_code_at + RESEND_GAP - now).total_seconds())
         raise RoomError("resend_slow", f"a code was just sent; ask again in {wait} s", 429)
     in_window = row.window_at is not None and now - row.window_at < CODES_WINDOW
     if in_window and row.codes_sent >= MAX_CODES:
-        raise RoomError("resend_slow", f"{MAX_CODES} codes were sent to this seat today; "
+        raise RoomError("resend_slow", f"{MAX_CODES} codes were sent for this today; "
                         "try again tomorrow", 429)
+
+
+async def new_code(session: AsyncSession, row: SeatAddress | AccountAddress, address: str,
+                   client: str, now: datetime) -> tuple[str, str]:
+    """A fresh code for a seat's or an account's address, once every limit allows it (the
+    row's own, the mailbox's, the client's): its hash and expiry kept on the row; returned,
+    the code itself to be mailed (never stored in plain) and the code's serial on that row
+    (row, window, count: the outbox key that sends it once)."""
+    _check_rate(row, now)
+    await count_mailbox(session, address, now)
+    await count_client(session, client, now)
+    code = f"{secrets.randbelow(10**6):06d}"
+    if row.window_at is None or now - row.window_at >= CODES_WINDOW:
+        row.window_at, row.codes_sent = now, 0
+    row.codes_sent += 1
+    row.code_hash, row.code_expires_at = code_hash(row.id, code), now + CODE_TTL
+    row.code_tries, row.last_code_at = 0, now
+    return code, f"{row.id}:{row.window_at.timestamp():.0f}:{row.codes_sent}"
+
+
+def check_code(row: SeatAddress | AccountAddress, code: str,
+               now: datetime) -> RoomError | None:
+    """The code given for a seat's or an account's address, checked against the one
+    `new_code` kept on `row`: None if it is the code (then spent: the caller confirms);
+    else the refusal `code_wrong` for the caller to raise after its commit, for the wrong
+    guess is counted, and spends the code at MAX_TRIES. RoomError `code_expired` at once
+    (nothing changed) if no code is waiting or it has run out."""
+    expires = row.code_expires_at
+    if (row.code_hash is None or expires is None or now >= expires
+            or row.code_tries >= MAX_TRIES):
+        raise RoomError("code_expired", "no code is waiting, or it has run out (15 minutes, "
+                        "5 tries); ask for a new one", 409)
+    given = code.strip() if isinstance(code, str) else ""
+    if hmac.compare_digest(code_hash(row.id, given), row.code_hash):
+        row.code_hash, row.code_expires_at = None, None
+        return None
+    row.code_tries += 1
+    left = MAX_TRIES - row.code_tries
+    if left <= 0:
+        row.code_hash = None
+    return RoomError("code_wrong", f"that is not the code; {left} tries left", 422)
 
 
 MAILBOX_LOCKS = 0x4D4258  # the advisory lock class of codes sent per mailbox (PostgreSQL)
 
 
-async def _count_mailbox(session: AsyncSession, address: str, now: datetime) -> None:
+async def count_mailbox(session: AsyncSession, address: str, now: datetime) -> None:
     """At most MAX_CODES_PER_MAILBOX codes in CODES_WINDOW to the mailbox `address` reaches,
     from every table, seat and client together: counted, then this code written, one at a
     time per mailbox (SQLite: the write lock; PostgreSQL: an advisory lock, taken before the
@@ -292,7 +309,7 @@ async def _count_mailbox(session: AsyncSession, address: str, now: datetime) -> 
 CLIENT_LOCKS = 0x434F44  # the advisory lock class of code requests per client (PostgreSQL)
 
 
-async def _count_client(session: AsyncSession, client: str, now: datetime) -> None:
+async def count_client(session: AsyncSession, client: str, now: datetime) -> None:
     """This request counted under its client address, then the count checked: written and
     counted one at a time per client (SQLite: the write lock held from the first write to
     the commit; PostgreSQL: an advisory lock), so a burst cannot pass the limit. Refused:
@@ -308,6 +325,22 @@ async def _count_client(session: AsyncSession, client: str, now: datetime) -> No
         CodeRequest.client == client, CodeRequest.at > now - CLIENT_WINDOW)) or 0
     if count > MAX_CODES_PER_CLIENT:
         raise _flood()
+
+
+async def in_a_burst(request: Callable[[], Awaitable[T]]) -> T:
+    """A code request's transaction as a burst of them leaves it: the first request for a
+    seat or an account creates its row, and another made alongside finds it taken
+    (IntegrityError), so it runs once more on the row now there; one that waits past
+    DB_TIMEOUT for the client's or the row's lock is the client's flood (code_flood)."""
+    try:
+        try:
+            return await request()
+        except IntegrityError:
+            return await request()
+    except SQLAlchemyError as exc:
+        if not waited_too_long(exc):
+            raise
+        raise _flood() from None
 
 
 def _flood() -> RoomError:

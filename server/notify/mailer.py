@@ -47,7 +47,7 @@ class Mail:
     subject: str
     body: str
     key: str  # the outbox key: the Message-ID is made from it, the same on every try
-    unsubscribe: str  # the one-click unsubscribe URL
+    unsubscribe: str | None  # the one-click unsubscribe URL (None: an account's own mail)
 
 
 class Mailer:
@@ -63,8 +63,9 @@ class Mailer:
         msg["Subject"] = mail.subject
         msg["Date"] = format_datetime(now)
         msg["Message-ID"] = f"<{hashlib.sha256(mail.key.encode()).hexdigest()[:32]}@{domain}>"
-        msg["List-Unsubscribe"] = f"<{mail.unsubscribe}>"
-        msg["List-Unsubscribe-Post"] = ONE_CLICK
+        if mail.unsubscribe is not None:
+            msg["List-Unsubscribe"] = f"<{mail.unsubscribe}>"
+            msg["List-Unsubscribe-Post"] = ONE_CLICK
         msg["Auto-Submitted"] = "auto-generated"
         msg.set_content(mail.body)
         return msg

@@ -42,10 +42,11 @@ class Claimed:
     id: int
     key: str
     kind: str
-    room_code: str
+    room_code: str | None  # None: an account's mail
     seat: int
     seq: int
-    address_id: int
+    address_id: int | None  # a seat's address
+    account_address_id: int | None  # an account's
     payload: dict[str, Any] | None
     attempts: int
 
@@ -55,13 +56,15 @@ def backoff(attempts: int) -> timedelta:
     return timedelta(seconds=min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** max(0, attempts - 1)))
 
 
-async def put(session: AsyncSession, *, key: str, kind: str, room_code: str, seat: int,
-              seq: int, address_id: int, payload: dict[str, Any] | None,
-              now: datetime, status: str = PENDING) -> bool:
-    """Write the message `key` unless it exists; True if this call wrote it."""
+async def put(session: AsyncSession, *, key: str, kind: str, room_code: str | None, seat: int,
+              seq: int, address_id: int | None, payload: dict[str, Any] | None,
+              now: datetime, status: str = PENDING,
+              account_address_id: int | None = None) -> bool:
+    """Write the message `key` unless it exists; True if this call wrote it. A seat's
+    message names its room and `address_id`, an account's its `account_address_id`."""
     values = dict(key=key, kind=kind, room_code=room_code, seat=seat, seq=seq,
-                  address_id=address_id, payload=payload, status=status, attempts=0,
-                  next_at=now, created_at=now)
+                  address_id=address_id, account_address_id=account_address_id,
+                  payload=payload, status=status, attempts=0, next_at=now, created_at=now)
     dialect = session.get_bind().dialect.name
     insert: Any = postgresql.insert if dialect == "postgresql" else sqlite.insert
     result = await session.execute(
@@ -85,7 +88,7 @@ async def claim(session: AsyncSession, sender: str, now: datetime,
     rows = (await session.execute(
         select(MailOutbox).where(MailOutbox.id.in_(ids)).order_by(MailOutbox.id))).scalars()
     return [Claimed(r.id, r.key, r.kind, r.room_code, r.seat, r.seq, r.address_id,
-                    r.payload, r.attempts) for r in rows]
+                    r.account_address_id, r.payload, r.attempts) for r in rows]
 
 
 def _mine(row_id: int, sender: str) -> Any:

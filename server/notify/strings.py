@@ -6,6 +6,14 @@ LANGS = ("en", "th", "ko")
 
 STRINGS: dict[str, dict[str, str]] = {
     "en": {
+        "account_code.body": "Your code to confirm this address for your Coffee Rush account is "
+                             "{code}.\nIt is valid for 15 minutes. If you did not ask for it, "
+                             "ignore this message.\n",
+        "reset.subject": "Coffee Rush: set a new password",
+        "reset.body": "Hello,\n\nSomeone (we hope you) asked to set a new password for the "
+                      "Coffee Rush account that uses this address.\nSet it here within 30 "
+                      "minutes (the link works once): {link}\n\nIf you did not ask, ignore "
+                      "this message: your password stays as it is.\n",
         "digest.subject": "Coffee Rush: your turn at {count} table(s)",
         "digest.body": "Hello,\n\nIt is your turn at these Coffee Rush tables:\n{lines}",
         "digest.line": "  {code}: {link}\n",
@@ -24,6 +32,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "footer": "\nNo more e-mails from Coffee Rush to this address: {unsubscribe}\n",
     },
     "th": {
+        "account_code.body": "รหัสยืนยันที่อยู่นี้สำหรับบัญชี Coffee Rush ของคุณคือ {code}\n"
+                             "ใช้ได้ 15 นาที หากคุณไม่ได้ขอ โปรดเพิกเฉยข้อความนี้\n",
+        "reset.subject": "Coffee Rush: ตั้งรหัสผ่านใหม่",
+        "reset.body": "สวัสดี\n\nมีผู้ขอ (หวังว่าเป็นคุณ) ตั้งรหัสผ่านใหม่ให้บัญชี Coffee Rush "
+                      "ที่ใช้ที่อยู่นี้\nตั้งได้ที่นี่ภายใน 30 นาที (ลิงก์ใช้ได้ครั้งเดียว): "
+                      "{link}\n\nหากคุณไม่ได้ขอ โปรดเพิกเฉยข้อความนี้ รหัสผ่านของคุณจะยังเหมือนเดิม\n",
         "digest.subject": "Coffee Rush: ถึงตาคุณที่ {count} โต๊ะ",
         "digest.body": "สวัสดี\n\nถึงตาคุณแล้วที่โต๊ะ Coffee Rush เหล่านี้:\n{lines}",
         "digest.line": "  {code}: {link}\n",
@@ -40,6 +54,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "footer": "\nเลิกรับอีเมลจาก Coffee Rush ที่ที่อยู่นี้: {unsubscribe}\n",
     },
     "ko": {
+        "account_code.body": "Coffee Rush 계정에 이 주소를 확인하는 코드는 {code}입니다.\n"
+                             "15분 동안 유효합니다. 요청하지 않았다면 이 메일을 무시하세요.\n",
+        "reset.subject": "Coffee Rush: 새 비밀번호 설정",
+        "reset.body": "안녕하세요.\n\n이 주소를 쓰는 Coffee Rush 계정의 새 비밀번호 설정을 누군가"
+                      "(아마 당신이) 요청했습니다.\n30분 안에 여기에서 설정하세요(링크는 한 번만 "
+                      "쓸 수 있습니다): {link}\n\n요청하지 않았다면 이 메일을 무시하세요. "
+                      "비밀번호는 그대로입니다.\n",
         "digest.subject": "Coffee Rush: {count}개 테이블에서 당신 차례입니다",
         "digest.body": "안녕하세요.\n\n이 Coffee Rush 테이블에서 당신 차례입니다:\n{lines}",
         "digest.line": "  {code}: {link}\n",

@@ -17,12 +17,13 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.config import Settings
-from server.db.models import SeatAddress
+from server.db.models import AccountAddress, SeatAddress
 from server.rooms import PLAYING, Event, Room, RoomManager
 from server.rooms.codes import display
 from server.rooms.seat import hash_token, same_hash
 
 from . import outbox
+from .account_mail import ACCOUNT_CODE, RESET
 from .addresses import subscribed, unsubscribe_token
 from .mailer import Mail, Mailer
 from .strings import say
@@ -193,13 +194,17 @@ class MailWorker:
     async def _send(self, row: outbox.Claimed) -> None:
         assert self.sessions is not None
         async with self.sessions() as session:
-            address = await session.get(SeatAddress, row.address_id)
-            if address is None:
+            address = (None if row.address_id is None
+                       else await session.get(SeatAddress, row.address_id))
+            if row.account_address_id is not None:
+                mail = self._account_mail(row, await session.get(AccountAddress,
+                                                                 row.account_address_id))
+            elif address is None or row.room_code is None:
                 mail = None
             elif row.kind == "digest":
                 mail = await self._digest(session, row, address)
             else:
-                mail = self._mail(row, address)
+                mail = self._mail(row, row.room_code, address)
                 if mail is not None and row.kind == "turn" and not await self._still_on(
                         session, row.key, row.room_code, address):
                     mail = None
@@ -226,16 +231,38 @@ class MailWorker:
         self.sent += 1
         async with self.sessions() as session, session.begin():
             await outbox.sent(session, row.id, self.sender, self.wall())
-        log.info("mail #%d (%s) sent to address #%d", row.id, row.kind, row.address_id)
+        log.info("mail #%d (%s) sent to address #%d", row.id, row.kind,
+                 row.address_id or row.account_address_id)
 
-    def _mail(self, row: outbox.Claimed, address: SeatAddress) -> Mail | None:
+    def _account_mail(self, row: outbox.Claimed, address: AccountAddress | None) -> Mail | None:
+        """An account's own mail (server/notify/account_mail.py): a confirmation code, to
+        the address it was made for, or a password reset link, to the confirmed address.
+        No unsubscribe link: nothing is sent unless the account's owner asks for it."""
+        payload = row.payload or {}
+        if address is None:
+            return None
+        if row.kind == ACCOUNT_CODE:
+            code, to = payload.get("code"), payload.get("to")
+            if not code or not to or to != address.pending:
+                return None  # another address is pending now, or it was confirmed
+            return Mail(to, say(address.lang, "code.subject", code=code),
+                        say(address.lang, "account_code.body", code=code), row.key, None)
+        token, lang = payload.get("token"), str(payload.get("lang") or address.lang)
+        if row.kind != RESET or not token or address.address is None:
+            return None
+        link = f"{self.public_url()}/account/reset#token={token}"
+        return Mail(address.address, say(lang, "reset.subject"),
+                    say(lang, "reset.body", link=link), row.key, None)
+
+    def _mail(self, row: outbox.Claimed, room_code: str,
+              address: SeatAddress) -> Mail | None:
         """The message of a claimed row, or None when it is no longer worth sending."""
         if address.unsubscribed_at is not None:
             return None
         base = self.public_url()
         unsubscribe = (f"{base}/unsubscribe/"
                        f"{unsubscribe_token(address.id, address.address, address.unsub_key)}")
-        code = display(row.room_code)
+        code = display(room_code)
         lang = address.lang
         footer = say(lang, "footer", unsubscribe=unsubscribe)
         if row.kind == "code":
@@ -251,13 +278,13 @@ class MailWorker:
             name = str((row.payload or {}).get("name") or "?")
             return Mail(address.address, say(lang, "late.subject", name=name, code=code),
                         say(lang, "late.body", name=name, code=code,
-                            link=self._link(row.room_code, address)) + footer,
+                            link=self._link(room_code, address)) + footer,
                         row.key, unsubscribe)
-        room = self.manager.rooms.get(row.room_code)
+        room = self.manager.rooms.get(room_code)
         name = "" if room is None else room.seats[row.seat].name or ""
         return Mail(address.address, say(lang, "turn.subject", code=code),
                     say(lang, "turn.body", code=code, name=name,
-                        link=self._link(row.room_code, address)) + footer,
+                        link=self._link(room_code, address)) + footer,
                     row.key, unsubscribe)
 
     def _link(self, room_code: str, address: SeatAddress) -> str:
@@ -279,9 +306,10 @@ class MailWorker:
                           address: SeatAddress) -> bool:
         """The late turn of `row` still waits for a choice, and `address` is still its
         recipient's (a room not held here: while the game is played)."""
-        room = self.manager.rooms.get(row.room_code)
+        code = row.room_code or ""
+        room = self.manager.rooms.get(code)
         if room is None:
-            return await outbox.room_status(session, row.room_code) == PLAYING
+            return await outbox.room_status(session, code) == PLAYING
         late = late_turn(room)
         return (late is not None and late.key(row.seat) == row.key
                 and self._same_player(room, address))

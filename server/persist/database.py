@@ -69,6 +69,13 @@ class Database:
         return self._sessions
 
     @property
+    def engine(self) -> AsyncEngine:
+        """For a single read on a plain connection (no ORM session around it)."""
+        if self._engine is None:
+            raise RuntimeError("the database is not open")
+        return self._engine
+
+    @property
     def degraded(self) -> bool:
         return self._journal is not None and self._journal.degraded
 

@@ -18,7 +18,7 @@ from server.db.models import utcnow
 from server.db.records import FinishedGame, NewRoom, SeatRecord, bot_name
 from server.history.outcome import abandoned_result
 from server.rooms import PLAYING, Room
-from server.rules import RULES_VERSION
+from server.rules import RULES_VERSION, Action
 
 
 def seat_records(room: Room) -> tuple[SeatRecord, ...]:
@@ -61,7 +61,7 @@ class RoomJournal:
                                    at=at)
         self.started_at[room.code] = at
 
-    async def accepted(self, room: Room, seq: int, action: dict[str, Any], seat: int) -> None:
+    async def accepted(self, room: Room, seq: int, action: Action, seat: int) -> None:
         await self.db.action_accepted(room.code, seq, seat, action)
 
     async def finished(self, room: Room) -> None:
@@ -81,8 +81,8 @@ class RoomJournal:
 
     async def talk(self, room: Room, item: dict[str, Any]) -> None:
         """A chat message, a timeout, or the clock checkpoint (item n = 0)."""
-        # A new operation kind: handed to the db journal's writer like its own hooks.
-        await self.db._submit(ops.talk(room.code, item, self.clock()))
+        # A kind of operation the db journal has no hook for: handed to its writer directly.
+        await self.db.submit(ops.talk(room.code, item, self.clock()))
 
     async def abandoned(self, room: Room) -> None:
         """A room expired. A game that was being played is kept in the history, marked

@@ -23,7 +23,6 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
 
 from server.db.models import utcnow
 from server.db.records import UnfinishedRoom
@@ -38,6 +37,7 @@ from server.rooms import (
 from server.rules import (
     REPLAYED_VERSIONS,
     RULES_VERSION,
+    Action,
     RuleError,
     apply,
     is_over,
@@ -74,7 +74,7 @@ def rebuild(manager: RoomManager, stored: UnfinishedRoom, base: int) -> Room:
             f"this game was played under rules version {stored.rules_version}; "
             f"this server plays version {RULES_VERSION}, so it cannot continue here")
     elif stored.status in (PLAYING, FINISHED):
-        actions: list[tuple[int, dict[str, Any]]] = []
+        actions: list[tuple[int, Action]] = []
         for expected, (seq, by, action) in enumerate(stored.actions, start=1):
             if seq != expected or by is None:
                 raise ValueError(f"journal of {stored.code}: row {seq} where {expected} was due")
@@ -93,7 +93,7 @@ def rebuild(manager: RoomManager, stored: UnfinishedRoom, base: int) -> Room:
 
 
 def upgrade_refusal(stored: UnfinishedRoom, options: RoomOptions,
-                    actions: list[tuple[int, dict[str, Any]]]) -> str | None:
+                    actions: list[tuple[int, Action]]) -> str | None:
     """Why the log of a room of a previous rules version does not replay under these rules
     (the first action refused, or a finished game that does not end), or None if it does."""
     game = new_game_from(stored.seed, options)

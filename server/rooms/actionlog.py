@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, overload
+from typing import overload
 
 import orjson
 
 from server.jsontext import dumpb
-
-Action = dict[str, Any]
+from server.rules import Action
 
 
 class ActionLog(Sequence[tuple[int, Action]]):

@@ -37,21 +37,12 @@ Item = str | Close | Stages
 
 
 class Outbox(list[Item]):
-    """A FIFO of the items not yet written, with asyncio.Queue's names for what tests and
-    the shutdown use. A list, not a deque: it is nearly always empty or one frame long, and
-    an empty list costs 56 bytes where a deque costs 760."""
+    """A FIFO of the items not yet written: the room appends, the writer (ws/writer.py)
+    takes from the front. A list, not a deque: it is nearly always empty or one frame long,
+    and an empty list costs 56 bytes where a deque costs 760."""
 
     def empty(self) -> bool:
         return not self
-
-    def qsize(self) -> int:
-        return len(self)
-
-    def put_nowait(self, item: Item) -> None:
-        self.append(item)
-
-    def get_nowait(self) -> Item:
-        return self.pop(0)
 
     def popleft(self) -> Item:
         return self.pop(0)

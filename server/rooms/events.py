@@ -1,7 +1,8 @@
 """Every event a table tells its clients: the one registry (its shape, its log sentence,
 the fields that fill it), as server.rules.registry is for actions.
 
-Each event's shape is a TypedDict: the engine's in server/rules/events.py, the room's below;
+Each event's shape is a TypedDict: the engine's in server/rules/events.py (and `undone` in
+server/rules/engine.py: it names the action taken back), the room's below;
 an entry's type and fields are read from its shape, so mypy checks every event emitted
 against what the registry (and the browser, through the generated JSDoc) expects.
 
@@ -20,10 +21,10 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
+from server.rules import GameEvent, Undone
 from server.rules.events import (
     Closed,
     Emptied,
-    GameEvent,
     GameOverEvent,
     MeepleChosen,
     Moved,
@@ -38,7 +39,6 @@ from server.rules.events import (
     TimeFlowed,
     TurnEnded,
     TurnStarted,
-    Undone,
     Upgraded,
     UpgradeSkipped,
 )
@@ -200,8 +200,8 @@ Event = GameEvent | RoomEvent  # what Room.commit publishes
 
 def event(shape: Any, sentence: str | None, args: dict[str, tuple[str, str]] | None = None,
           **more: Any) -> EventType:
-    """A registry entry whose type and fields are its shape's (a TypedDict above or in
-    server/rules/events.py)."""
+    """A registry entry whose type and fields are its shape's (a TypedDict above, in
+    server/rules/events.py or the engine's `Undone`)."""
     keys = list(shape.__annotations__)
     assert keys[0] == "type", f"{shape.__name__}: `type` first"
     (name,) = typing.get_args(typing.get_type_hints(shape)["type"])

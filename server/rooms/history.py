@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 import orjson
 
@@ -23,6 +23,14 @@ from server.jsontext import dumps
 
 from . import outgoing
 from .diff import Op
+from .events import Event
+
+
+class Logged(TypedDict):
+    """An event in a room's log, with the version that carried it."""
+
+    v: int
+    event: Event
 
 
 class Entry:
@@ -41,7 +49,7 @@ class Entry:
         self.size = len(self.shared) + sum(map(len, self.own.values())) + len(self.tail)
 
     @property
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[Event]:
         return events_in(self.tail)
 
     def text(self, seat: int | None) -> str:
@@ -56,9 +64,9 @@ class Entry:
 _EVENTS_AT = len(outgoing.patch_tail("")) - 1  # where the events' text starts in a tail
 
 
-def events_in(tail: str) -> list[dict[str, Any]]:
+def events_in(tail: str) -> list[Event]:
     """The events of an entry's tail."""
-    events: list[dict[str, Any]] = orjson.loads(tail[_EVENTS_AT:-1])
+    events: list[Event] = orjson.loads(tail[_EVENTS_AT:-1])
     return events
 
 
@@ -126,8 +134,8 @@ class RecentEvents:
         while self.count - self.tails[0][2] >= self.size:
             self.count -= self.tails.popleft()[2]
 
-    def listed(self, upto: int | None = None) -> list[dict[str, Any]]:
-        """Oldest first, as {"v", "event"}; only up to version `upto` if given."""
-        recent: list[dict[str, Any]] = [{"v": v, "event": event} for v, tail, _ in self.tails
-                                         for event in events_in(tail)][-self.size:]
+    def listed(self, upto: int | None = None) -> list[Logged]:
+        """Oldest first; only up to version `upto` if given."""
+        recent = [Logged(v=v, event=event) for v, tail, _ in self.tails
+                  for event in events_in(tail)][-self.size:]
         return [item for item in recent if upto is None or item["v"] <= upto]

@@ -53,6 +53,24 @@ async def stand_in(room: LateRoom, token: str, level: str) -> None:
     await room.notify([event])
 
 
+async def stand_in_for(room: LateRoom, seat: int, level: str) -> bool:
+    """A tournament's table (server.tournaments): the late seat gets its stand-in at once,
+    as if another player had chosen it, so the game never waits on the others' choice.
+    False (nothing changes) if the seat is no longer late."""
+    async with room.lock:
+        clock = room.turn_clock
+        if (clock is None or not clock.late or clock.seat != seat
+                or room.status != "playing"):
+            return False
+        clock.late = False
+        room.set_stand_in(seat, level)
+        event: StandIn = {"type": "stand_in", "seat": seat, "level": level}
+        room.commit([event])
+        await timeouts.save(room)
+    await room.notify([event])
+    return True
+
+
 async def go_away(room: LateRoom, token: str, hours: int) -> None:
     """The seat's player is away for `hours` (once per game): their clock pauses."""
     async with room.lock:

@@ -56,12 +56,14 @@ class RoomManager:
         )
 
     async def create(
-        self, options: RoomOptions, client: str, bots: Sequence[str | None] = ()
+        self, options: RoomOptions, client: str | None, bots: Sequence[str | None] = ()
     ) -> tuple[Room, str]:
         """A new waiting room and its host token (returned here only: the room keeps a hash),
         with `bots` (a level or None per seat) seated. It exists once it is durable: if the
-        journal cannot take it, RoomError `unavailable` and there is no room."""
-        if not await self.allow_create(client):
+        journal cannot take it, RoomError `unavailable` and there is no room. `client` is
+        the address the creation limit counts; None: a table quick play opens (its seekers
+        were counted by their own limits)."""
+        if client is not None and not await self.allow_create(client):
             raise RoomError("rate_limited", "too many rooms created; wait a minute", 429)
         code = new_code()
         while not await self.reserve(code):  # 40 bits: a collision is rare but possible

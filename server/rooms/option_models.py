@@ -83,8 +83,8 @@ def _swap(annotation: Any, nested: dict[type, type[BaseModel]]) -> Any:
 def _across_fields(schema: dict[str, Any]) -> None:
     """What `_SeatExists` checks across fields, in JSON Schema, so that a body the schema
     allows is taken: the starting player is one of the seats, the clock within the bounds
-    of the room's mode. (A bound or a property applies to a number or an object only: a
-    null starting player or clock passes.)"""
+    of the room's mode, a lesson unrated. (A bound or a property applies to a number or an
+    object only: a null starting player or clock passes.)"""
     seats = [{"if": {"properties": {"players": {"const": n}}},
               "then": {"properties": {"starting_player": {"maximum": n - 1}}}}
              for n in range(MIN_PLAYERS, MAX_PLAYERS)]
@@ -97,7 +97,10 @@ def _across_fields(schema: dict[str, Any]) -> None:
         clocks.append({"if": chosen, "then": {"properties": {"clock": {"properties": {
             "turn": {"minimum": turn_min, "maximum": turn_max},
             "bank": {"minimum": bank_min, "maximum": bank_max}}}}}})
-    schema["allOf"] = seats + clocks
+    # A lesson (its deal known in advance) is unrated (RoomOptions.check).
+    lesson = {"if": {"properties": {"lesson": {"const": True}}, "required": ["lesson"]},
+              "then": {"properties": {"rated": {"const": False}}, "required": ["rated"]}}
+    schema["allOf"] = [*seats, *clocks, lesson]
 
 
 class _SeatExists(Strict):
@@ -111,6 +114,7 @@ class _SeatExists(Strict):
         GameOptions(**{k: values[k] for k in GAME_OPTION_NAMES}).check()
         if values.get("clock") is not None:  # the clock's bounds depend on the mode
             ClockOption(**values["clock"]).check(values.get("mode", REALTIME))
+        RoomOptions.from_dict(values)  # the room's own checks too (a lesson is unrated)
         return self
 
 

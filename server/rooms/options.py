@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal
 
-from server.rules import GameOptions
+from server.rules import GameOptions, MalformedAction
 from server.rules.options import stored_form
 
 from .turnclock import MODES, REALTIME, ClockOption, ClockOptionError
@@ -44,6 +44,12 @@ class RoomOptions(GameOptions):
             raise ClockOptionError(f"mode is one of {', '.join(MODES)}")
         if self.clock is not None:
             self.clock.check(self.mode)
+
+    def check(self) -> None:
+        """GameOptions.check, and: a lesson (its deal known in advance) is never rated."""
+        GameOptions.check(self)  # (a slots dataclass: no zero-argument super())
+        if self.lesson and self.rated:
+            raise MalformedAction("a lesson is unrated: rated must be false", "R-SETUP-L")
 
     @property
     def turn_based(self) -> bool:

@@ -9,10 +9,17 @@ entry in SERVER_FRAMES, then the code that sends it.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal, TypedDict
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field, GetCoreSchemaHandler, GetJsonSchemaHandler, StringConstraints
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
+from server.rules import Action, GameView, parse_action
+
+from .diff import Op
+from .events import Event
 from .option_models import RoomOptionsModel
 
 INT64 = (-(2**63), 2**63 - 1)
@@ -21,6 +28,32 @@ FrameId = (
     | Annotated[int, Field(ge=INT64[0], le=INT64[1])]
 )
 Id = str | int | None
+
+
+def _action(value: object) -> Action:
+    if not isinstance(value, dict):
+        raise PydanticCustomError("dict_type", "Input should be a valid dictionary")
+    return parse_action(value)  # its MalformedAction is the error's ctx["error"]
+
+
+class _ActionSchema:
+    """How a model reads an action: a JSON object that server.rules.parse_action takes
+    (its refusal, a MalformedAction, is the validation error's `ctx["error"]`), the same
+    dict, typed; documented as a JSON object (the action types are in PROTOCOL.md's list)."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: object,
+                                     handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.no_info_plain_validator_function(_action)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: CoreSchema,
+                                     handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return {"additionalProperties": True, "type": "object"}
+
+
+# An action in a model: a client's `act`, a `hint` frame, an imported game's actions.
+ActionField = Annotated[Action, _ActionSchema]
 
 
 class SeatInfo(BaseModel):
@@ -83,6 +116,19 @@ class View(BaseModel):
     room: RoomInfo
     you: You
     game: dict[str, Any] | None = Field(description="null before the start, else the engine view")
+
+
+class SeatView(TypedDict):
+    """A VIEW as the room builds it (no validation: `View` above documents it)."""
+
+    room: dict[str, Any]  # RoomInfo's fields
+    you: YouView
+    game: GameView | None
+
+
+class YouView(TypedDict):
+    seat: int | None
+    role: Literal["player", "spectator"]
 
 
 class PatchOp(BaseModel):
@@ -171,7 +217,7 @@ class Hint(BaseModel):
 
     type: Literal["hint"]
     id: FrameId = Field(description="the `hint` frame's id")
-    action: dict[str, Any] = Field(description="one of your view's `legal` actions")
+    action: ActionField = Field(description="one of your view's `legal` actions")
     path: list[str] = Field(
         description="in the move phase: the cells the suggested move goes through, in "
         "order (the action is its first step or meeple choice); else empty")
@@ -190,11 +236,11 @@ SERVER_FRAMES: tuple[type[BaseModel], ...] = (Snapshot, Patch, Ack, Error, Bye, 
 # --- the builders (no validation: tests check their output against the models) --------
 
 
-def snapshot(v: int, view: dict[str, Any]) -> dict[str, Any]:
+def snapshot(v: int, view: SeatView) -> dict[str, Any]:
     return {"type": "snapshot", "v": v, "view": view}
 
 
-def patch(v: int, ops: list[Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+def patch(v: int, ops: list[Op], events: Sequence[Event]) -> dict[str, Any]:
     """A patch frame as a dict (the room sends its text: patch_head + ops + patch_tail)."""
     return {"type": "patch", "v": v, "ops": ops, "events": events}
 
@@ -221,11 +267,7 @@ def bye(reason: str) -> dict[str, Any]:
     return {"type": "bye", "reason": reason}
 
 
-PONG: dict[str, Any] = {"type": "pong"}
-
-
-def pong() -> dict[str, Any]:
-    return PONG
+PONG: dict[str, Any] = {"type": "pong"}  # the same frame every time: built once
 
 
 def chat(recent: bool, messages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -236,7 +278,7 @@ def watcher(token: str, author: str) -> dict[str, Any]:
     return {"type": "watcher", "token": token, "author": author}
 
 
-def hint(frame_id: Id, action: dict[str, Any], path: list[str], why: dict[str, Any],
+def hint(frame_id: Id, action: Action, path: list[str], why: dict[str, Any],
          after: int) -> dict[str, Any]:
     return {"type": "hint", "id": frame_id, "action": action, "path": path, "why": why,
             "after": after}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from . import timeouts
 from .errors import RoomError, forbidden
@@ -77,6 +78,24 @@ async def join(room: Room, name: str, seat: int | None,
         await _save_seats(room, before)
         room.commit([{"type": "seat_joined", "seat": index, "name": name}])
         return index, token
+
+
+async def seat_matched(room: Room, players: Sequence[tuple[str, str, int | None]]) -> None:
+    """Quick play: sit the players a matcher put together at a new table, in its first seats
+    in order, each as (name, seat token hash, account id); their tokens were made (and are
+    handed out) by whoever asked for them. One durable seat change for all of them."""
+    async with room.lock:
+        room.check_open()
+        if room.status != WAITING:
+            raise RoomError("not_waiting", "the game has already started")
+        before = room.seating()
+        for index, (name, token_hash, account_id) in enumerate(players):
+            if room.seats[index].filled:
+                raise RoomError("room_full", "the seat is taken")
+            room.sit(index, clean_name(name), token_hash, account_id)
+        await _save_seats(room, before)
+        room.commit([{"type": "seat_joined", "seat": index, "name": room.seats[index].name or ""}
+                     for index in range(len(players))])
 
 
 def seat_of_account(room: Room, account_id: int) -> int | None:

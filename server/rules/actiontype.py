@@ -11,17 +11,19 @@ client's list (/api/rules-data), the JSDoc types and PROTOCOL.md derive from the
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
-from .events import GameEvent
+from .events import ActionEvent
 from .state import PHASES, Game
 
 Key = tuple[Any, ...]  # an action's identity: (type, *arguments), see actions.action_key
-Action = dict[str, Any]
-Events = list[GameEvent]
-Apply = Callable[[Game, Key, Action], Events]
+Events = list[ActionEvent]
+# An action type's shape: the TypedDict its module declares (each is a Mapping[str, object]).
+Shape = TypeVar("Shape", bound=Mapping[str, object])
+# `apply(game, key, legal)`: `legal` is the listed action of that key, of the type's shape.
+Apply = Callable[[Game, Key, Shape], Events]
 # `legal(game, out)` appends this type's legal actions to `out` (cheaper than a list per
 # type and a join); with `each="held"`, `legal(game, ingredient, out)` for one held kind.
 Legal = Callable[..., None]
@@ -48,25 +50,24 @@ EACH = ("held",)
 # Legal actions are shared, read-only dicts built once; KEY_OF maps each one's id to its key
 # (see actions.action_key), so applying a listed dict needs no parsing.
 KEY_OF: dict[int, Key] = {}
-AnyAction = TypeVar("AnyAction")
 
 
-def keep(key: Key, action: AnyAction) -> AnyAction:
+def keep(key: Key, action: Shape) -> Shape:
     """`action`, a dict built once and listed whenever legal, known by its key."""
     KEY_OF[id(action)] = key
     return action
 
 
 @dataclass(frozen=True, slots=True)
-class ActionType:
+class ActionType(Generic[Shape]):
     name: str
     fields: tuple[str, ...]  # the arguments: (type, *these) is the action's identity
     phases: tuple[str, ...]
     rule: str
-    apply: Apply | None  # None: undo, which engine.py plays by replaying the turn
+    apply: Apply[Shape] | None  # None: undo, which engine.py plays by replaying the turn
     control: str  # how the table offers it (CONTROLS)
-    echoes: tuple[str, ...] = ()  # informational fields a client may send back
-    shape: Any = None  # its TypedDict
+    echoes: tuple[str, ...]  # informational fields a client may send back
+    shape: type[Shape]  # its TypedDict
     legal: Legal | None = None  # None: never listed (undo)
     order: int = 0  # its place in its phases' lists (seeded games depend on that order)
     each: str | None = None  # listed per held ingredient with the phase's others (EACH)
@@ -83,10 +84,10 @@ class ActionType:
 
 
 def declare(
-    shape: Any, *, phases: tuple[str, ...], rule: str, control: str,
-    apply: Apply | None = None, legal: Legal | None = None, order: int = 0,
+    shape: type[Shape], *, phases: tuple[str, ...], rule: str, control: str,
+    apply: Apply[Shape] | None = None, legal: Legal | None = None, order: int = 0,
     each: str | None = None, echoes: tuple[str, ...] = (),
-) -> ActionType:
+) -> ActionType[Shape]:
     """An action type whose name and fields are its shape's: the `type` literal, then the
     other keys in order, but the echoes (NotRequired ones, which Python 3.11 cannot tell
     apart at run time)."""

@@ -113,6 +113,11 @@ CARD_SPECIALTY: tuple[bool, ...] = tuple(
 )
 CARD_COUNT = len(CARD_NAMES)
 # R-SETUP-V1: the two-ingredient starter cards.
+# R-SETUP-L: the guided first game's deck, the next card to draw last (server/rules/variants.py
+# Lesson). Chosen by scripts/lesson_deal.py so the lesson shows every concept in a few turns.
+LESSON_DECK: tuple[int, ...] = (24, 41, 71, 21, 36, 3, 29, 68, 0, 22, 31, 76, 15, 51, 12, 30, 75,
+                                47)  # seed 1250's shuffle, its last 18 cards
+
 STARTER_CARDS: tuple[int, ...] = tuple(i for i in range(CARD_COUNT) if len(CARD_RECIPES[i]) == 2)
 
 

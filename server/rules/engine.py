@@ -7,47 +7,72 @@ action type is and does is declared once, in its module in actions/ (registry.py
 
 from __future__ import annotations
 
+from typing import Any, Literal, TypedDict, cast
+
+from .action import Action
 from .actions import action_key
-from .actiontype import KEY_OF, Action, Apply, Events, Key
+from .actiontype import KEY_OF, Apply, Key
 from .errors import GameOver, IllegalAction, NothingToUndo, NotYourTurn
+from .events import ActionEvent
 from .legal import legal_index, listed_key
 from .moves import begin_turn
 from .registry import ACTIONS, allowed_in
 from .state import TURN_PHASES, Game, is_over
 
 
+class Undone(TypedDict):
+    """R-TURN: the seat's last action this turn taken back."""
+
+    type: Literal["undone"]
+    seat: int
+    action: Action
+
+
+# What `apply` returns: its action type's events (events.py), or the engine's own for undo.
+GameEvent = ActionEvent | Undone
+
+
+def turn_actions(game: Game) -> list[Action]:
+    """The actions of the turn so far, in order (what undo replays)."""
+    return cast("list[Action]", game.turn_log[:])  # each was listed: see state.Played
+
+
 def can_undo(game: Game) -> bool:
     return game.phase in TURN_PHASES and bool(game.turn_log)
 
 
-def _apply_fn(kind: str) -> Apply:
+def _apply_fn(kind: str) -> Apply[Any]:
     fn = ACTIONS[kind].apply
     assert fn is not None, f"{kind} is played by the engine itself"
     return fn
 
 
-def apply(game: Game, action: object, seat: int | None = None) -> Events:
-    """Validate and apply `action` for `seat` (default: the seat to act)."""
+def apply(game: Game, action: Action, seat: int | None = None) -> list[GameEvent]:
+    """Validate and apply `action` for `seat` (default: the seat to act).
+
+    Typed, and still checked: an action from anywhere but `legal_actions` (a client's,
+    parsed at its boundary; a journal's; a test's) is looked up among the legal ones."""
     if seat is not None and seat != game.current and not is_over(game):
         action_key(action)  # junk is reported as junk, whoever sends it
         raise NotYourTurn(f"it is seat {game.current}'s turn, not seat {seat}'s", "R-TURN")
     key = listed_key(game, action)  # fast path: a dict legal_actions handed out
     if key is not None:
-        legal: Action = action  # type: ignore[assignment]  # a listed dict, checked by id
+        legal = action  # a listed dict, known by its id
     else:
         validated = _validate(game, action)
         if validated is None:
             return _undo(game)
         legal, key = validated, KEY_OF[id(validated)]
     in_turn = game.phase in TURN_PHASES
-    events = _apply_fn(key[0])(game, key, legal)
+    # Its action type's events are some of GameEvent (not typing.cast: a call per action).
+    events: list[GameEvent] = _apply_fn(key[0])(game, key, legal)  # type: ignore[assignment]
     game.version += 1
     if in_turn and key[0] != "end_turn":
         game.turn_log.append(legal)
     return events
 
 
-def _validate(game: Game, action: object) -> Action | None:
+def _validate(game: Game, action: Action) -> Action | None:
     """The listed legal action equal to `action`, or None for undo; raise if refused."""
     key = action_key(action)
     if is_over(game):
@@ -58,9 +83,8 @@ def _validate(game: Game, action: object) -> Action | None:
     legal = legal_index(game).get(key)
     if legal is None:
         raise IllegalAction(_why_illegal(game, key), kind.rule)
-    assert isinstance(action, dict)  # action_key checked it
     for name in kind.echoes:  # an echoed preview must be the true one
-        if name in action and action[name] != legal[name]:
+        if name in action and action.get(name) != legal.get(name):
             raise IllegalAction(f"{kind.name} preview {name!r} does not match", kind.rule)
     return legal
 
@@ -72,12 +96,11 @@ def _why_illegal(game: Game, key: Key) -> str:
     return f"{kind!r} with these arguments is not legal now"
 
 
-def _undo(game: Game) -> Events:
+def _undo(game: Game) -> list[GameEvent]:
     """Take back the last action of this turn by replaying the turn from its start."""
     if not can_undo(game):
         raise NothingToUndo("nothing to undo in this turn", "R-TURN")
-    undone = game.turn_log[-1]
-    redo = game.turn_log[:-1]
+    *redo, undone = turn_actions(game)
     start = game.turn_start
     assert start is not None
     seat = game.current

@@ -1,4 +1,6 @@
-"""The engine's events: one TypedDict per type, what `apply` returns (actions/, engine.py).
+"""The events an action type's `apply` returns (actions/): one TypedDict per type.
+engine.py adds the one event the engine makes itself (`undone`, which names the action
+taken back: it is declared above the action modules) and says what `apply` returns.
 
 server/rooms/events.py registers each (its log sentence and parameters) from these shapes,
 with the room's own events, and the browser's JSDoc typedefs are generated from both
@@ -8,7 +10,7 @@ functional form necessary.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
 from .shapes import CardView, Result
 
@@ -136,14 +138,6 @@ class GameOverEvent(TypedDict):
     result: Result
 
 
-class Undone(TypedDict):
-    """R-TURN: the seat's last action this turn taken back."""
-
-    type: Literal["undone"]
-    seat: int
-    action: dict[str, Any]
-
-
-GameEvent = (Placed | StartingToken | TurnStarted | Upgraded | UpgradeSkipped | MeepleChosen
-             | Moved | Stopped | Poured | Returned | Emptied | PouringDone | Served
-             | OrdersDealt | TimeFlowed | Closed | TurnEnded | GameOverEvent | Undone)
+ActionEvent = (Placed | StartingToken | TurnStarted | Upgraded | UpgradeSkipped | MeepleChosen
+               | Moved | Stopped | Poured | Returned | Emptied | PouringDone | Served
+               | OrdersDealt | TimeFlowed | Closed | TurnEnded | GameOverEvent)

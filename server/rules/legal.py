@@ -4,19 +4,22 @@ A phase's list is its action types' `legal` in their declared order (actions/, o
 per type; the order is part of the rules: seeded games and random bots depend on it), the
 types listed per held ingredient (`each="held"`: pour, return) going over the hand together.
 Results are cached on the game per version, so asking twice (a client, then apply) is free.
-Actions from a client arrive as plain dicts and are checked by actions.action_key.
+An action from elsewhere is found here by its key (actions.action_key).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .actiontype import KEY_OF
+from .actiontype import KEY_OF, Key
 from .registry import ACTIONS
 from .state import PHASES, Game
 
-Listing = Callable[[Game], list[Any]]
+if TYPE_CHECKING:
+    from .action import Action
+
+Listing = Callable[[Game], list["Action"]]
 
 
 def _listing(phase: str) -> Listing:
@@ -49,21 +52,23 @@ def _listing(phase: str) -> Listing:
 _LISTINGS: dict[str, Listing] = {phase: _listing(phase) for phase in PHASES}
 
 
-def _cached(game: Game) -> list[dict[str, Any]]:
+def _cached(game: Game) -> list[Action]:
     cache = game.legal_cache
     if cache is None or cache[0] != game.version:
-        # Each listed shape is a dict: the engine takes actions as plain dicts (Action).
-        cache = (game.version, _LISTINGS[game.phase](game))
-        game.legal_cache = cache
-    return cache[1]
+        listed = _LISTINGS[game.phase](game)
+        game.legal_cache = (game.version, listed)
+        return listed
+    # What the line above stored (not typing.cast: a call per look-up).
+    cached: list[Action] = cache[1]  # type: ignore[assignment]
+    return cached
 
 
-def legal_index(game: Game) -> dict[tuple[Any, ...], dict[str, Any]]:
+def legal_index(game: Game) -> dict[Key, Action]:
     """Legal actions of the seat to act, keyed by their identity (see actions.action_key)."""
     return {KEY_OF[id(action)]: action for action in _cached(game)}
 
 
-def listed_key(game: Game, action: object) -> tuple[Any, ...] | None:
+def listed_key(game: Game, action: Action) -> Key | None:
     """The key of `action` if it is one of the dicts legal_actions lists now."""
     key = KEY_OF.get(id(action))
     if key is None:
@@ -74,7 +79,7 @@ def listed_key(game: Game, action: object) -> tuple[Any, ...] | None:
     return None
 
 
-def legal_actions(game: Game, seat: int | None = None) -> list[dict[str, Any]]:
+def legal_actions(game: Game, seat: int | None = None) -> list[Action]:
     """The legal actions for `seat` (default: the seat to act); empty if it is not its turn.
 
     The dicts are shared by every game: treat them as read-only.

@@ -21,7 +21,7 @@ from operator import attrgetter
 from typing import Any
 
 from .errors import MalformedAction
-from .variants import LongGame, Standard, StarterOrders, combined
+from .variants import Lesson, LongGame, Standard, StarterOrders, combined
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
@@ -47,6 +47,10 @@ class GameOptions:
     long_game: bool = field(default=False, metadata={
         "description": "a house rule: the game closes at a sixth Penalty Card, not a fifth "
                        "(R-END-V1); absent: false", "control": "check", "variant": LongGame})
+    lesson: bool = field(default=False, metadata={
+        "description": "the guided first game (\"Learn to play\"): its fixed, short teaching "
+                       "deal (R-SETUP-L); such a room is unrated and its finished game is not "
+                       "listed by default; absent: false", "variant": Lesson})
 
     def check(self) -> None:
         """Raise MalformedAction if these options cannot set up a game."""
@@ -56,6 +60,8 @@ class GameOptions:
             raise MalformedAction("starter_orders is true or false", "R-SETUP-V1")
         if type(self.long_game) is not bool:
             raise MalformedAction("long_game is true or false", "R-END-V1")
+        if type(self.lesson) is not bool:
+            raise MalformedAction("lesson is true or false", "R-SETUP-L")
         start = self.starting_player
         if start is not None and (type(start) is not int or not 0 <= start < self.players):
             raise MalformedAction("starting_player must be a seat number", "R-SETUP-1")

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .data import RULES_VERSION
 from .errors import CorruptState
 from .invariants import check_invariants
 from .options import GameOptions
 from .state import Game, Player, TurnStart
+
+if TYPE_CHECKING:
+    from .action import Action
 
 FORMAT = 1
 
@@ -42,8 +45,8 @@ def _turn_start(d: dict[str, Any] | None) -> TurnStart | None:
     return TurnStart(**{f.name: _decoder(f.name)(d[f.name]) for f in fields(TurnStart)})
 
 
-def _log(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [dict(a) for a in log]
+def _log(log: list[Action]) -> list[Action]:
+    return [a.copy() for a in log]
 
 
 # (write, read) for the fields that are not plain JSON values, by name (a turn start's

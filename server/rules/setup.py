@@ -70,11 +70,15 @@ def new_game_from(seed: int, options: GameOptions) -> Game:
     rng = SplitMix64(seed)
     start = rng.below(players) if starting_player is None else starting_player
 
-    starters = list(rules_of(options).starter_cards)  # R-SETUP-V1
+    rules = rules_of(options)
+    starters = list(rules.starter_cards)  # R-SETUP-V1
     if starters:
         rng.shuffle(starters)
-    deck = [c for c in range(CARD_COUNT) if c not in starters]
-    rng.shuffle(deck)
+    if rules.deck_order is None:
+        deck = [c for c in range(CARD_COUNT) if c not in starters]
+        rng.shuffle(deck)
+    else:  # R-SETUP-L: a lesson's fixed deal
+        deck = [c for c in rules.deck_order if c not in starters]
 
     seats = [Player() for _ in range(players)]
     for k in range(players):  # R-SETUP-2: the deal, from the starting player clockwise

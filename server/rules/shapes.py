@@ -1,17 +1,15 @@
-"""The shapes of what the engine shows: a view of the game, its parts, its final result.
+"""The shapes of what the engine shows: the parts of a view of the game, its final result.
 
 view.py and scoring.py build these; mypy checks their readers (rooms, bots, history)
 against them, and the browser's JSDoc typedefs are generated from them
-(`python -m server.api.jsdoc`, drift-tested). An action is a `type` plus the fields its
-entry in registry.py lists; the engine's events have their shapes in events.py.
+(`python -m server.api.jsdoc`, drift-tested). The whole view of a seat, which lists its
+legal actions, is seatview.py's (above the action modules: their shapes are in actions/,
+their union in action.py); the engine's events have their shapes in events.py.
 """
 
 from __future__ import annotations
 
 from typing import Any, TypedDict
-
-# An action as the engine lists it in `legal` and takes in `apply`.
-Action = dict[str, Any]
 
 
 class CardView(TypedDict):
@@ -101,21 +99,3 @@ class PublicView(TypedDict):
     served: int
     upgraded: bool
     result: FinalResult | None
-
-
-class SeatExtras(TypedDict):
-    """The part of a view that depends on who looks."""
-
-    seat: int | None
-    can_undo: bool
-    legal: list[Action]
-
-
-class GameView(PublicView, SeatExtras):
-    """The whole view for a seat (or a spectator)."""
-
-
-# Every shape, in the order the JSDoc typedefs list them.
-SHAPES: tuple[type, ...] = (
-    CardView, Score, PlayerView, MoveView, Result, FinalResult, PublicView, SeatExtras, GameView,
-)

@@ -1,13 +1,17 @@
-"""The mutable game state. Plain containers; the rules live in engine.py and legal.py."""
+"""The mutable game state. Plain containers; the rules live in actions/ (one module per
+action type), engine.py, legal.py and moves.py."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, cast
 
 from .options import GameOptions
 from .shapes import Result
+
+if TYPE_CHECKING:
+    from typing_extensions import ReadOnly
 
 # Phases, in the order a game passes through them.
 PLACEMENT = "placement"  # R-SETUP-3
@@ -19,6 +23,15 @@ PROCESS = "process"  # R-PROC
 OVER = "over"
 PHASES = (PLACEMENT, STARTING_CUP, UPGRADE, MOVE, POUR, PROCESS, OVER)
 TURN_PHASES = (UPGRADE, MOVE, POUR, PROCESS)
+
+
+class Played(TypedDict):
+    """An action as the state holds it (this turn's log, the cached legal list): a dict with
+    its type. What it is, action.Action, is the union of the shapes of actions/, whose
+    modules act on this state: naming it here would make a cycle. engine.py and legal.py,
+    above both, hand these out as Action (every one was listed by legal_actions)."""
+
+    type: ReadOnly[str]
 
 
 @dataclass(slots=True)
@@ -75,12 +88,12 @@ class Game:
     path: list[int] = field(default_factory=list)
     served: int = 0
     upgraded: bool = False
-    turn_log: list[dict[str, Any]] = field(default_factory=list)
+    turn_log: list[Played] = field(default_factory=list)
     turn_start: TurnStart | None = None
     # Bookkeeping.
     version: int = 0  # actions applied so far
     result: Result | None = None
-    legal_cache: tuple[int, list[dict[str, Any]]] | None = field(
+    legal_cache: tuple[int, Sequence[Played]] | None = field(
         default=None, compare=False, repr=False)  # (version, legal actions at that version)
     # The parts of the last view, each with the state it was made from (see view.py).
     view_cache: dict[object, tuple[Any, Any]] | None = field(

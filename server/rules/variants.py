@@ -15,7 +15,7 @@ docs/RULES.md, its tests and its sentences.
 
 from __future__ import annotations
 
-from .data import PENALTY_LIMIT, STARTER_CARDS
+from .data import LESSON_DECK, PENALTY_LIMIT, STARTER_CARDS
 
 
 class Standard:
@@ -23,6 +23,7 @@ class Standard:
 
     penalty_limit: int = PENALTY_LIMIT  # R-END-PEN: Penalty Cards that close the game
     starter_cards: tuple[int, ...] = ()  # R-SETUP-V1: dealt first onto tab 1, one each
+    deck_order: tuple[int, ...] | None = None  # R-SETUP-1: None: shuffled from the seed
 
 
 class StarterOrders(Standard):
@@ -35,6 +36,16 @@ class LongGame(Standard):
     """R-END-V1: the game closes at a sixth Penalty Card, not a fifth."""
 
     penalty_limit = PENALTY_LIMIT + 1
+
+
+class Lesson(Standard):
+    """R-SETUP-L: the guided first game's teaching deal. Its deck is not shuffled but this
+    fixed, short order (the next card to draw last), so every lesson deals the same orders
+    and the game ends after a few turns, when the deck runs out (R-END-DECK). Being fixed
+    and written here, it hides nothing: only a lesson's own deal is known in advance, never
+    a normal game's (R-HIDDEN)."""
+
+    deck_order = LESSON_DECK
 
 
 STANDARD = Standard()

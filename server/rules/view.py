@@ -10,7 +10,8 @@ from .engine import can_undo
 from .legal import legal_actions
 from .options import GameOptions
 from .scoring import score
-from .shapes import CardView, GameView, MoveView, PlayerView, PublicView, SeatExtras
+from .seatview import GameView, SeatExtras
+from .shapes import CardView, MoveView, PlayerView, PublicView
 from .state import OVER, Game, Player
 
 

@@ -13,6 +13,7 @@ import asyncio
 import time
 
 from fastapi import WebSocket
+from starlette.types import Receive, Send
 
 from server.api.origin import origin_allowed
 from server.rooms import RoomManager, outgoing
@@ -44,7 +45,10 @@ def _no_hello(session: Session) -> None:
         session.conn.close("no_hello", 1008)
 
 
-async def table_socket(ws: WebSocket, code: str) -> None:
+async def table_socket(ws: WebSocket, code: str, receive: Receive, send: Send) -> None:
+    """Serve one table socket; `receive` and `send` are its raw ASGI channel (the one `ws`
+    wraps), for one write per frame without Starlette's per-call state checks (the accept
+    and the checks here go through `ws`)."""
     settings = ws.app.state.settings
     manager: RoomManager = ws.app.state.rooms
     if not origin_allowed(ws.headers, settings.ALLOWED_ORIGINS):
@@ -58,11 +62,9 @@ async def table_socket(ws: WebSocket, code: str) -> None:
         return
     address = ws.client.host if ws.client else None
     session = Session(room, settings, time.monotonic, ws.app.state.metrics, address,
-                      getattr(ws.app.state, "hints", None))
+                      getattr(ws.app.state, "hints", None),
+                      getattr(ws.app.state, "muted_accounts", ()))
     reader = _Reader()
-    # The raw ASGI channel: one write per frame, without Starlette's per-call state checks
-    # (the accept and the checks above went through them).
-    receive, send = ws._receive, ws._send
     writer = Writer(session.conn, send, settings.WS_SEND_TIMEOUT, reader.stop)
     silent: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(
         settings.WS_HELLO_TIMEOUT, _no_hello, session)

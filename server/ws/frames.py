@@ -1,12 +1,14 @@
 """Client frames, validated at the boundary: a pydantic discriminated union on "type".
 
 Anything that is not exactly one of these frames is refused with a coded error before a
-room sees it: bad JSON or shape -> "malformed", an unknown "type" -> "unknown_type".
+room sees it: bad JSON or shape -> "malformed", an unknown "type" -> "unknown_type", an
+`act` whose action is not an action at all -> the engine's "malformed_action" (the shape
+check is server.rules.parse_action's, so an act reaches the room as a typed `Action`).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
@@ -14,7 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 from server.error_codes import registered
 from server.rooms import outgoing
 from server.rooms.chat import REACTIONS
-from server.rooms.outgoing import INT64, FrameId
+from server.rooms.outgoing import INT64, ActionField, FrameId
+from server.rules import RuleError
 
 ID_RULE = "id: a string of at most 64 characters or a 64-bit integer"
 
@@ -44,7 +47,7 @@ class Act(ClientFrame):
     type: Literal["act"]
     id: FrameId = Field(description="echoed in the ack or error")
     v: Annotated[int, Field(ge=0)]
-    action: dict[str, Any] = Field(description="one of the view's `legal` actions")
+    action: ActionField = Field(description="one of the view's `legal` actions")
 
 
 class Ping(ClientFrame):
@@ -93,11 +96,13 @@ _adapter: TypeAdapter[AnyFrame] = TypeAdapter(AnyClientFrame)
 
 
 class FrameError(Exception):
-    def __init__(self, code: str, message: str, frame_id: str | int | None = None) -> None:
+    def __init__(self, code: str, message: str, frame_id: str | int | None = None,
+                 *, act: bool = False) -> None:
         super().__init__(message)
         self.code = registered(code)
         self.message = message
         self.id = frame_id
+        self.act = act  # an act refused for its action: counted with the refused acts
 
 
 def echoable(frame_id: object) -> bool:
@@ -133,6 +138,9 @@ def parse(text: str) -> AnyFrame:
         return _adapter.validate_python(data)
     except ValidationError as e:
         first = e.errors()[0]
+        refusal = first.get("ctx", {}).get("error")
+        if isinstance(refusal, RuleError):  # the action's shape, as the engine says it
+            raise FrameError(refusal.code, refusal.message, frame_id, act=True) from None
         where = ".".join(str(p) for p in first["loc"][1:]) or kind
         raise FrameError("malformed", f"{kind}: {where}: {first['msg']}", frame_id) from None
 

@@ -26,7 +26,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from uvicorn._types import ASGIReceiveEvent
+from starlette.types import Message
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import PayloadTooBig
@@ -45,10 +45,10 @@ class Inbox:
     __slots__ = ("items", "waiter")
 
     def __init__(self) -> None:
-        self.items: list[ASGIReceiveEvent] = []
+        self.items: list[Message] = []
         self.waiter: asyncio.Future[None] | None = None
 
-    def put_nowait(self, item: ASGIReceiveEvent) -> None:
+    def put_nowait(self, item: Message) -> None:
         self.items.append(item)
         waiter, self.waiter = self.waiter, None
         if waiter is not None and not waiter.done():
@@ -57,7 +57,7 @@ class Inbox:
     def empty(self) -> bool:
         return not self.items
 
-    async def get(self) -> ASGIReceiveEvent:
+    async def get(self) -> Message:
         while not self.items:
             waiter = self.waiter = asyncio.get_running_loop().create_future()
             try:
@@ -115,8 +115,24 @@ UVICORN_ATTRIBUTES = (
 )
 
 
+# The last frame made, by the very text object it was made from: a room's fan-out writes
+# one text (the same str object, server.rooms.history.FrameTexts) to every viewer with no
+# ops of their own, so it is encoded once, not once per socket.
+_last_frame: tuple[str | None, bytes] = (None, b"")
+
+
 def text_frame(text: str) -> bytes:
     """A final, unmasked, uncompressed text frame (RFC 6455 5.2), as websockets makes it."""
+    global _last_frame
+    last_text, frame = _last_frame
+    if text is last_text:  # identity, not equality: a str is immutable, so it is the same
+        return frame
+    frame = _frame(text)
+    _last_frame = (text, frame)
+    return frame
+
+
+def _frame(text: str) -> bytes:
     payload = text.encode()
     size = len(payload)
     if size < 126:
@@ -314,7 +330,9 @@ class UpgradingHttpProtocol(HttpToolsProtocol):
         self.refuse(408, "slow_head", SLOW_HEAD)
 
     def refuse(self, status: int, code: str, message: str) -> None:
-        self._unset_keepalive_if_required()
+        if self.timeout_keep_alive_task is not None:  # as uvicorn's own closes do
+            self.timeout_keep_alive_task.cancel()
+            self.timeout_keep_alive_task = None
         self.transport.write(refusal(status, code, message))
         self.transport.close()
 

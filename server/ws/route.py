@@ -22,7 +22,6 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from fastapi import FastAPI, WebSocket
-from starlette._utils import get_route_path
 from starlette.types import Receive, Scope, Send
 
 from server.jsontext import dumps
@@ -75,7 +74,7 @@ class App(FastAPI):
                     for guard in self.socket_guards:
                         if await guard.refuse_socket(scope, receive, send):
                             return
-                    await table_socket(WebSocket(scope, receive, send), code)
+                    await table_socket(WebSocket(scope, receive, send), code, receive, send)
                 finally:
                     self.socket_addresses.leave(address)
                 return
@@ -92,5 +91,15 @@ async def _too_many(receive: Receive, send: Send) -> None:
 
 
 def _table_code(scope: Scope) -> str | None:
-    match = SOCKET_PATH.match(get_route_path(scope))
+    match = SOCKET_PATH.match(route_path(scope))
     return None if match is None else match.group(1)
+
+
+def route_path(scope: Scope) -> str:
+    """The path the routes see: `path` without the `root_path` the app is mounted under
+    (as Starlette's router takes it; ASGI puts the mount point in both)."""
+    path: str = scope["path"]
+    root = scope.get("root_path", "")
+    if root and path.startswith(root) and (len(path) == len(root) or path[len(root)] == "/"):
+        return path[len(root):]
+    return path

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from server.bots.hint import Hints
 from server.config import Settings
@@ -34,9 +34,11 @@ class Session:
     def __init__(
         self, room: Room, settings: Settings, clock: Callable[[], float],
         metrics: Metrics | None = None, address: str | None = None,
-        hints: Hints | None = None,
+        hints: Hints | None = None, muted: Collection[int] = (),
     ) -> None:
         self.room = room
+        # Accounts an operator muted at every table (server/admin/; kept up to date there).
+        self.muted = muted
         self.hints = hints  # None: this server gives no hints
         # Hints being thought, kept alive; made at the first hint (most sockets ask none).
         self._hinting: set[asyncio.Task[None]] | None = None
@@ -52,6 +54,8 @@ class Session:
 
     def error(self, code: str, message: str, frame_id: str | int | None = None) -> None:
         self.conn.send_json(outgoing.error(frame_id, code, message))
+        if self.metrics is not None and self.metrics.socket_refusal is not None:
+            self.metrics.socket_refusal(code, self.address)
 
     async def receive(self, text: str) -> bool:
         """Handle one client frame; False when the socket must now close."""
@@ -68,7 +72,7 @@ class Session:
         try:
             frame = parse(text)
         except FrameError as e:
-            self.error(e.code, e.message, e.id)
+            (self.refuse if e.act else self.error)(e.code, e.message, e.id)
             return True
         if isinstance(frame, Ping):
             self.conn.send_json(outgoing.PONG)
@@ -111,6 +115,9 @@ class Session:
             return
         try:
             if isinstance(frame, Chat):
+                if self.muted and self.conn.seat is not None and (
+                        self.room.seats[self.conn.seat].account_id in self.muted):
+                    raise RoomError("muted", "an operator muted your chat on this server", 403)
                 # Acknowledged once durable; refused (`unavailable`) if it cannot be.
                 await chat.post(self.room, self.conn, frame.text, frame.reaction, self.address)
                 self.conn.send_json(outgoing.ack(frame.id, self.room.v))

@@ -73,10 +73,11 @@ async def test_over_https_the_cookie_is_secure(sqlite_app: FastAPI) -> None:
         assert "Secure" in r.headers["set-cookie"] and "HttpOnly" in r.headers["set-cookie"]
 
 
-async def test_public_origin_binds_passkeys_and_makes_the_cookie_secure(
-    make_settings: Callable[..., Settings],
+@pytest.mark.parametrize("setting", ["PUBLIC_URL", "PUBLIC_ORIGIN"])  # and its old name
+async def test_the_public_url_binds_passkeys_and_makes_the_cookie_secure(
+    make_settings: Callable[..., Settings], setting: str,
 ) -> None:
-    built = create_app(make_settings(BOT_WORKERS=0, PUBLIC_ORIGIN="https://coffee.example"))
+    built = create_app(make_settings(BOT_WORKERS=0, **{setting: "https://coffee.example/"}))
     async with built.router.lifespan_context(built), client(
             built, origin="https://testserver", base_url="https://testserver") as browser:
         r = await browser.post("/api/accounts/passkey/begin", json={"name": "Alice"})

@@ -1,15 +1,21 @@
-"""The browser's typedefs of the game view are generated from server/rules/shapes.py."""
+"""The browser's typedefs of the game view are generated from server/rules/seatview.py, and
+the action union mypy checks (server/rules/action.py) from the action modules."""
 
 from __future__ import annotations
 
 import pytest
 
-from server.api.jsdoc import TYPES_JS, js_type, splice
+from server.api.jsdoc import ACTION_PY, TYPES_JS, js_type, splice, splice_union
 
 
 def test_types_js_holds_the_generated_view_types() -> None:
     text = TYPES_JS.read_text()
     assert splice(text) == text, "run: python -m server.api.jsdoc"
+
+
+def test_the_action_union_is_every_registered_shape() -> None:
+    text = ACTION_PY.read_text()
+    assert splice_union(text) == text, "run: python -m server.api.jsdoc"
 
 
 @pytest.mark.parametrize(("python", "js"), [

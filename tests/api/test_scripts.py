@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 JS = Path(__file__).resolve().parents[2] / "static" / "js"
-FOLDERS = {"core", "lang", "table", "talk", "lobby", "account", "replay"}
+FOLDERS = {"core", "lang", "table", "talk", "lobby", "account", "replay", "admin", "learn",
+           "tournament"}
 # import ... from "./x.js", import "./x.js", import("./x.js") (also in JSDoc types)
 SPECIFIER = re.compile(r'''(?:from|import)\s*\(?\s*["'](\.{1,2}/[^"']+)["']''')
 

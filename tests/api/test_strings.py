@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from server.api.rules_data import rules_data
+from server.bots.lesson import NOTES as LESSON_NOTES
 from server.rooms.chat import REACTIONS
 from server.rooms.events import EVENTS
 
@@ -21,7 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 LANG = ROOT / "static" / "js" / "lang"
 PROMPTED = ("move", "pour", "process")  # phases whose prompts intents.js picks itself
 LANGUAGES = ("en", "th", "ko")
-GROUPS = ("", "history.", "talk.", "players.", "turns.")  # en.js, history.en.js, ...
+# en.js, history.en.js, ...
+GROUPS = ("", "history.", "talk.", "players.", "turns.", "admin.", "learn.", "review.",
+          "tournament.")
 
 DUMP = """
 const out = {};
@@ -89,6 +92,8 @@ def needed_by_the_registries() -> set[str]:
         # the lobby's form and the waiting room's summary: each option and its choices
         *(f"option.{o['name']}" for o in data["options"]),
         *(c["key"] for o in data["options"] for c in o["choices"] if c["key"] is not None),
+        # the lesson's concepts (server/bots/lesson.py), said by static/js/learn/lesson.js
+        *(f"learn.{note}" for note in LESSON_NOTES),
         # intents.js's prompt for a phase without prompts of its own
         *(f"prompt.{phase}" for phase in data["phases"] if phase not in PROMPTED),
     }

@@ -136,13 +136,14 @@ def test_the_chance_of_staying_ahead_reads_every_opponents_standing():
 
 
 def test_rush_plans_spend_tokens_on_extra_steps_greedy_would_not_take(monkeypatch):  # R-MOVE
+    """(expert-1's plans: the rush moves follow the move plans, no other pours.)"""
     game = _midgame(3, 6, players=4)
     game.players[game.current].rush = 2
     monkeypatch.setattr(expert, "RUSH_ENDINGS", 0)
-    plain = expert.candidate_plans(game)
+    plain = expert.candidate_plans(game, expert.EXPERT_1)
     assert all(sum(a["type"] == "step" for a in p.actions) <= 3 for p in plain)
     monkeypatch.setattr(expert, "RUSH_ENDINGS", 3)
-    with_rush = expert.candidate_plans(game)
+    with_rush = expert.candidate_plans(game, expert.EXPERT_1)
     assert [p.actions for p in with_rush[: len(plain)]] == [p.actions for p in plain]
     extra = with_rush[len(plain):]
     assert len(extra) == 3
@@ -151,9 +152,9 @@ def test_rush_plans_spend_tokens_on_extra_steps_greedy_would_not_take(monkeypatc
         assert "spend" in plan.label
     two_players = _midgame(3, 6)  # not measured there: no such plans
     two_players.players[two_players.current].rush = 2
-    offered = [p.actions for p in expert.candidate_plans(two_players)]
+    offered = [p.actions for p in expert.candidate_plans(two_players, expert.EXPERT_1)]
     monkeypatch.setattr(expert, "RUSH_ENDINGS", 0)
-    assert [p.actions for p in expert.candidate_plans(two_players)] == offered
+    assert [p.actions for p in expert.candidate_plans(two_players, expert.EXPERT_1)] == offered
 
 
 def test_our_rollout_turns_pay_for_steps_only_at_the_tables_where_we_spend_tokens():

@@ -45,6 +45,7 @@ def test_a_move_hint_is_the_whole_path_and_says_what_it_gains_and_serves():  # R
     assert given["action"] in seen["legal"]
     path, why = given["path"], given["why"]
     assert path and why["args"]["cell"] == path[-1]
+    assert why["args"]["steps"] == len(path)  # "walk 3 steps to …": the walk the board numbers
     assert why["key"] in ("hint.why.move", "hint.why.move_serve", "hint.why.move_rush",
                           "hint.why.move_rush_serve")
     assert sum(why["args"]["gains"].values()) >= len(path)  # a token at least per step

@@ -74,7 +74,7 @@ class Tables:
             while room.status != "finished":
                 await asyncio.sleep(0)
                 while not watcher.outbox.empty():
-                    watcher.outbox.get_nowait()
+                    watcher.outbox.popleft()
             await room.detach(watcher)
             self.rooms.add(room)
             del room, watcher

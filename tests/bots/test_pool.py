@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.bots.pool import HINT, MOVE, BotPool, Late
+from server.bots.pool import HINT, MOVE, REVIEW, BotPool, Late
 from server.rules import new_game, view
 
 from . import workers
@@ -144,3 +144,33 @@ async def test_a_decisions_deadline_counts_from_its_request_not_from_its_start(
             await late
     finally:
         pool.close()
+
+
+@pytest.mark.asyncio
+async def test_a_review_waits_behind_every_move_and_hint_and_yields_to_them(tmp_path: Path):
+    """Issue 45: a game's review is thought turn by turn at the lowest priority. A review
+    turn holds the worker, another review turn waits; a hint and a move asked after it are
+    thought first (the move before the hint), and the turn holding the worker is told to
+    stop for them (it gives the turn up, to be appraised again: review.Yielded)."""
+    pool = BotPool(workers=1, deadline=60)
+    done: list[str] = []
+
+    async def ask(name: str, fn, *args, priority: int) -> object:
+        result = await pool.call(fn, *args, key=None, priority=priority)
+        done.append(name)
+        return result
+
+    try:
+        gate = tmp_path / "holding"
+        holder = asyncio.ensure_future(ask("holding review", workers.hold, str(gate), 60.0,
+                                           priority=REVIEW))
+        await _begun(gate)
+        waiting = asyncio.ensure_future(ask("review", workers.label, "r", priority=REVIEW))
+        await asyncio.sleep(0)
+        hint = asyncio.ensure_future(ask("hint", workers.label, "h", priority=HINT))
+        move = asyncio.ensure_future(ask("move", workers.label, "m", priority=MOVE))
+        stopped, *_ = await asyncio.gather(holder, waiting, hint, move)
+    finally:
+        pool.close()
+    assert done == ["holding review", "move", "hint", "review"]
+    assert stopped is True  # stopped for the hint, not after its 60 s

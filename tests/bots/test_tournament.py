@@ -63,6 +63,8 @@ def test_bots_may_come_as_a_list_and_text_output_names_them(capsys):
 def test_unknown_or_repeated_bots_are_refused(capsys):
     assert main(_args(bots="greedy,wizard")) == 2
     assert main(_args(bots="greedy,greedy")) == 2
+    # The reference level expert-1 (the expert before issue 48) can be seated too.
+    assert "expert-1" in capsys.readouterr().err
 
 
 def test_each_bot_plays_each_seat_equally_on_the_same_deals():

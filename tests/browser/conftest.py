@@ -33,7 +33,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     database = tmp_path_factory.mktemp("db") / "browser.db"
     with served(database, TEST_FIXED_SEED="7", ROOM_CREATE_RATE="1000",
                 SIGN_UPS_PER_ADDRESS="1000", WS_FLOOD_MESSAGES="100000",
-                WS_PER_ADDRESS="100000") as url:
+                WS_PER_ADDRESS="100000", SEEKS_PER_ADDRESS="1000", SEEK_RATE="1000") as url:
         yield url
 
 

@@ -18,7 +18,11 @@ MY_TURN_PARTS = {
     "#phase-buttons": "phase buttons",
 }
 
-RECTS = """(sels) => {
+# Measured once the fonts have loaded and a frame has been laid out since (a language switch
+# swaps the script, and a fallback font's widths are not the page's).
+RECTS = """async (sels) => {
+  await document.fonts.ready;
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   window.scrollTo(0, 0);
   const out = {};
   for (const sel of sels) {
@@ -29,8 +33,19 @@ RECTS = """(sels) => {
     out[sel] = [r.left, r.top, r.right, r.bottom];
   }
   const head = document.querySelector('.topbar').getBoundingClientRect();
+  // What sticks out sideways, named by tag, id and class (to say why a page scrolls).
+  const wide = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.right > innerWidth + 0.5 && el.offsetParent !== null) {
+      const cls = typeof el.className === 'string' && el.className
+        ? '.' + el.className.split(' ').join('.') : '';
+      const id = el.id ? '#' + el.id : '';
+      wide.push(`${el.tagName.toLowerCase()}${id}${cls} right=${Math.round(r.right)}`);
+    }
+  }
   return {rects: out, w: innerWidth, h: innerHeight, header: head.bottom,
-          scrollX: document.scrollingElement.scrollWidth};
+          scrollX: document.scrollingElement.scrollWidth, wide: wide.slice(0, 8)};
 }"""
 
 
@@ -43,7 +58,7 @@ def outside_window(page: Page, parts: dict[str, str]) -> list[str]:
         if left < -0.5 or top < -0.5 or right > w + 0.5 or bottom > h + 0.5:
             bad.append(f"{parts[sel]} at {[round(v) for v in (left, top, right, bottom)]}")
     if got["scrollX"] > w:
-        bad.append(f"page scrolls sideways ({got['scrollX']} > {w})")
+        bad.append(f"page scrolls sideways ({got['scrollX']} > {w}): {got['wide']}")
     return bad
 
 
@@ -53,6 +68,19 @@ def board_fills_height(page: Page) -> None:
     left, top, right, bottom = got["rects"]["#board"]
     assert top - got["header"] < 24, f"board starts {top - got['header']:.0f}px below the header"
     assert bottom - top >= 0.6 * (got["h"] - got["header"]), "the board is small for the window"
+
+
+def board_column_fills_height(page: Page) -> None:
+    """Issue 43: the board's column uses the window's height: the supply sits under the
+    board, and no more than a strip stays empty below them (a 1440×900 board left ~190 px)."""
+    got = page.evaluate("""() => { window.scrollTo(0, 0);
+      const col = document.getElementById('board-col');
+      return {h: innerHeight, bottom: col.getBoundingClientRect().bottom,
+              supply: Boolean(col.querySelector('#supply'))}; }""")
+    assert got["supply"], "the supply is not under the board"
+    assert got["bottom"] <= got["h"] + 0.5, f"the board's column ends below the window: {got}"
+    empty = got["h"] - got["bottom"]
+    assert empty <= 120, f"{empty:.0f}px empty below the board"
 
 
 def header_one_row(page: Page) -> None:
@@ -78,7 +106,9 @@ def words_fit(page: Page) -> None:
     assert not wide, f"names wider than their box: {wide}"
     styles = page.evaluate("""() => [...document.querySelectorAll('.card-name, .pname')]
       .map(e => getComputedStyle(e)).map(s => s.overflowWrap + '/' + s.wordBreak)""")
-    assert set(styles) <= {"normal/normal"}, f"names may break inside a word: {set(styles)}"
+    # (keep-all: Korean breaks at its spaces only.)
+    assert set(styles) <= {"normal/normal", "normal/keep-all"}, \
+        f"names may break inside a word: {set(styles)}"
 
 
 THAI_FACE = """() => document.fonts.ready.then(() => [...document.fonts]
@@ -101,3 +131,57 @@ def covered_by(page: Page, cover: str, parts: tuple[str, ...]) -> list[str]:
         .map(() => sel));
     }""", [cover, list(parts)])
     return found
+
+
+# Each occurrence of a known word inside the visible `sel` elements, and how many line boxes
+# it spans (a word joiner, U+2060, may sit between its parts: lang/thai.js).
+WORD_LINES = """([sel, words]) => {
+  const out = [];
+  for (const el of document.querySelectorAll(sel)) {
+    if (!el.checkVisibility()) continue;
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (const word of words) {
+        const re = new RegExp([...word].join('\u2060?'), 'g');
+        for (const m of node.data.matchAll(re)) {
+          const range = document.createRange();
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+            .map((r) => Math.round(r.top)));
+          out.push([word, tops.size]);
+        }
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def words_whole(page: Page, sel: str, words: tuple[str, ...]) -> int:
+    """Assert no occurrence of `words` in the `sel` elements is broken across lines (each sits
+    in one line box); how many occurrences were measured."""
+    found = page.evaluate(WORD_LINES, [sel, list(words)])
+    broken = [word for word, lines in found if lines != 1]
+    assert not broken, f"words broken across lines in {sel}: {broken}"
+    return len(found)
+
+
+BAR_FIT = """() => {
+  const a = document.getElementById('actionbar'); const b = a.getBoundingClientRect();
+  const rows = [...a.children].filter(e => e.checkVisibility());
+  const pad = parseFloat(getComputedStyle(a).paddingBottom);
+  const last = Math.max(...rows.map(e => e.getBoundingClientRect().bottom));
+  return {blank: Math.round(b.bottom - last - pad),
+          overflow: a.scrollHeight - a.clientHeight,
+          cut: [...a.querySelectorAll('button')].filter(e => e.checkVisibility())
+            .filter(e => { const r = e.getBoundingClientRect();
+              return r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5; })
+            .map(e => e.textContent.trim())}; }"""
+
+
+def bar_fits_its_content(page: Page) -> None:
+    """Issue 43: the action bar is as tall as what it says (no blank rows, no hidden
+    overflow) and cuts none of its buttons."""
+    got = page.evaluate(BAR_FIT)
+    assert got["blank"] <= 2 and got["overflow"] <= 1 and not got["cut"], got

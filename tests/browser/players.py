@@ -19,17 +19,18 @@ def join(base_url: str, code: str, name: str) -> tuple[int, str]:
     return data["seat"], data["seat_token"]
 
 
-class RandomPlayer(threading.Thread):
-    """Plays a seat with seeded random choices among the legal actions until the game ends."""
+class SeatPlayer(threading.Thread):
+    """A seat played over the websocket until the game ends: it keeps the seat's view from
+    the frames and, at each version where it is this seat's turn, asks `turn` to act. A
+    failure is kept in `.failure` for the test to report."""
 
-    def __init__(self, base_url: str, code: str, token: str, seed: int, delay: float = 0) -> None:
+    def __init__(self, base_url: str, code: str, token: str) -> None:
         super().__init__(daemon=True)
-        self.delay = delay  # seconds before each action, so that a watcher sees each state
         self.url = base_url.replace("http://", "ws://") + f"/ws/{code}"
         self.token = token
-        self.rng = random.Random(seed)
         self.done = threading.Event()
         self.failure: str | None = None
+        self.sent_at = -1  # the version the last action was sent at
 
     def run(self) -> None:
         try:
@@ -41,10 +42,9 @@ class RandomPlayer(threading.Thread):
 
     def _play(self) -> None:
         view: Any = None
-        sent_at = -1
+        v = -1
         with connect(self.url, open_timeout=10) as ws:
             ws.send(json.dumps({"type": "hello", "token": self.token, "v": None}))
-            v = -1
             while not self.done.is_set():
                 try:
                     frame = json.loads(ws.recv(timeout=60))
@@ -53,10 +53,9 @@ class RandomPlayer(threading.Thread):
                 if frame["type"] == "snapshot":
                     view, v = frame["view"], frame["v"]
                 elif frame["type"] == "patch":
-                    view = jsonpatch.apply_patch(view, frame["ops"])
-                    v = frame["v"]
-                elif frame["type"] == "error" and frame.get("code") == "stale":
-                    sent_at = -1
+                    view, v = jsonpatch.apply_patch(view, frame["ops"]), frame["v"]
+                elif frame["type"] == "error":
+                    self.refused(frame)
                     continue
                 else:
                     continue
@@ -65,9 +64,56 @@ class RandomPlayer(threading.Thread):
                     continue
                 if game["phase"] == "over":
                     return
-                if game["current"] == view["you"]["seat"] and game["legal"] and sent_at < v:
-                    action = self.rng.choice(game["legal"])
-                    if self.delay:
-                        self.done.wait(self.delay)
-                    ws.send(json.dumps({"type": "act", "id": f"r{v}", "v": v, "action": action}))
-                    sent_at = v
+                if game["current"] == view["you"]["seat"] and self.sent_at < v:
+                    self.turn(ws, game, v)
+
+    def send(self, ws: Any, action: dict[str, Any], request_id: str, v: int) -> None:
+        ws.send(json.dumps({"type": "act", "id": request_id, "v": v, "action": action}))
+        self.sent_at = v
+
+    def refused(self, frame: dict[str, Any]) -> None:
+        """The server refused the last action; `stale`: the table moved on, send again."""
+        if frame.get("code") == "stale":
+            self.sent_at = -1
+
+    def turn(self, ws: Any, game: dict[str, Any], v: int) -> None:
+        raise NotImplementedError
+
+
+class RandomPlayer(SeatPlayer):
+    """Plays a seat with seeded random choices among the legal actions until the game ends."""
+
+    def __init__(self, base_url: str, code: str, token: str, seed: int, delay: float = 0) -> None:
+        super().__init__(base_url, code, token)
+        self.delay = delay  # seconds before each action, so that a watcher sees each state
+        self.rng = random.Random(seed)
+
+    def turn(self, ws: Any, game: dict[str, Any], v: int) -> None:
+        if game["legal"]:
+            action = self.rng.choice(game["legal"])
+            if self.delay:
+                self.done.wait(self.delay)
+            self.send(ws, action, f"r{v}", v)
+
+
+class ScriptedPlayer(SeatPlayer):
+    """Plays a seat's part of a game worked out beforehand with the engine: `actions` are the
+    whole game's (seat, action) pairs, and this player sends its seat's, in order, each when
+    it is that seat's turn (again if the server says the table moved on meanwhile)."""
+
+    def __init__(self, base_url: str, code: str, token: str, seat: int,
+                 actions: list[tuple[int, dict[str, Any]]]) -> None:
+        super().__init__(base_url, code, token)
+        self.mine = [action for s, action in actions if s == seat]
+        self.taken = 0  # actions sent and not refused
+
+    def refused(self, frame: dict[str, Any]) -> None:
+        if frame.get("code") != "stale":
+            raise AssertionError(f"refused: {frame}")
+        super().refused(frame)
+        self.taken -= 1  # not taken: sent again
+
+    def turn(self, ws: Any, game: dict[str, Any], v: int) -> None:
+        if self.taken < len(self.mine):
+            self.send(ws, self.mine[self.taken], f"s{self.taken}", v)
+            self.taken += 1

@@ -100,3 +100,20 @@ def test_a_next_on_the_site_with_dot_segments_lands_on_its_normal_form(new_page:
     page.locator("#sign-up-password").fill(PASSWORD)
     page.locator("#sign-up-with-password").click()
     page.wait_for_url(f"{base_url}/games?page=1")
+
+
+
+def test_a_form_sent_before_its_page_script_loads_is_not_sent_by_the_browser_itself(
+        new_page: Any) -> None:
+    """A player who presses before the page's module has loaded (a slow phone link) must not
+    get the browser's own GET submit: it would leave the page for one with the form's fields
+    in its address (and in the history and the server's log). The modules are held back here;
+    the press does nothing until they load."""
+    page = new_page()
+    page.route("**/static/js/lobby/*.js", lambda route: route.abort())
+    page.goto("/")
+    page.locator("#join-code").fill("K7QX-PM2A")
+    page.locator("#join-code").press("Enter")
+    page.locator("#create-form button[type=submit]").click()
+    page.wait_for_timeout(300)  # a GET submit would have navigated by now
+    assert page.url == page.url.split("?")[0] and page.url.endswith("/"), page.url

@@ -11,10 +11,15 @@ from playwright.sync_api import expect
 
 from tests.serving import served
 
+from .geometry import covered_by, outside_window
 from .test_full_games import play_randomly
 from .ui import button, screenshot
 
 pytestmark = pytest.mark.browser
+
+# The replay on a phone: its step controls and the whole board, in the window unscrolled.
+REPLAY_PARTS = {"#rp-back": "step back", "#rp-play": "play", "#rp-forward": "step forward",
+                "#board": "board"}
 
 
 @pytest.fixture(scope="module")
@@ -66,3 +71,12 @@ def test_a_person_plays_three_bots_to_the_final_scoreboard(new_page) -> None:  #
     page.get_by_role("link", name="Watch the replay").click()
     page.wait_for_url(re.compile(r"/games/\d+"))
     expect(page.locator("#rp-forward")).to_be_visible()
+    # Issue 43: on a phone the replay's controls and the table's bar leave the board in view.
+    page.set_viewport_size({"width": 360, "height": 740})
+    for lang, name in (("en", "English"), ("th", "ไทย"), ("ko", "한국어")):
+        page.get_by_role("button", name=name).click()
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(50)  # a layout frame
+        assert not outside_window(page, REPLAY_PARTS), outside_window(page, REPLAY_PARTS)
+        assert not covered_by(page, "#actionbar", ("#board",)), "the bar covers the board"
+        screenshot(page, f"replay-360-{lang}", full_page=False)

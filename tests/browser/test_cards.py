@@ -3,19 +3,20 @@ order's recipe, in a cup and in the hand, is at least 24 CSS px on a desktop and
 phone; an order card is drawn (a cup silhouette holding the recipe, the point it scores);
 Specialty and upgrade state show without reading; with four players at 1366×768 the log is
 a tab beside the opponents, reachable without scrolling the page (with fewer, it shows under
-them)."""
+them). Opponents' chips carry 20 px icons where there is room and zoom full size on hover,
+tap or keyboard focus, as do upgrade tiles and the supply (issue 43)."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
-from .geometry import words_fit
+from .geometry import words_fit, words_whole
 from .test_full_games import MY_TURN_OR_OVER, finish, seat_in_new_game
 from .test_one_screen import phase
-from .ui import CANDIDATES, screenshot, settled, wait_for
+from .ui import ARTIFACTS, CANDIDATES, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -118,6 +119,100 @@ def check_marks(page: Page) -> None:
     assert got["tile"]["off"][2] >= 16, "upgrade glyphs are too small to tell apart"
 
 
+# The words of the order names shown (Thai ones may carry word joiners: lang/thai.js).
+NAME_WORDS = """() => [...new Set([...document.querySelectorAll('.pboard .card-name')]
+  .filter((e) => e.checkVisibility())
+  .flatMap((e) => e.textContent.replaceAll('\\u2060', '').split(' ')).filter(Boolean))]"""
+
+# The smallest ingredient icon in the opponents' order chips and cups; with `old`, as drawn
+# without this pass's stylesheet (the figures before it).
+OPPONENT_ICONS = """(old) => {
+  const sheet = [...document.styleSheets].find((s) => (s.href || '').endsWith('/cards.css'));
+  if (old) sheet.disabled = true;
+  const least = (sel) => Math.min(...[...document.querySelectorAll(sel)]
+    .filter((e) => e.getClientRects().length)
+    .map((e) => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); }));
+  const out = {recipe: least('.pboard.compact .recipe .ico'),
+               cup: least('.pboard.compact .slot .ico')};
+  sheet.disabled = false;
+  return out;
+}"""
+
+# The zoom's box and what it shows, and the box of what it zooms.
+ZOOM = """(sel) => {
+  const el = document.querySelector(sel), tip = document.getElementById('card-zoom');
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom]; };
+  const icons = [...tip.querySelectorAll('.recipe .ico, .slot .ico')]
+    .map((i) => i.getBoundingClientRect().width);
+  return {shown: !tip.hidden, tip: box(tip), el: box(el), text: tip.textContent, icons,
+          described: el.getAttribute('aria-describedby'), role: tip.getAttribute('role'),
+          w: innerWidth, h: innerHeight};
+}"""
+
+
+def zoom_fits(got: dict) -> None:
+    """The zoom is shown, inside the window, beside (not over) what it zooms."""
+    assert got["shown"] and got["described"] == "card-zoom" and got["role"] == "tooltip", got
+    left, top, right, bottom = got["tip"]
+    assert left >= 0 and top >= 0 and right <= got["w"] and bottom <= got["h"], got
+    el = got["el"]
+    assert bottom <= el[1] + 0.5 or top >= el[3] - 0.5, f"the zoom covers its chip: {got}"
+
+
+def check_opponents(page: Page, players: int, lang: str) -> None:
+    """Opponents' chips: 20 px icons where there is room (fewer than four players, or a narrow
+    screen); any chip, tile or supply pile zooms full size on hover, tap or keyboard focus."""
+    for width, height, _ in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(50)
+        before, after = page.evaluate(OPPONENT_ICONS, True), page.evaluate(OPPONENT_ICONS, False)
+        print(f"opponents' icons {players}p {lang} {width}x{height}: before {before} after {after}")
+        if players < 4 or width < 1200:
+            assert after["recipe"] >= 19.5, f"{width}px: opponents' recipe icons {after}"
+            if after["cup"] != float("inf"):
+                assert after["cup"] >= 19.5, f"{width}px: opponents' cup icons {after}"
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.wait_for_timeout(50)
+    chip = ".pboard.compact .card"
+    page.locator(chip).first.hover()  # a mouse over a chip: the whole card
+    got = page.evaluate(ZOOM, chip)
+    zoom_fits(got)
+    assert min(got["icons"]) >= 30, f"the zoomed card's icons: {got['icons']}"
+    screenshot(page, f"cards-zoom-1366-{lang}", full_page=False)
+    page.mouse.move(2, 2)
+    expect(page.locator("#card-zoom")).to_be_hidden()
+    page.locator(chip).first.focus()  # the keyboard reaches it too, and Escape puts it away
+    zoom_fits(page.evaluate(ZOOM, chip))
+    page.keyboard.press("Escape")
+    expect(page.locator("#card-zoom")).to_be_hidden()
+    tile = ".pboard.is-me .tile"
+    page.locator(tile).first.focus()
+    got = page.evaluate(ZOOM, tile)
+    zoom_fits(got)
+    assert len(got["text"]) > 20, got  # the tile's name and what it does
+    sup = "#supply-list .sup"
+    page.locator(sup).first.focus()
+    zoom_fits(page.evaluate(ZOOM, sup))
+    page.set_viewport_size({"width": 360, "height": 740})  # a tap on a phone
+    page.wait_for_timeout(50)
+    page.locator('#side-tabs [data-panel="players"], .side-tab[data-panel="players"]').first.click()
+    # (to the window's middle: at its bottom edge the phone's fixed bar lies over it)
+    page.locator(chip).first.evaluate("(e) => e.scrollIntoView({block: 'center'})")
+    page.locator(chip).first.click(force=True)  # (aria-disabled: it only zooms)
+    got = page.evaluate(ZOOM, chip)
+    zoom_fits(got)
+    page.screenshot(path=str(ARTIFACTS / f"cards-zoom-360-{lang}.png"))  # as scrolled
+    page.evaluate("window.scrollTo(0, 0)")  # the chip leaves the window: so does its zoom
+    expect(page.locator("#card-zoom")).to_be_hidden()
+    # (to the window's middle: at its bottom edge the phone's fixed bar lies over it)
+    page.locator(chip).first.evaluate("(e) => e.scrollIntoView({block: 'center'})")
+    page.locator(chip).first.click(force=True)
+    page.locator("#board").click(position={"x": 5, "y": 5})  # a tap elsewhere
+    expect(page.locator("#card-zoom")).to_be_hidden()
+    page.set_viewport_size({"width": 1440, "height": 900})
+
+
 def log_beside(page: Page) -> None:
     """With fewer than four players the log shows under the opponents, no tab needed."""
     page.set_viewport_size({"width": 1366, "height": 768})
@@ -166,6 +261,8 @@ def test_cards_read_at_a_glance(new_page, base_url: str, players: int, locale: s
                 page.wait_for_timeout(50)
                 check_cards_drawn(page)
                 words_fit(page)
+                # Each word of an order's name on one line, in every language (issue 43).
+                words_whole(page, ".pboard .card-name", tuple(page.evaluate(NAME_WORDS)))
                 screenshot(page, f"cards-{now}-{width}-{lang}", full_page=width < 600)
             page.set_viewport_size({"width": 1440, "height": 900})
         if seen == {"move", "pour"}:
@@ -173,6 +270,7 @@ def test_cards_read_at_a_glance(new_page, base_url: str, players: int, locale: s
         page.locator(f'[data-cand="{rng.randrange(page.evaluate(CANDIDATES))}"]').click()
         settled(page)
     assert seen == {"move", "pour"}, f"phases seen: {seen}"
+    check_opponents(page, players, lang)
     check_marks(page)
     if players == 4:
         log_reachable(page)

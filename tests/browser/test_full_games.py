@@ -10,8 +10,9 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from .geometry import bar_fits_its_content, words_whole
 from .players import RandomPlayer, join
-from .ui import CANDIDATES, button, no_sideways_scroll, screenshot, settled, wait_for
+from .ui import ARTIFACTS, CANDIDATES, button, no_sideways_scroll, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -83,17 +84,48 @@ def finish(bots: list[RandomPlayer]) -> None:
         assert b.failure is None, b.failure
 
 
+# The result's parts that must be in the window when the game ends: the winner, the scores'
+# table's top and Play again; and whether Play again sits beside the winner (same row).
+RESULT_IN_VIEW = """() => {
+  const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+  const inside = (r) => r.top >= 0 && r.bottom <= innerHeight
+    && r.left >= 0 && r.right <= innerWidth;
+  const cheer = box('#final .celebrate'), again = box('#final .end-actions .btn.primary');
+  return {cheer: inside(cheer), again: inside(again),
+          scores: box('#final .scores').top < innerHeight,
+          beside: again.top < cheer.bottom && again.left >= cheer.right};
+}"""
+
+
 def test_two_player_game_to_the_final_scoreboard(new_page, base_url: str) -> None:  # noqa: ANN001
-    page = new_page(width=1440)
+    # On a phone, the player scrolled to the bottom of the page before each of their moves:
+    # when the game ends, the result comes on screen all the same (issue 43).
+    page = new_page(width=360, height=740)
     bots = start_game(page, base_url, 2, "Mina")
-    play_randomly(page, seed=1)
+    play_randomly(page, seed=1, on_click=lambda _: page.evaluate(
+        "document.getElementById('final').hidden"
+        " && window.scrollTo(0, document.scrollingElement.scrollHeight)"))
     finish(bots)
     expect(page.get_by_role("heading", name="Final scores")).to_be_visible()
+    assert page.evaluate("scrollY") > 0, "the page was not scrolled at the end"
+    shown = page.evaluate(RESULT_IN_VIEW)
+    assert shown["cheer"] and shown["again"] and shown["scores"], shown
+    bar_fits_its_content(page)  # "The game is over.": one line, not 168 px
+    page.screenshot(path=str(ARTIFACTS / "final-ends-360-en.png"))
+    # On a desktop the way on sits beside the winner, above the fold.
+    for width, height in ((1440, 900), (1366, 768)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("window.scrollTo(0, 0)")
+        shown = page.evaluate(RESULT_IN_VIEW)
+        assert shown["cheer"] and shown["again"] and shown["beside"], (width, shown)
+    page.set_viewport_size({"width": 1440, "height": 900})
     table = page.get_by_role("table")
     expect(table.get_by_role("row")).to_have_count(3)
     expect(table.get_by_role("rowheader", name=re.compile("Mina"))).to_be_visible()
     expect(page.get_by_role("figure", name="Points per player")).to_be_visible()
     expect(button(page, "Play again")).to_be_visible()
+    expect(page.locator("#final .seed")).to_have_count(0)  # the seed is the replay's detail
+    expect(page.locator("#final")).not_to_contain_text("null")
     screenshot(page, "final-1440-en")
     page.set_viewport_size({"width": 360, "height": 800})
     no_sideways_scroll(page)
@@ -101,6 +133,9 @@ def test_two_player_game_to_the_final_scoreboard(new_page, base_url: str) -> Non
     page.get_by_role("button", name="ไทย").click()
     expect(page.get_by_role("heading", name="คะแนนสุดท้าย")).to_be_visible()
     no_sideways_scroll(page)
+    # Thai words stay whole on a phone's final table (issue 43), and the Rush column is Thai.
+    assert words_whole(page, ".final", ("ออเดอร์", "อัปเกรด", "บทลงโทษ", "โทเคนรัช")) >= 4
+    expect(page.locator(".scores thead")).not_to_contain_text("Rush")
     screenshot(page, "final-360-th")
     page.set_viewport_size({"width": 1440, "height": 900})
     screenshot(page, "final-1440-th")

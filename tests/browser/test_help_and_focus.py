@@ -1,6 +1,7 @@
 """Two polish points of issue 11, in Chromium: Help opens at its top (however far the page
 or the help itself was scrolled before), and the keyboard focus ring on a board cell is
-told apart from the legal-move highlight (a dark dashed outline, not the teal ring)."""
+told apart from the legal-move highlight (a dark dashed outline, not the teal ring).
+Issue 43: the help's Close and "Full rules" are in the window however long the help is."""
 
 from __future__ import annotations
 
@@ -15,10 +16,16 @@ pytestmark = pytest.mark.browser
 
 HELP_STATE = """() => {
   const help = document.getElementById('help');
+  const body = help.querySelector('.help-body');  // what scrolls
   const title = document.getElementById('help-title').getBoundingClientRect();
-  const box = help.getBoundingClientRect();
-  return {open: help.open, top: help.scrollTop, room: help.scrollHeight - help.clientHeight,
+  const box = body.getBoundingClientRect();
+  const inWindow = (e) => { const r = e.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth
+      && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === e; };
+  return {open: help.open, top: body.scrollTop, room: body.scrollHeight - body.clientHeight,
           titleInside: title.top >= box.top - 0.5 && title.bottom <= box.bottom + 0.5,
+          closeInWindow: inWindow(document.getElementById('help-close')),
+          rulesInWindow: inWindow(help.querySelector('a[href="/rules"]')),
           focused: document.activeElement && document.activeElement.id};
 }"""
 
@@ -49,8 +56,9 @@ def test_help_opens_at_its_top(new_page, base_url: str, width: int, height: int,
     state = page.evaluate(HELP_STATE)
     assert state["open"] and state["top"] == 0 and state["titleInside"], state
     assert state["focused"] == "help-title", state  # not the last control, down below
+    assert state["closeInWindow"] and state["rulesInWindow"], state
     if state["room"] > 0:  # the help scrolls here: scroll it down, close, open again
-        page.evaluate("document.getElementById('help').scrollTop = 1e6")
+        page.evaluate("document.querySelector('#help .help-body').scrollTop = 1e6")
         assert page.evaluate(HELP_STATE)["top"] > 0
     page.locator("#help-close").click()
     expect(page.locator("#help")).not_to_be_visible()

@@ -1,22 +1,26 @@
 """Hints in Chromium (issue 27): in a room whose host allowed hints, the seated player whose
 turn it is presses "Hint" (from the keyboard), the expert's move is outlined on the table
-(the path's cells: R-MOVE) with one line of why, in the player's language, and the outline
-goes once they act. Motion is off for a reader who prefers less. The replay says each
-hint given, and outlines it at the step where it was given."""
+(the path's cells: R-MOVE) with one line of why, in the player's language and in the board's
+own words (the cell's ingredient and where it sits, never a coordinate: issue 43); the walk
+is numbered 1-2-3 as a walk is, and stays while the player follows it, until it is walked.
+Motion is off for a reader who prefers less. The replay says each hint given, and outlines
+it at the step where it was given."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from server.bots import greedy, hint
 from server.history.document import FORMAT
 from server.rules import MOVE, OVER, RULES_VERSION, apply, new_game, view
 
+from .geometry import words_whole
 from .players import join
 from .ui import CANDIDATES, no_sideways_scroll, screenshot, settled, wait_for
 
@@ -32,8 +36,85 @@ OUTLINED = """() => [...document.querySelectorAll('.hint-target')].map((e) => {
           animation: getComputedStyle(e).animationName,
           outline: getComputedStyle(e).outlineStyle};
 })"""
+NUMBERED = """() => [...document.querySelectorAll('#board .hint-path-dot')]
+  .map((d) => [d.dataset.stepCell, d.textContent])"""
+NUMBER_BOXES = """() => [...document.querySelectorAll('#board .hint-path-dot')].map((d) => {
+  const r = d.getBoundingClientRect();
+  return [d.dataset.stepCell, [r.x, r.y, r.width, r.height]]; })"""
+HINT_STROKE = """() => parseFloat(
+  getComputedStyle(document.querySelector('.hint-path-line')).strokeWidth)"""
+WALK_STROKE = """() => parseFloat(
+  getComputedStyle(document.querySelector('.path-line')).strokeWidth) / 2"""
+# The cell the hinted walk starts from: the first point of its line (a cell's centre in the
+# board's 400×400 drawing).
+WALK_START = """() => { const [x, y] = document.querySelector('.hint-path-line')
+  .getAttribute('points').split(' ')[0].split(',').map(Number);
+  return `r${y / 100 + 0.5}c${x / 100 + 0.5}`; }"""
+ONLY_END_TURN = "() => { const n = (" + CANDIDATES + """)();
+  const els = [...document.querySelectorAll('[data-cand]')];
+  return n === 1 && els[0].textContent.trim() === 'End turn'; }"""
 BOX = """(cell) => { const r = document.querySelector(`#board [data-cell="${cell}"]`)
   .getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }"""
+
+
+LONG_THAI_HINT = """async () => {
+  const { whyLine } = await import('/static/js/table/hint.js');
+  document.getElementById('hint-line').textContent = whyLine({ key: 'hint.why.move_rush_serve',
+    args: { cell: 'r4c4', steps: 4, rush: 1, gains: { steam: 2, ice: 1, caramel: 1 },
+            orders: ['Iced Caramel Macchiato', 'Caramel Frappe'] } });
+}"""
+LINES = """(sel) => { const e = document.querySelector(sel);
+  const line = parseFloat(getComputedStyle(e).lineHeight);
+  return Math.round(e.getBoundingClientRect().height / line); }"""
+
+
+def inside(inner: list[float], outer: list[float]) -> bool:
+    x, y, w, h = inner
+    ox, oy, ow, oh = outer
+    return ox <= x and oy <= y and x + w <= ox + ow and y + h <= oy + oh
+
+
+# The action bar's hidden overflow and the buttons it cuts (none when it fits its content).
+BAR_CUTS = """() => {
+  const bar = document.getElementById('actionbar'); const b = bar.getBoundingClientRect();
+  return {overflow: bar.scrollHeight - bar.clientHeight,
+          cut: [...bar.querySelectorAll('button')].filter(e => e.checkVisibility())
+            .filter(e => { const r = e.getBoundingClientRect();
+              return r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5
+                || r.bottom > innerHeight + 0.5; })
+            .map(e => e.textContent.trim())}; }"""
+
+
+def through(ws: WebSocketRoute, hints: list[dict], refuse: dict[str, str | None]) -> None:
+    """The table's socket, passed through to the server: the hints it answers are kept, and
+    the step to `refuse["cell"]` is sent once with the version before the table's, which the
+    server refuses as stale (as when the table moved on meanwhile)."""
+    server = ws.connect_to_server()
+
+    def from_page(message: str | bytes) -> None:
+        frame = json.loads(message)
+        if frame.get("type") == "act" and refuse["cell"] is not None \
+                and frame["action"].get("cell") == refuse["cell"]:
+            refuse["cell"] = None
+            frame["v"] -= 1
+        server.send(json.dumps(frame))
+
+    def from_server(message: str | bytes) -> None:
+        if isinstance(message, str) and message.startswith('{"type":"hint"'):
+            hints.append(json.loads(message))
+        ws.send(message)
+
+    ws.on_message(from_page)
+    server.on_message(from_server)
+
+
+# The parts of your own board the phone's bar covers (bounding boxes), and the page's scroll.
+UNDER_BAR = """() => { const top = document.getElementById('actionbar').getBoundingClientRect().top;
+  const me = document.querySelector('.pboard.is-me');
+  return [['the cups', '.cups'], ['the counts', '.stats'], ['the upgrade tiles', '.tiles'],
+          ['your orders', '.tabs']]
+    .filter(([, sel]) => me.querySelector(sel).getBoundingClientRect().bottom > top + 0.5)
+    .map(([name]) => name).concat(scrollY ? [`scrolled ${scrollY}`] : []); }"""
 
 
 def hint_room(base_url: str, page: Page) -> None:
@@ -55,9 +136,8 @@ def hint_room(base_url: str, page: Page) -> None:
 def test_a_hint_outlines_the_experts_move_and_says_why(new_page, base_url: str) -> None:  # noqa: ANN001
     page = new_page(width=1440, height=900)
     hints: list[dict] = []
-    page.on("websocket", lambda ws: ws.on(
-        "framereceived", lambda payload: hints.append(json.loads(payload))
-        if isinstance(payload, str) and payload.startswith('{"type":"hint"') else None))
+    refuse: dict[str, str | None] = {"cell": None}  # the step the server will refuse (stale)
+    page.route_web_socket(re.compile(r"/ws/"), lambda ws: through(ws, hints, refuse))
     hint_room(base_url, page)
     page.wait_for_selector("#game:not([hidden])")
     expect(page.locator("#hints-chip")).to_have_text("Hints on")
@@ -86,26 +166,88 @@ def test_a_hint_outlines_the_experts_move_and_says_why(new_page, base_url: str) 
     assert sorted(o["cell"] for o in cells) == sorted(set(path))
     for o in cells:  # each outline sits on its cell of the path
         assert o["box"] == page.evaluate(BOX, o["cell"])
+    # With reduced motion a cell a bot just moved to is outlined for a moment (.motion-hl,
+    # solid); when it lies on the hinted path, that outline shows until it goes.
+    page.wait_for_function("!document.querySelector('.hint-target.motion-hl')")
+    outlined = page.evaluate(OUTLINED)
     for o in outlined:
         assert o["outline"] == "dashed" and o["animation"] == "none"  # reduced motion
     line = page.locator("#hint-line").text_content() or ""
-    end = path[-1].upper()
-    assert line.startswith("Expert's hint: Move to ") and f"({end})" in line, line
+    steps = f"{len(path)} step" + ("s" if len(path) > 1 else "")
+    assert line.startswith(f"Expert's hint: Walk {steps} to the "), line
+    assert not re.search(r"[rR]\d[cC]\d", line), line  # no coordinate the board does not draw
+    assert page.evaluate(NUMBERED) == [[c, str(i + 1)] for i, c in enumerate(path)]
+    for cell, box in page.evaluate(NUMBER_BOXES):  # each number inside its cell, bold
+        assert inside(box, page.evaluate(BOX, cell)), (cell, box)
+    assert page.evaluate(HINT_STROKE) >= 2 * page.evaluate(WALK_STROKE)
     screenshot(page, "hint-1440-en")
     page.evaluate("() => import('/static/js/lang/i18n.js').then((m) => m.setLang('th'))")
-    expect(page.locator("#hint-line")).to_contain_text("คำใบ้จากผู้เชี่ยวชาญ: เดินไปที่")
-    expect(page.locator("#hint-line")).to_contain_text(f"({end})")
+    expect(page.locator("#hint-line")).to_contain_text(f"คำใบ้จากผู้เชี่ยวชาญ: เดิน {len(path)} ก้าว ไปที่")
     expect(ask).to_have_text("คำใบ้")
     page.set_viewport_size({"width": 360, "height": 800})  # a phone: the line fits, wrapped
     wait_for(page, "document.scrollingElement.scrollWidth <= 360", timeout=3000)  # re-laid out
     no_sideways_scroll(page)
     expect(page.locator("#hint-line")).to_be_in_viewport()
     screenshot(page, "hint-360-th")
+    # Thai lines break between words only (issue 43): a long hint naming steam, ice and
+    # caramel keeps each word on one line at 360 px.
+    page.evaluate(LONG_THAI_HINT)
+    assert words_whole(page, "#hint-line", ("ไอน้ำ", "น้ำแข็ง", "คาราเมล")) >= 4
+    assert page.evaluate(LINES, "#hint-line") >= 3  # it did wrap
+    screenshot(page, "hint-360-th-long")
+    # Issue 43: on a 360×740 phone, with the hint line shown, the bar is as tall as what it
+    # says and cuts none of its buttons (Undo and Hint were cut in half in th and ko).
+    # Nor does the bar, its hint line two or three lines long, cover your own board's lowest
+    # rows, the counts beside the cups and the upgrade tiles, with the page at its top.
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.evaluate("() => scrollTo(0, 0)")
+    for lang in ("th", "ko", "en"):
+        page.evaluate(f"() => import('/static/js/lang/i18n.js').then((m) => m.setLang('{lang}'))")
+        expect(page.locator("#hint-line")).to_be_in_viewport()
+        assert page.evaluate(BAR_CUTS) == {"overflow": 0, "cut": []}, lang
+        assert page.evaluate(LINES, "#hint-line") >= 2, lang
+        assert page.evaluate(UNDER_BAR) == [], lang
+        screenshot(page, f"hint-360-740-{lang}", full_page=False)
 
-    page.locator(f'[data-cand="{rng.randrange(page.evaluate(CANDIDATES))}"]').click()
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.evaluate("() => import('/static/js/lang/i18n.js').then((m) => m.setLang('en'))")
+    start = page.locator(f'#board [data-cell="{page.evaluate(WALK_START)}"]')
+    expect(start).to_have_attribute("aria-label", re.compile("move this meeple"))
+    start.click()  # the hinted meeple
     settled(page)
-    expect(page.locator("#hint-line")).to_be_hidden()  # acted: the hint is spent
-    assert page.evaluate(OUTLINED) == []
+    for i, cell in enumerate(path):  # the walk followed: the rest stays, numbered on
+        expect(page.locator("#hint-line")).to_be_visible()
+        numbered = [[c, str(i + j + 1)] for j, c in enumerate(path[i:])]
+        assert page.evaluate(NUMBERED) == numbered
+        if i == 0:  # a step the server refuses is not walked: the numbers stay as they were
+            refuse["cell"] = cell
+            page.locator(f'#board [data-cell="{cell}"]').click()
+            wait_for(page, "() => document.body.dataset.busy === '0'")
+            assert refuse["cell"] is None  # it was sent, and refused
+            expect(page.locator("#hint-line")).to_be_visible()
+            assert page.evaluate(NUMBERED) == numbered
+        page.locator(f'#board [data-cell="{cell}"]').click()
+        settled(page)
+    expect(page.locator("#hint-line")).to_be_hidden()  # walked: the hint is spent
+    assert page.evaluate(OUTLINED) == [] and page.evaluate(NUMBERED) == []
+
+    # On through the turn at random, to where End turn is all that is left (R-TURN): the
+    # line says so, and no hint can be asked (none spent on it).
+    for _ in range(40):
+        wait_for(page, MINE)
+        if page.evaluate(ONLY_END_TURN):
+            break
+        page.locator(f'[data-cand="{rng.randrange(page.evaluate(CANDIDATES))}"]').click()
+        settled(page)
+    else:
+        raise AssertionError("End turn never was the only thing left")
+    expect(page.locator("#hint-line")).to_have_text(
+        "Only End turn is left: nothing more to do this turn.")
+    expect(ask).to_be_hidden()
+    asked = len(hints)
+    page.get_by_role("button", name="End turn", exact=True).click()
+    settled(page)
+    assert len(hints) == asked  # nothing was asked of the expert
 
 
 def game_with_a_hint(seed: int) -> tuple[dict, dict]:
@@ -141,7 +283,12 @@ def test_the_replay_says_a_hint_and_outlines_it_where_it_was_given(new_page, bas
     page.goto(f"{made.json()['url']}?step={given['after']}")
     line = page.locator("#log-list .ev-talk-hint")
     expect(line).to_have_count(1)
-    expect(line).to_contain_text("Hint for Mina: Move to ")
+    expect(page.locator("#token-state")).to_contain_text("Replay of a finished game")
+    page.locator(".pboard.compact .card").first.focus()  # its chips zoom as at the table
+    expect(page.locator("#card-zoom .card")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(line).to_contain_text("Hint for Mina: Walk ")
+    expect(line).not_to_contain_text("(R")
     outlined = page.evaluate(OUTLINED)
     assert sorted(o["cell"] for o in outlined if o["cell"]) == sorted(set(given["path"]))
     page.locator("#rp-forward").click()  # the next step: the hint was for the one before
@@ -160,3 +307,69 @@ def test_the_waiting_room_tells_everyone_the_table_allows_hints(new_page, base_u
     page.goto(f"/r/{plain.json()['code'].replace('-', '')}")
     expect(page.locator(".wait-option-list li").first).to_be_visible()
     expect(page.locator(".wait-option-list")).not_to_contain_text("힌트 허용")
+
+
+# A hint three lines long or more at 360 px in every language (the longest kind of why).
+LONG_HINT = """async (lang) => {
+  await import('/static/js/lang/i18n.js').then((m) => m.setLang(lang));
+  const { whyLine } = await import('/static/js/table/hint.js');
+  document.getElementById('hint-line').textContent = whyLine({ key: 'hint.why.move_rush_serve',
+    args: { cell: 'r4c4', steps: 4, rush: 1, gains: { steam: 2, ice: 1, caramel: 1 },
+            orders: ['Iced Caramel Macchiato', 'Caramel Frappe'] } });
+}"""
+# The bar's visible buttons, each: its text, enabled, and what it sticks out of or under
+# (the bar, the window, the hint line's box).
+BAR_BUTTONS = """() => {
+  const bar = document.getElementById('actionbar').getBoundingClientRect();
+  const hint = document.getElementById('hint-line').getBoundingClientRect();
+  const meets = (r, o) => r.left < o.right - 0.5 && o.left < r.right - 0.5
+    && r.top < o.bottom - 0.5 && o.top < r.bottom - 0.5;
+  return [...document.querySelectorAll('#actionbar button')].filter((e) => e.checkVisibility())
+    .map((e) => { const r = e.getBoundingClientRect(); const wrong = [];
+      if (r.left < bar.left - 0.5 || r.right > bar.right + 0.5 || r.top < bar.top - 0.5
+          || r.bottom > bar.bottom + 0.5) wrong.push('outside the bar');
+      if (r.left < -0.5 || r.right > innerWidth + 0.5 || r.top < -0.5
+          || r.bottom > innerHeight + 0.5) wrong.push('outside the window');
+      if (meets(r, hint)) wrong.push('under the hint line');
+      return { text: e.textContent.trim(), enabled: !e.disabled, wrong,
+               box: [r.x, r.y, r.width, r.height].map(Math.round) }; }); }"""
+
+
+def test_the_phone_bar_keeps_its_buttons_whole_mid_walk_with_a_long_hint(  # noqa: ANN001
+        new_page, base_url: str) -> None:
+    """Issue 43: on a 360×740 phone, mid-walk (the hinted walk's first step taken, so Undo is
+    on), with a hint line three lines long in th and ko (the longest) and en, every button of
+    the action bar (Undo, End turn and the rest) lies whole inside the bar and the window,
+    clear of the hint's text."""
+    page = new_page(width=360, height=740)
+    hints: list[dict] = []
+    page.route_web_socket(re.compile(r"/ws/"), lambda ws: through(ws, hints, {"cell": None}))
+    hint_room(base_url, page)
+    page.wait_for_selector("#game:not([hidden])")
+    rng = random.Random(3)
+    for _ in range(40):
+        wait_for(page, MINE)
+        if page.locator("#prompt").text_content() == CHOOSE_MEEPLE:
+            break
+        page.locator(f'[data-cand="{rng.randrange(page.evaluate(CANDIDATES))}"]').click()
+        settled(page)
+    else:
+        raise AssertionError("never reached the first move")
+    page.locator(".hint-btn").click()
+    expect(page.locator("#hint-line")).to_be_visible(timeout=30_000)
+    path = hints[-1]["path"]
+    page.locator(f'#board [data-cell="{page.evaluate(WALK_START)}"]').click()
+    settled(page)
+    page.locator(f'#board [data-cell="{path[0]}"]').click()  # the first step of the walk
+    settled(page)
+    expect(page.locator("#undo-btn")).to_be_enabled()
+    for lang in ("th", "ko", "en"):
+        page.evaluate(LONG_HINT, lang)
+        page.evaluate("() => scrollTo(0, 0)")
+        assert page.evaluate(LINES, "#hint-line") >= 3, lang
+        buttons = page.evaluate(BAR_BUTTONS)
+        screenshot(page, f"hint-walk-360-740-{lang}", full_page=False)
+        undo = page.locator("#undo-btn").text_content()
+        assert [b["text"] for b in buttons if b["enabled"]].count(undo) == 1, (lang, buttons)
+        assert [b for b in buttons if b["wrong"]] == [], (lang, buttons)
+        assert page.evaluate(BAR_CUTS) == {"overflow": 0, "cut": []}, lang

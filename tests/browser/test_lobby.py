@@ -27,6 +27,47 @@ def test_lobby_screens_in_english_and_thai(new_page) -> None:  # noqa: ANN001
         screenshot(page, f"lobby-{width}-th")
 
 
+# What a stranger sees first (issue 46): Play now, its button on the first screen and above
+# every other button of the page but "Learn to play"; Create table just after it, on the
+# first screen too (issue 43: the number of players and the button).
+FIRST = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const play = box(document.querySelector('#qp-play'));
+  const create = [...document.querySelectorAll('#option-players label, #create-form > .btn.big')]
+    .map(box);
+  const others = [...document.querySelectorAll('main button, main a.btn, main input[type=submit]')]
+    .filter((e) => e.offsetParent && e.id !== 'qp-play' && !e.hasAttribute('data-learn-start')
+      && !e.closest('#qp-form'));
+  return {play: {top: play.top, bottom: play.bottom, right: play.right},
+          createBottom: Math.max(...create.map((r) => r.bottom)),
+          createRight: Math.max(...create.map((r) => r.right)),
+          firstOther: Math.min(...others.map((e) => box(e).top)),
+          height: innerHeight, width: innerWidth};
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "th-TH", "ko-KR"])
+def test_lobby_puts_play_now_first_and_create_table_near(new_page, locale: str) -> None:  # noqa: ANN001
+    """Issue 46: at 1366×768 and 360×740 Play now is the first thing a stranger sees; Create
+    table (the number of players and its button) comes right after it; every other option
+    is folded under "More options" until it is opened (issue 43)."""
+    for width, height in ((360, 740), (1366, 768), (1440, 900)):
+        page = new_page(width=width, height=height, locale=locale)
+        page.goto("/")
+        expect(page.locator("#qp-play")).to_be_visible()
+        at = page.evaluate(FIRST)
+        assert at["play"]["top"] >= 0 and at["play"]["bottom"] <= height, (width, at)
+        assert at["play"]["right"] <= width and at["createRight"] <= width, (width, at)
+        assert at["play"]["bottom"] <= at["firstOther"], (width, at)  # Play now before the rest
+        assert at["play"]["bottom"] < at["createBottom"] <= height, (width, at)
+        more = page.locator("#more-options")
+        expect(more.locator("#option-mode")).to_be_hidden()
+        screenshot(page, f"lobby-first-{width}-{locale[:2]}", full_page=False)
+        more.locator("summary").click()
+        expect(more.locator("#option-mode")).to_be_visible()
+        no_sideways_scroll(page)
+
+
 def test_rules_page_follows_the_browser_language(new_page, base_url: str) -> None:  # noqa: ANN001
     korean = new_page(locale="ko-KR")
     korean.goto("/rules")
@@ -38,6 +79,7 @@ def test_waiting_room_host_powers_and_spectators(new_page, base_url: str) -> Non
     host = new_page(width=1024)
     host.goto("/")
     host.get_by_role("radio", name="3").check()
+    host.get_by_text("More options").click()
     host.get_by_label("Public — listed in the lobby").check()
     button(host, "Create table").click()
     host.wait_for_url(re.compile(r"/r/"))
@@ -48,7 +90,7 @@ def test_waiting_room_host_powers_and_spectators(new_page, base_url: str) -> Non
     # The public table is listed in the lobby.
     visitor = new_page(width=360)
     visitor.goto("/")
-    visitor.get_by_role("link", name=f"Open table {code}").click()
+    visitor.get_by_role("link", name=f"Sit at table {code}").click()
     visitor.get_by_label("Your name").fill("Vic")
     button(visitor, "Sit in seat 2").click()
     expect(host.get_by_text("Vic", exact=True)).to_be_visible()

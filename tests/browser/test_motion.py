@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from .test_full_games import seat_in_new_game
 from .ui import ARTIFACTS, CANDIDATES, settled, wait_for
@@ -318,6 +318,9 @@ def test_a_watcher_sees_an_upgrade_spend_its_orders_and_light_up(new_page, base_
                 wait_for(watcher, "() => !document.getAnimations()"
                          ".some(a => String(a.id).startsWith('motion-'))")
                 watcher.evaluate("window.__motion = []")
+                # Issue 43: until one lights up, the faint tiles have a heading.
+                expect(watcher.locator(f'#me-area .pboard[data-seat="{view["seat"]}"] .tiles-title')
+                       ).to_be_visible()
                 actor.act(action)
                 break
             actor.act(action)
@@ -332,6 +335,7 @@ def test_a_watcher_sees_an_upgrade_spend_its_orders_and_light_up(new_page, base_
         }""")
         assert target == [str(seat), tile]
         assert watcher.evaluate("window.__motion").count("motion-spend") == 3
+        expect(watcher.locator(f'.pboard[data-seat="{seat}"] .tiles-title')).to_be_hidden()
         watcher.screenshot(path=str(ARTIFACTS / "motion-upgrade-1440.png"))
     finally:
         table.close()

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from .geometry import (
     DESKTOPS,
     MY_TURN_PARTS,
+    board_column_fills_height,
     board_fills_height,
     header_one_row,
     outside_window,
@@ -43,6 +44,7 @@ def check_phase(page: Page, players: int, name: str, lang: str) -> None:
         bad = outside_window(page, MY_TURN_PARTS)
         assert not bad, f"{players} players, {name} at {width}×{height}: {bad}"
         board_fills_height(page)
+        board_column_fills_height(page)
         words_fit(page)
         screenshot(page, f"turn-{players}p-{name}-{width}-{lang}", full_page=False)
 
@@ -69,9 +71,29 @@ def test_your_turn_fits_one_screen_in_every_phase(new_page, base_url: str, playe
         page.locator(f'[data-cand="{rng.randrange(count)}"]').click()
         settled(page)
     assert wanted <= seen, f"phases never reached on your turn: {wanted - seen}"
+    if players == 4:
+        chat_keeps_the_table_in_view(page)
     for b in bots:
         b.done.set()
     finish(bots)
+
+
+def chat_keeps_the_table_in_view(page: Page) -> None:
+    """Issue 43: at 1366×768 with 4 players, opening the chat and typing in it scrolls
+    nothing: the prompt, the board and the chat's input stay in the window."""
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator("#talk-toggle").click()
+    expect(page.locator("#talk-input")).to_be_focused()
+    page.keyboard.type("good luck")
+    page.wait_for_timeout(100)
+    assert page.evaluate("scrollY") == 0, "opening the chat scrolled the page"
+    bad = outside_window(page, {"#prompt": "prompt", "#board": "board", "#talk form": "chat input"})
+    assert not bad, f"with the chat open: {bad}"
+    screenshot(page, "chat-open-1366-4p", full_page=False)
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.locator("#talk-toggle").click()
 
 
 @pytest.mark.parametrize("locale", ["en-US", "th-TH", "ko-KR"])

@@ -1,5 +1,6 @@
 """Out of turn (issue 26): a click on the board while another player is to act says, quietly,
-whose turn it is: a polite status over the board (never an alert), in the player's language;
+whose turn it is: a polite status on the board's bottom edge, covering no cell (issue 43;
+never an alert), in the player's language;
 nothing is sent and nothing moves."""
 
 from __future__ import annotations
@@ -24,8 +25,12 @@ def note(page: Page) -> dict:
       const r = n.getBoundingClientRect();
       const b = document.getElementById('board').getBoundingClientRect();
       return {shown: !n.hidden, text: n.textContent, role: n.getAttribute('role'),
-              inside: r.left >= b.left && r.right <= b.right
-                && r.top >= b.top && r.bottom <= b.bottom,
+              inside: r.left >= b.left && r.right <= b.right && r.top >= b.top - 1
+                && r.bottom <= innerHeight + document.scrollingElement.scrollTop,
+              covers: [...document.querySelectorAll('#board .cell')].filter((c) => {
+                const q = c.getBoundingClientRect();
+                return r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom;
+              }).map((c) => c.dataset.cell),
               status: document.getElementById('status').textContent,
               toast: !document.getElementById('toast').hidden}; }""")
 
@@ -61,7 +66,8 @@ def test_a_click_out_of_turn_says_whose_turn_it_is(new_page, base_url: str, widt
     assert got.get("shown"), "no word on a click out of turn"
     assert got["text"].startswith(WORDS[locale]) and "Rowan" in got["text"], got
     assert got["role"] == "status" and not got["toast"], "said as an alert, not quietly"
-    assert got["inside"], "the note spills off the board"
+    assert got["inside"], "the note spills off the board's width"
+    assert got["covers"] == [], f"the note covers cells of the board: {got['covers']}"  # issue 43
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"out-of-turn-{width}-{locale[:2]}.png"))
     for b in bots:

@@ -1,7 +1,12 @@
 """A phone layout that holds still (issue 26), at 360×740: the board and your own area keep
 their boxes in every phase and on every player's turn, the app never moves the page's scroll
 position, the Chat button never covers an interactive element, and the header keeps its
-links to "How to play" and "Finished games" (in a menu)."""
+links to "How to play" and "Finished games" (in a menu).
+
+A whole turn on one screen (issue 43): from the top of the page, every tap of several whole
+turns (move, pour, serve, end) lands on its control inside the window, as a finger would,
+with the page never scrolled; the action bar is as tall as what it says, in every phase and
+on the other players' turns, and none of its buttons is cut."""
 
 from __future__ import annotations
 
@@ -16,7 +21,7 @@ from .ui import ARTIFACTS, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
-SCROLL = 250  # where the player left the page: the board half under the prompt bar
+SCROLL = 0  # where the player is: the top of the page, where a whole turn fits
 TOLERANCE = 3
 
 # Record, after every new version is drawn, where the board and your area are (page
@@ -44,6 +49,16 @@ RECORDER = """() => {
       phase: [...root.classList].find(k => k.startsWith('phase-')),
       mine: root.classList.contains('my-turn'),
       board: box(document.getElementById('board')), me: box(document.getElementById('me-area')),
+      // The bar's blank below its last row, and the buttons it cuts (as tall as its content).
+      barBlank: (() => { const a = document.getElementById('actionbar');
+        const rows = [...a.children].filter(e => e.checkVisibility());
+        const pad = parseFloat(getComputedStyle(a).paddingBottom);
+        const last = Math.max(...rows.map(e => e.getBoundingClientRect().bottom));
+        return Math.round(bar.bottom - last - pad); })(),
+      cut: [...document.querySelectorAll('#actionbar button')].filter(e => e.checkVisibility())
+        .filter(e => { const r = e.getBoundingClientRect();
+          return r.top < bar.top - 0.5 || r.bottom > bar.bottom + 0.5; })
+        .map(e => e.textContent.trim()),
       chatInBar: c.left >= bar.left - 0.5 && c.right <= bar.right + 0.5
         && c.top >= bar.top - 0.5 && c.bottom <= bar.bottom + 0.5,
       covered,
@@ -56,6 +71,20 @@ RECORDER = """() => {
 
 
 BAR_OVERFLOW = """(a => a.scrollHeight - a.clientHeight)(document.getElementById('actionbar'))"""
+
+# Where a finger taps the control: its middle, if it is inside the window and nothing
+# (the bar, a note) lies over it there; else why not.
+TAP_POINT = """(sel) => {
+  const e = document.querySelector(sel); const r = e.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const name = (e.getAttribute('aria-label') || e.textContent).trim().slice(0, 40);
+  if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth)
+    return {miss: `${name} at ${[r.left, r.top, r.right, r.bottom].map(Math.round)}, off screen`};
+  const hit = document.elementFromPoint(x, y);
+  if (!hit || !(hit === e || e.contains(hit)))
+    return {miss: `${name}: its middle is covered by ${hit && (hit.id || hit.className)}`};
+  return {x, y};
+}"""
 
 
 def near(a: list[float], b: list[float]) -> bool:
@@ -77,7 +106,7 @@ def test_phone_layout_holds_still(new_page, base_url: str, players: int, locale:
     page.wait_for_selector("#game:not([hidden])")
     settled(page)
     page.evaluate(f"window.scrollTo(0, {SCROLL})")
-    assert page.evaluate("scrollY") == SCROLL, "the page is too short to scroll"
+    assert page.evaluate("scrollY") == SCROLL
     page.evaluate(RECORDER)
     rng = random.Random(players * 3)
     seen: set[str] = set()
@@ -98,9 +127,12 @@ def test_phone_layout_holds_still(new_page, base_url: str, players: int, locale:
         if wanted <= seen and turns >= 3:
             break
         count = page.evaluate(CANDIDATES)
-        # A click as a finger makes it: no scrolling the control into view first.
-        page.evaluate(f"document.querySelector('[data-cand=\"{rng.randrange(count)}\"]').click()")
+        # A tap as a finger makes it, where the control is: no scrolling it into view first.
+        point = page.evaluate(TAP_POINT, f'[data-cand="{rng.randrange(count)}"]')
+        assert "miss" not in point, f"{now}: {point.get('miss')}"
+        page.mouse.click(point["x"], point["y"])
         settled(page)
+        assert page.evaluate("scrollY") == SCROLL, f"{now}: the page scrolled"
         # The bar keeps one height: what it holds must fit, no button hidden in its scroll.
         over = page.evaluate(BAR_OVERFLOW)
         assert over <= 1, f"{phase(page)}: the prompt bar's content overflows by {over}px"
@@ -116,6 +148,8 @@ def test_phone_layout_holds_still(new_page, base_url: str, players: int, locale:
         assert near(r["me"][:3], first["me"][:3]), f"{where}: your area {r['me']} != {first['me']}"
         assert r["chatInBar"], f"{where}: the Chat button floats outside the prompt bar"
         assert not r["covered"], f"{where}: the Chat button covers {r['covered']}"
+        assert r["barBlank"] <= 2, f"{where}: the bar is {r['barBlank']}px taller than it says"
+        assert not r["cut"], f"{where}: the action bar cuts {r['cut']}"
     for b in bots:
         b.done.set()
     finish(bots)

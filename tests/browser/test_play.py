@@ -23,6 +23,7 @@ XSS_NAME = "<img src=x onerror=z()>"
 
 def open_table(alice: Page) -> str:
     alice.goto("/")
+    alice.get_by_text("More options").click()
     alice.get_by_label("Starting player").select_option("0")
     alice.get_by_role("button", name="Create table").click()
     alice.wait_for_url(re.compile(r"/r/"))

@@ -34,6 +34,7 @@ def chat(page: Page) -> None:
 def test_two_players_chat_and_a_clock_runs_out(new_page) -> None:
     alice, bob = new_page(width=1366, height=768), new_page(width=360, height=740)
     alice.goto("/")
+    alice.get_by_text("More options").click()
     alice.get_by_label("Turn clock").select_option(label="1 min per turn + 5 min bank")
     alice.get_by_role("button", name="Create table").click()
     alice.wait_for_url(re.compile(r"/r/"))
@@ -98,8 +99,9 @@ def test_two_players_chat_and_a_clock_runs_out(new_page) -> None:
       window.shown = [];
       const status = document.getElementById("status");
       const root = document.getElementById("table-root");
+      const undo = document.getElementById("undo-btn");
       new MutationObserver(() => window.shown.push(
-        [status.textContent, root.classList.contains("my-turn")]))
+        [status.textContent, root.classList.contains("my-turn"), !undo.hidden && !undo.disabled]))
         .observe(status, { childList: true, characterData: true, subtree: true });
     }""")
     expect(alice.locator("#log-list")).to_contain_text(
@@ -107,11 +109,16 @@ def test_two_players_chat_and_a_clock_runs_out(new_page) -> None:
     # The stand-in finished the turn: now the other player's clock runs.
     expect(bob.locator("#turn-clock")).to_contain_text(other, timeout=20_000)
     # Back in control, the player is told what the bot did for them.
-    expect(slow.locator("#toast")).to_contain_text("While a bot played for you:")
+    # Issue 43: all of it, in order, said to them ("placed your meeple on …, …").
+    expect(slow.locator("#toast")).to_contain_text("While a bot played for you: ")
+    told = slow.locator("#toast").inner_text()
+    assert "your" in told and first not in told and "(and" not in told, told
+    assert not re.search(r"[rR]\d[cC]\d", told), told
     shown = slow.evaluate("window.shown")
-    assert ["Time's up — a bot is finishing your turn", False] in shown, shown
-    assert not any(text == "Your turn" for text, _ in shown[shown.index(
-        ["Time's up — a bot is finishing your turn", False]):]), shown
+    time_up = [s for s in shown if s[0] == "Time's up — a bot is finishing your turn"]
+    assert time_up and not any(mine for _, mine, _ in time_up), shown
+    assert not any(undo for _, _, undo in time_up), f"Undo offered while time is up: {shown}"
+    assert not any(text == "Your turn" for text, _, _ in shown[shown.index(time_up[0]):]), shown
     expect(alice.locator("#turn-clock")).to_contain_text(other)
     expect(slow.locator("#away-note")).to_be_hidden()
 

@@ -36,6 +36,7 @@ def test_a_player_confirms_an_address_and_the_lobby_says_your_turn(
                 page.on("pageerror", lambda exc: errors.append(str(exc)))
             # The host opens a turn-based table: the long clocks are offered.
             host.goto("/")
+            host.get_by_text("More options").click()
             host.get_by_label("Turn-based — a move whenever you have a minute, over days").check()
             clock = host.locator("#clock-choice")
             expect(clock).to_have_value("86400+259200")

@@ -4,7 +4,8 @@ back only through their mail: each turn sends exactly one "it's your turn" e-mai
 player whose turn it is, received by a real SMTP server in this process; its link opens
 that player's own seat in their browser (which never held the seat's token otherwise),
 they play the turn by clicking, and close the page. After a handful of turns the one to
-act lets their time and bank run out and the other ends the game as abandoned."""
+act lets their time and bank run out; the other is told so by mail, and its link brings
+them back to end the game as abandoned."""
 
 from __future__ import annotations
 
@@ -85,12 +86,19 @@ def test_two_players_play_by_mail_over_two_days(
             assert len(_turn_mails(smtp)) == TURNS + 1  # the next player's, waiting
             assert clock.now - 1000 >= 44 * HOUR
 
-            # The player to act lets their day and bank run out; the other, back by link,
-            # ends the game, which is stored as abandoned.
+            # The player to act lets their day and bank run out; the other hears of it by
+            # one more mail, whose link brings them back to their seat, where they end the
+            # game, which is stored as abandoned.
             late = room.game.current
             clock.advance(4 * DAY)
+            mails = smtp.wait_for(TURNS + 2, kind="turn")  # the late seat's mail
+            assert len(mails) == TURNS + 2, f"{len(mails)} mails"
+            assert mails[-1]["To"] == ADDRESSES[1 - late]
+            assert NAMES[late] in str(mails[-1]["Subject"])  # "Ana ran out of time"
             page = contexts[1 - late].new_page()
-            page.goto(link_in(_turn_mails(smtp)[-2], f"{url}/r/{code}#seat="))
+            page.set_default_timeout(10_000)
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(link_in(mails[-1], f"{url}/r/{code}#seat="))
             page.get_by_role("button", name="End the game (abandoned)").click()
             expect(page.locator("#prompt")).to_have_text("This table has closed.")
             games = httpx.get(f"{url}/api/games").json()["items"]

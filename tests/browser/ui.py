@@ -16,13 +16,14 @@ from server.rules import Game, card_public
 SAME_SITE = {"sec-fetch-site": "same-origin"}
 
 # Mark every control the seat may use now; return how many. Undo is left out (it only
-# loops), and so is the hint button (it never changes the game).
+# loops), and so are the hint button and the Chat button (they never change the game).
 CANDIDATES = """() => {
   document.querySelectorAll('[data-cand]').forEach(e => e.removeAttribute('data-cand'));
   const els = [
     ...document.querySelectorAll('#board .cell.legal'),
-    ...document.querySelectorAll('#actionbar button:not(:disabled):not(.undo):not(.hint-btn)'),
-    ...document.querySelectorAll('.pboard.is-me button:not(:disabled)'),
+    ...document.querySelectorAll(
+      '#actionbar button:not(:disabled):not(.undo):not(.hint-btn):not(.talk-toggle)'),
+    ...document.querySelectorAll('.pboard.is-me button:not(:disabled):not([aria-disabled=true])'),
   ].filter(e => e.offsetParent !== null);
   els.forEach((e, i) => e.setAttribute('data-cand', String(i)));
   return els.length;

@@ -21,13 +21,19 @@ from websockets.sync.client import connect
 
 from server.cluster.dev import (
     ROOT,
-    check_proxy_config,
+    proxy_binary,
     render_proxy_config,
     write_proxy_config,
 )
 from server.rooms.codes import ALPHABET, display
 
 from .harness import Cluster, Instance, create_database, drop_database, free_port, redis_ping
+
+
+def check_proxy_config(conf: Path) -> subprocess.CompletedProcess[str]:
+    """`haproxy -c` on a rendered file (returncode 0 when valid; the verdict in its output)."""
+    return subprocess.run([proxy_binary(), "-c", "-f", str(conf)],
+                          capture_output=True, text=True, timeout=30)
 
 
 def codes(n: int, seed: int = 10) -> list[str]:

@@ -18,6 +18,7 @@ from server.db import ops, sqlite_writer, store
 from server.db.journal import Journal
 from server.db.records import ActionRecord, JournalConflict, SeatRecord, UnknownRoom
 from server.db.session import session_factory
+from tests.stored import game_by_room
 
 from .conftest import Clock
 from .helpers import finished, new_room
@@ -90,10 +91,10 @@ async def live(journal: Journal, batch: list[ops.Op], together: bool) -> None:
     """Hand the operations over as the rooms do: each awaited, or all at once (one batch
     mixing every kind)."""
     if together:
-        await asyncio.gather(*(journal._submit(dict(op)) for op in batch))
+        await asyncio.gather(*(journal.submit(dict(op)) for op in batch))
     else:
         for op in batch:
-            await journal._submit(dict(op))
+            await journal.submit(dict(op))
 
 
 @pytest.fixture
@@ -139,7 +140,7 @@ async def test_a_whole_game_journaled_live_leaves_the_rows_a_replay_leaves(
     assert over == await dump(engine, "ORMGAME1")
     assert over["journal"] == [] and len(over["game_players"]) == 2
     async with session_factory(engine)() as session:
-        saved = await store.get_game_by_room(session, "LIVEGAME")
+        saved = await game_by_room(session, "LIVEGAME")
     assert saved is not None and saved.summary.players[1].stand_in == "strong"
     assert long_way == []  # on SQLite, all of it went the short way
 

@@ -12,6 +12,7 @@ from server.db import store
 from server.db.models import JournalEntry, Room
 from server.db.records import ActionRecord, JournalConflict, SeatRecord, UnknownRoom
 from server.db.session import session_factory
+from tests.stored import game_by_room
 
 from .conftest import Clock
 from .helpers import finished, new_room, replay
@@ -113,7 +114,7 @@ async def test_finished_game_round_trip_and_replay(engine: AsyncEngine, clock: C
         assert await store.load_unfinished_rooms(s) == []  # room closed, journal dropped
         assert await s.scalar(JournalEntry.__table__.select().with_only_columns(
             JournalEntry.seq)) is None
-        assert await store.get_game_by_room(s, room.code) == detail
+        assert await game_by_room(s, room.code) == detail
         assert await store.get_game(s, game_id + 1) is None
     assert detail is not None
     summary = detail.summary

@@ -14,6 +14,7 @@ from server.db.migrate import downgrade_async, upgrade_async
 from server.db.records import FinishedGame, NewRoom, SeatRecord
 from server.db.session import make_engine, session_factory
 from server.rules import RULES_VERSION
+from tests.stored import game_by_room
 
 T = datetime(2026, 12, 1, 6, 0, tzinfo=UTC)
 RESULT = {"scores": [{"total": 3, "orders": 3, "upgrades": 0, "penalties": 0, "rush": 0,
@@ -110,7 +111,7 @@ async def test_talk_follows_a_room_into_its_finished_game(migrated_url: str) -> 
         await _apply(sessions, ops.game_finished(finished), ops.talk("TALKROOM", chat(2, "gg"), T),
                      ops.talk("TALKROOM", chat(2, "gg"), T))
         async with sessions() as session:
-            game = await store.get_game_by_room(session, "TALKROOM")
+            game = await game_by_room(session, "TALKROOM")
             left = await session.scalar(text("SELECT count(*) FROM room_talk"))
         assert game is not None and [t["text"] for t in game.talk] == ["hi", "gg"]
         assert left == 0

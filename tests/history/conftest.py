@@ -13,8 +13,9 @@ from server.config import Settings
 from server.db.migrate import upgrade
 from server.main import create_app
 from server.rooms import NullJournal
+from tests.stored import store_games
 
-from .helpers import Played, library, store_games
+from .helpers import Played, library
 
 
 @pytest.fixture(scope="session")

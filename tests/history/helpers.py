@@ -1,17 +1,14 @@
 """Finished games for the history tests: played by seeded random legal actions (with the
-odd undo), stored through the same store function the journal uses."""
+odd undo), stored by tests.stored.store_games (the store function the journal uses)."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from server.db import store
 from server.db.records import FinishedGame, SeatRecord
-from server.db.session import make_engine, session_factory
 from server.rules import RULES_VERSION, Game, apply, can_undo, legal_actions, new_game
 
 T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
@@ -73,16 +70,3 @@ GAMES = (
 
 def library() -> list[Played]:
     return [played(*spec) for spec in GAMES]  # type: ignore[arg-type]
-
-
-async def _store(url: str, games: list[FinishedGame]) -> list[int]:
-    engine = make_engine(url)
-    try:
-        async with session_factory(engine).begin() as session:
-            return [await store.save_finished_game(session, g) for g in games]
-    finally:
-        await engine.dispose()
-
-
-def store_games(url: str, games: list[FinishedGame]) -> list[int]:
-    return asyncio.run(_store(url, games))

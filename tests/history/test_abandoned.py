@@ -30,6 +30,7 @@ from server.main import create_app
 from server.persist import RoomJournal
 from server.rooms import RoomManager, RoomOptions, seating
 from server.rules import legal_actions
+from tests.stored import game_by_room
 
 IDLE = 100.0
 
@@ -91,7 +92,7 @@ async def load(url: str, code: str) -> tuple[Any, Any, list]:
     engine = make_engine(url)
     try:
         async with session_factory(engine)() as s:
-            game = await store.get_game_by_room(s, code)
+            game = await game_by_room(s, code)
             status = (await store._room(s, code))[1]
             on_show = await store.load_finished_rooms(s, game.summary.ended_at.replace(year=2000))
         return game, status, on_show

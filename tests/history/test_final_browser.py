@@ -14,8 +14,9 @@ from server.db.migrate import upgrade
 from tests.browser.ui import ARTIFACTS, no_sideways_scroll
 from tests.chromium import chromium, needs_chromium
 from tests.serving import served
+from tests.stored import store_games
 
-from .helpers import played, store_games
+from .helpers import played
 
 BIG_SEED = 2**64 - 59  # a JavaScript number would print 18446744073709552000
 COLUMNS = ["end.place", "end.player", "end.orders", "end.upgrades", "end.penalties",

@@ -14,7 +14,7 @@ import pytest
 from server.history import replay_game
 from server.rules import apply, view
 from tests.browser.ui import wait_for
-from tests.chromium import chromium, needs_chromium
+from tests.chromium import chromium, needs_chromium, watched_page
 from tests.serving import served
 
 from .helpers import Played
@@ -44,15 +44,8 @@ def browser(base_url: str) -> Iterator[object]:
 @pytest.fixture
 def page(browser: Any, base_url: str) -> Iterator[object]:
     """A fresh context (its own localStorage) per test."""
-    context = browser.new_context(base_url=base_url, locale="en-US",
-                                  viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert errors == []
+    with watched_page(browser, base_url, width=1280) as page:
+        yield page
 
 
 def check_table(page: object, known: Played, step: int) -> None:

@@ -8,7 +8,9 @@ from dataclasses import replace
 
 from fastapi.testclient import TestClient
 
-from .helpers import Played, store_games
+from tests.stored import store_games
+
+from .helpers import Played
 
 TALK = (
     {"n": 1, "kind": "chat", "channel": "players", "author": "p0", "seat": 0, "name": "Ada",

@@ -97,3 +97,23 @@ test("plural strings have an `other` form in every language (and `one` in Englis
     if (typeof value === "object") assert.ok("one" in value && "other" in value);
   }
 });
+
+test("every order name (R-COMP-3) is translated in Thai and Korean; English keeps the card's own", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const root = new URL("../../", import.meta.url).pathname;
+  const names = JSON.parse(execFileSync(process.env.PYTHON || `${root}.venv/bin/python`, ["-c",
+    "import json; from server.rules.data import DECK_SHEET; print(json.dumps(sorted({c[1] for c in DECK_SHEET})))"],
+  { cwd: root, encoding: "utf8" }));
+  assert.ok(names.length > 30 && names.includes("Iced Caramel Macchiato"));
+  setLang("en");
+  assert.equal(i18n.orderName("Iced Caramel Macchiato"), "Iced Caramel Macchiato");
+  for (const [lang, table] of [["th", th], ["ko", ko]]) {
+    setLang(lang);
+    for (const name of names) {
+      assert.ok(table[`order.${name}`], `${lang}: ${name}`);
+      assert.doesNotMatch(i18n.orderName(name), /[A-Za-z]/, `${lang}: ${name}`);
+    }
+  }
+  setLang("ko");
+  assert.equal(i18n.orderName("Iced Caramel Macchiato"), "아이스 카라멜 마키아토");
+});

@@ -112,4 +112,7 @@ test("the move prompt counts free steps, then asks for Rush Tokens", () => {
 test("undo is offered exactly when the view says it can be", () => {
   assert.equal(intents(view({ can_undo: true }), emptySelection()).undo, true);
   assert.equal(intents(view({ can_undo: false }), emptySelection()).undo, false);
+  // Time's up: a bot finishes the turn (R-TURN); the player has nothing to take back.
+  const late = { ...view({ can_undo: true }), room: { seats: [{ stand_in: "greedy" }, {}] } };
+  assert.equal(intents(late, emptySelection()).undo, false);
 });

@@ -51,3 +51,25 @@ test("the notes are whole sentences in Thai and Korean too", () => {
     assert.ok(!/[{}]/.test(note) && !/orders|tied/.test(note), note);
   }
 });
+
+test("the whole tie-break is said: players also tied on orders are placed by Rush Tokens", () => {
+  // R-SCORE: Ana 5 points and 4 orders; Bot D and Bot B 5 points and 3 orders, Bot D 1 Rush
+  // Token to Bot B's 0.
+  const res = result([score(5, 4, 0), score(5, 3, 0), score(1, 1, 0), score(5, 3, 1)],
+    [0, 3, 1, 2], [1, 2, 3, 4]);
+  setLang("en");
+  assert.deepEqual(tieNotes(res, nameOf), [
+    "Ana and Bot D (expert) and Bot B (greedy) tied on 5 points; Ana completed 4 orders, Bot D (expert) completed 3 orders, Bot B (greedy) completed 3 orders.",
+    "Bot D (expert) and Bot B (greedy) also tied on 3 orders; Bot D (expert) has 1 Rush Token, Bot B (greedy) has 0 Rush Tokens.",
+  ]);
+  const shared = result([score(5, 4, 0), score(5, 3, 1), score(1, 1, 0), score(5, 3, 1)],
+    [0, 1, 3, 2], [1, 2, 2, 4]);
+  assert.equal(tieNotes(shared, nameOf)[1],
+    "Bot B (greedy) and Bot D (expert) also tied on 3 orders and on Rush Tokens: they share the place.");
+  for (const lang of ["th", "ko"]) {
+    setLang(lang);
+    const notes = tieNotes(res, nameOf);
+    assert.equal(notes.length, 2, lang);
+    assert.ok(notes[1].includes("Bot D (expert)") && notes[1].includes("1") && !/[{}]|tied|orders/.test(notes[1]), notes[1]);
+  }
+});

@@ -8,6 +8,7 @@ import json
 import random
 import signal
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,11 @@ import httpx
 import jsonpatch
 from websockets.sync.client import ClientConnection, connect
 
-from server.db import store
 from server.db.records import GameDetail
 from server.db.session import make_engine, session_factory
-from server.rules import Game, apply, new_game, view
+from server.rules import OVER, Game, apply, new_game, view
 from tests.serving import free_port, launch, wait_ready
+from tests.stored import game_by_room
 
 
 class Server:
@@ -127,16 +128,18 @@ class Table:
         self.api = httpx.Client(base_url=server.http, timeout=10)
         created = self.api.post("/api/rooms", json={"players": players}).json()
         self.code, self.host = created["code"], created["host_token"]
-        self.tokens = [
-            self.api.post(f"/api/rooms/{self.code}/join", json={"name": f"P{s}"}).json()[
-                "seat_token"]
-            for s in range(players)
-        ]
+        self.tokens = [self.join(f"P{s}") for s in range(players)]
         assert self.api.post(f"/api/rooms/{self.code}/start", json={"token": self.host}).is_success
         self.rng = random.Random(seed)
         self.acked: list[tuple[int, dict[str, Any]]] = []
         self.players: list[Player] = []
         self.connect(server)
+
+    def join(self, name: str) -> str:
+        """A seat's token; a refused join fails with the server's answer, not a KeyError."""
+        reply = self.api.post(f"/api/rooms/{self.code}/join", json={"name": name})
+        assert reply.is_success and "seat_token" in reply.json(), reply.text
+        return str(reply.json()["seat_token"])
 
     def connect(self, server: Server) -> None:
         """(Re)open every seat's socket, resuming from the last version each one saw."""
@@ -213,6 +216,18 @@ def bots_game(url: str) -> str:
     return code
 
 
+def play_in_process(client: Any, code: str, choose: Callable[[Any, int], dict[str, Any]],
+                    actions: int | None) -> None:
+    """Play the room `code` of the in-process app behind `client` (a TestClient), every seat
+    by `choose(room, seat)`: `actions` of them, or to the end (None)."""
+    room = client.app.state.rooms.get(code)
+    done = 0
+    while room.game.phase != OVER and (actions is None or done < actions):
+        seat = room.game.current
+        client.portal.call(room.act, seat, choose(room, seat), room.v)
+        done += 1
+
+
 def replay(seed: int, players: int, actions: list[tuple[int, dict[str, Any]]]) -> Game:
     game = new_game(seed, players)
     for seat, action in actions:
@@ -229,7 +244,7 @@ def stored_game(url: str, code: str) -> GameDetail | None:
         engine = make_engine(url)
         try:
             async with session_factory(engine)() as s:
-                return await store.get_game_by_room(s, code.replace("-", ""))
+                return await game_by_room(s, code.replace("-", ""))
         finally:
             await engine.dispose()
 

@@ -4,41 +4,25 @@ as hashes only), the game; a room from other rules is shown but not replayed."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, text
 
-from server.config import Settings
 from server.db import store
 from server.db.migrate import upgrade
 from server.db.models import Base
 from server.db.records import ActionRecord, NewRoom, SeatRecord
 from server.db.session import make_engine, session_factory
-from server.main import create_app
 from server.rules import RULES_VERSION, apply, legal_actions, new_game
+from tests.stored import game_by_room
 
-from .live import seat_views
+from .live import play_in_process, seat_views
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-@pytest.fixture
-def app_on(make_settings: Callable[..., Settings], db_url: str) -> Callable[[], Any]:
-    """Open the app on the test database; leaving the block is a clean shutdown."""
-
-    @contextlib.contextmanager
-    def run() -> Iterator[TestClient]:
-        # Bots off: this test plays the bot seat by hand.
-        with TestClient(create_app(make_settings(DATABASE_URL=db_url, BOT_WORKERS=0))) as client:
-            yield client
-
-    return run
 
 
 def db(url: str, work: Callable[[Any], Any]) -> Any:
@@ -64,10 +48,9 @@ def every_row_as_text(url: str) -> str:
 
 
 def play(client: TestClient, code: str, n: int, rng: random.Random) -> None:
-    room = client.app.state.rooms.get(code)  # type: ignore[attr-defined]
-    for _ in range(n):
-        seat = room.game.current
-        client.portal.call(room.act, seat, rng.choice(room.view(seat)["game"]["legal"]), room.v)
+    """`n` random legal actions, whoever's turn it is."""
+    play_in_process(client, code,
+                    lambda room, seat: rng.choice(room.view(seat)["game"]["legal"]), n)
 
 
 def test_a_restart_brings_back_seats_bots_host_and_game_with_hashed_tokens(app_on, db_url):
@@ -126,7 +109,7 @@ def test_a_game_over_but_not_yet_saved_is_saved_at_start_up(app_on, db_url):
         info = client.get("/api/rooms/GAME-2345").json()
         assert info["status"] == "finished"
         assert client.app.state.rooms.get("GAME2345").view(0)["game"] == seat_views(game)[0]
-    saved = db(db_url, lambda s: store.get_game_by_room(s, "GAME2345"))
+    saved = db(db_url, lambda s: game_by_room(s, "GAME2345"))
     assert saved.result == game.result
     assert [(p.name, p.bot) for p in saved.summary.players] == [("Ana", None), ("random bot",
                                                                                 "random")]

@@ -110,7 +110,7 @@ def test_a_room_of_the_previous_release_is_restored_and_played_on(tmp_path: Path
 def test_a_room_whose_log_no_longer_replays_is_refused_naming_the_action(
     tmp_path: Path,
 ) -> None:
-    src = next_release(tmp_path / "src", removed=("server/rules/actions/return.py",))
+    src = next_release(tmp_path / "src", removed=("server/rules/actions/return_.py",))
     database = tmp_path / "data" / "rooms.db"
     journal_into(database)
     first = next(n for n, (_, _, a) in enumerate(JOURNAL["actions"], start=1)

@@ -10,7 +10,7 @@ from server.rooms import Close, Connection
 def drain(conn: Connection) -> list[object]:
     items = []
     while not conn.outbox.empty():
-        items.append(conn.outbox.get_nowait())
+        items.append(conn.outbox.popleft())
     return items
 
 

@@ -42,7 +42,7 @@ def room_events() -> dict[str, set[str]]:
     """The fields of every event the room modules build, by type: each dict literal with a
     constant "type" (but the frames: outgoing.py builds those)."""
     found: dict[str, set[str]] = {}
-    for path in (ROOT / "server" / "rooms").glob("*.py"):
+    for path in (ROOT / "server" / "rooms").rglob("*.py"):
         if path.name == "outgoing.py":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
@@ -61,7 +61,7 @@ def room_event_types() -> set[str]:
 
 
 ENGINE = engine_events()
-# Room events as the room builds them (server/rooms/seating.py, timeouts.py, room.py).
+# Room events as the room builds them (server/rooms/seating.py, timeouts.py, room/).
 ROOM_SAMPLES = [
     {"type": "seat_joined", "seat": 1, "name": "Bo"},
     {"type": "seat_left", "seat": 1},

@@ -24,8 +24,8 @@ def test_no_module_but_room_writes_a_rooms_lifecycle_fields() -> None:
     write = re.compile(rf"\b(?!self\b)\w+\.({FIELDS})(\s*,\s*\w+\.\w+)*\s*=[^=]")
     offenders = []
     for path in SERVER.rglob("*.py"):
-        if path.name == "room.py" and path.parent.name == "rooms":
-            continue
+        if path.parent.name == "room" and path.parent.parent.name == "rooms":
+            continue  # Room itself, one module per concern
         for n, line in enumerate(path.read_text().splitlines(), 1):
             if write.search(line) and "room" in line:
                 offenders.append(f"{path.relative_to(SERVER)}:{n}: {line.strip()}")

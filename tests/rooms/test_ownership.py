@@ -13,7 +13,8 @@ from pathlib import Path
 from server.rooms.seat import Seat
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
-OWNERS = {"rooms/room.py", "rooms/seat.py"}
+ROOM = sorted((SERVER / "rooms/room").glob("*.py"))  # Room, one module per concern
+OWNERS = {"rooms/seat.py"} | {p.relative_to(SERVER).as_posix() for p in ROOM}
 
 # Assignments elsewhere to attributes that share a name with Room's or Seat's, on objects
 # that are neither: (module, the assigned expression).
@@ -21,13 +22,14 @@ OTHER_CLASSES = {
     ("bots/determinize.py", "game.seed"),  # a rules Game
     ("bots/tournament.py", "t.seats"),  # a tournament's table
     ("db/store.py", "game.talk"),  # a stored game row
-    ("main.py", "manager.journal"),  # the RoomManager, wired at start-up
+    ("wiring/lifespan.py", "manager.journal"),  # the RoomManager, wired at start-up
 }
 
 
 def attributes_of_room_and_seat() -> set[str]:
-    tree = ast.parse((SERVER / "rooms/room.py").read_text())
-    room = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+    trees = [ast.parse(path.read_text()) for path in ROOM]
+    room = {node.attr for tree in trees for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
             and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name)
             and node.value.id == "self"}
     return room | {f.name for f in dataclasses.fields(Seat)}

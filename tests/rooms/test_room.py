@@ -52,7 +52,7 @@ class Recorder:
 def drain(conn: Connection) -> list[dict]:
     frames = []
     while not conn.outbox.empty():
-        item = conn.outbox.get_nowait()
+        item = conn.outbox.popleft()
         if isinstance(item, str):
             frames.append(json.loads(item))
     return frames

@@ -1,6 +1,7 @@
 """An action is one declaration (issue 44): a module added to server/rules/actions/, and
 nothing else, is registered, listed in its phase at its place, checked, applied, and sent
-to the browser in /api/rules-data. Run on a copy of the sources with one module added."""
+to the browser in /api/rules-data; the typed union (server/rules/action.py) takes it in
+when regenerated. Run on a copy of the sources with one module added."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..actiontype import Action, Events, Key, declare, keep
+from ..actiontype import Events, Key, declare, keep
 from ..state import POUR, Game
 
 
@@ -35,7 +36,7 @@ def legal(game: Game, out: list[ReturnAll]) -> None:
         out.append(_RETURN_ALL)
 
 
-def apply(game: Game, key: Key, legal: Action) -> Events:
+def apply(game: Game, key: Key, legal: ReturnAll) -> Events:
     for ing, count in enumerate(game.hand):
         game.supply[ing] += count
     game.hand = [0] * len(game.hand)
@@ -69,6 +70,8 @@ print(json.dumps({"types": list(ACTIONS), "key": list(action_key({"type": "retur
                   "seen": seen}))
 '''
 
+UNION = "from server.api.jsdoc import render_union; print(render_union())"
+
 
 def test_a_new_action_type_is_one_module(tmp_path: Path) -> None:
     src = edited_sources(tmp_path / "src", added={"server/rules/actions/return_all.py": MODULE})
@@ -83,3 +86,8 @@ def test_a_new_action_type_is_one_module(tmp_path: Path) -> None:
     assert seen["legal"][-1] == "return_all" and "done_pouring" not in seen["legal"]
     assert seen["hand_after"] == 0 and seen["supply_after"] == seen["supply"] + seen["hand"]
     assert seen["after"][-1] == "done_pouring" and "return_all" not in seen["after"]
+    # mypy's union is regenerated, not written (static/ is shared with the copy: only read)
+    assert "ReturnAll" not in (src / "server" / "rules" / "action.py").read_text()
+    union = subprocess.run([sys.executable, "-c", UNION], cwd=src, capture_output=True,
+                           text=True, check=True).stdout
+    assert "from .actions.return_all import ReturnAll" in union and "| ReturnAll" in union

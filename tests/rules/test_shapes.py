@@ -1,21 +1,26 @@
-"""The typed shapes of server/rules/shapes.py are the views the engine really builds: every
-key of a shape is in the view and the view has no other, at every level, in every phase of
-random games and at the end (so a field added to one and not the other fails here)."""
+"""The typed shapes of server/rules/shapes.py and seatview.py are the views the engine really
+builds: every key of a shape is in the view and the view has no other, at every level, in
+every phase of random games and at the end (so a field added to one and not the other
+fails here)."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from server.rules import apply, is_over, legal_actions, new_game, view
-from server.rules.shapes import (
+from server.rules import (
     CardView,
     FinalResult,
     GameView,
-    MoveView,
     PlayerView,
     Score,
+    apply,
+    is_over,
+    legal_actions,
+    new_game,
+    view,
 )
+from server.rules.shapes import MoveView
 
 
 def keys(shape: type) -> set[str]:

@@ -98,6 +98,27 @@ async def test_a_frame_written_straight_is_the_frame_websockets_would_write():
     protocol.stop_keepalive()
 
 
+async def test_one_text_sent_to_many_sockets_is_framed_once_yet_each_text_is_its_own_frame():
+    """A fan-out's shared text (one str object) is encoded once; a different text, even an
+    equal one built apart, or one in between, always gets its own frame."""
+    from websockets.frames import Frame, Opcode
+
+    def frame(text: str) -> bytes:
+        return Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[])
+
+    first, second = await open_socket(), await open_socket()
+    shared = "".join(["{", '"type":"patch"', "}"])
+    for protocol, transport in (first, second, first):
+        transport.written = b""
+        assert protocol.write_texts_now([shared]) and transport.written == frame(shared)
+    for text in ("", "a", "".join(["{", '"type":"patch"', "}"]), "é" * 70, ""):
+        first[1].written = b""
+        assert first[0].write_texts_now([text]) and first[1].written == frame(text)
+    for protocol, _ in (first, second):
+        protocol.connection_lost(None)
+        protocol.stop_keepalive()
+
+
 async def test_a_frame_takes_uvicorns_way_when_paused_closing_or_compressed():
     protocol, transport = await open_socket()
     transport.written = b""

@@ -29,7 +29,7 @@ BUILT = {
     "ack": outgoing.ack("a1", 4),
     "error": outgoing.error(None, "stale", "the game changed"),
     "bye": outgoing.bye("kicked"),
-    "pong": outgoing.pong(),
+    "pong": outgoing.PONG,
     "chat": outgoing.chat(True, [MESSAGE]),
     "watcher": outgoing.watcher("t0k3n", "w3"),
     "hint": outgoing.hint("h1", {"type": "serve", "cup": 0, "card": 12}, [],

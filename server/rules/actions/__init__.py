@@ -6,8 +6,9 @@ tests and its strings. `ACTIONS` is the registry (in the order of the phases, th
 type's place in its phase), from which the phase lists, the engine, the client's data and
 the docs derive.
 
-Actions are small JSON-serializable dicts with a "type"; `action_key` checks their shape.
-Legality is legal.py's job; here we only refuse what is not an action at all.
+Actions are small JSON-serializable dicts with a "type"; `action_key` checks their shape
+(and server/rules/action.py's `parse_action` makes data an `Action` with it, at the
+boundaries). Legality is legal.py's job; here we only refuse what is not an action at all.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ..data import CELL_INDEX, CUPS, ING_INDEX, UPGRADE_INDEX
 from ..errors import MalformedAction
 
 
-def _declared() -> dict[str, ActionType]:
+def _declared() -> dict[str, ActionType[Any]]:
     found = [importlib.import_module(f"{__name__}.{module.name}").ACTION
              for module in pkgutil.iter_modules(__path__)]
     found.sort(key=ActionType.rank)
@@ -30,7 +31,7 @@ def _declared() -> dict[str, ActionType]:
     return {a.name: a for a in found}
 
 
-ACTIONS: dict[str, ActionType] = _declared()
+ACTIONS: dict[str, ActionType[Any]] = _declared()
 
 # type -> (required argument fields, informational fields a client may echo back)
 SCHEMA: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {

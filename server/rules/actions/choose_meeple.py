@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..actiontype import Action, Events, Key, declare, keep
+from ..actiontype import Events, Key, declare, keep
 from ..state import MOVE, Game
 
 
@@ -22,7 +22,7 @@ def legal(game: Game, out: list[ChooseMeeple]) -> None:
         out.extend(_CHOOSE[: len(game.players[game.current].meeples)])
 
 
-def apply(game: Game, key: Key, legal: Action) -> Events:
+def apply(game: Game, key: Key, legal: ChooseMeeple) -> Events:
     game.moving = key[1]
     game.path = [game.players[game.current].meeples[key[1]]]
     return [{"type": "meeple_chosen", "seat": game.current, "meeple": key[1]}]

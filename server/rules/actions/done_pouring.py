@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..actiontype import Action, Events, Key, declare, keep
+from ..actiontype import Events, Key, declare, keep
 from ..state import POUR, PROCESS, Game
 
 
@@ -20,7 +20,7 @@ def legal(game: Game, out: list[DonePouring]) -> None:
         out.append(_DONE_POURING)
 
 
-def apply(game: Game, key: Key, legal: Action) -> Events:
+def apply(game: Game, key: Key, legal: DonePouring) -> Events:
     game.phase = PROCESS
     return [{"type": "pouring_done", "seat": game.current}]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..actiontype import Action, Events, Key, declare, keep
+from ..actiontype import Events, Key, declare, keep
 from ..data import INGREDIENTS
 from ..events import Emptied
 from ..state import POUR, Game
@@ -33,7 +33,7 @@ def tokens(ings: list[int]) -> dict[str, int]:
     return out
 
 
-def apply(game: Game, key: Key, legal: Action) -> Events:
+def apply(game: Game, key: Key, legal: Empty) -> Events:
     cup = game.players[game.current].cups[key[1]]
     for ing in cup:
         game.supply[ing] += 1

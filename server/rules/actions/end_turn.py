@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..actiontype import Action, Events, Key, declare, keep
+from ..actiontype import Events, Key, declare, keep
 from ..data import card_public as card_info
 from ..moves import begin_turn
 from ..options import rules_of
@@ -47,7 +47,7 @@ def close(game: Game, reason: str) -> None:
         game.close_reason = reason
 
 
-def apply(game: Game, key: Key, legal: Action) -> Events:
+def apply(game: Game, key: Key, legal: EndTurn) -> Events:
     seat, n = game.current, game.n
     player = game.players[seat]
     events: Events = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..actiontype import Action, Events, Key, declare, keep
+from ..actiontype import Events, Key, declare, keep
 from ..data import CELL_COUNT, CELL_INDEX, CELL_NAMES
 from ..moves import begin_turn, take_into_cup
 from ..state import PLACEMENT, STARTING_CUP, Game
@@ -23,7 +23,7 @@ def legal(game: Game, out: list[Place]) -> None:
     out.extend([_PLACE[c] for c in range(CELL_COUNT) if c not in taken])
 
 
-def apply(game: Game, key: Key, legal: Action) -> Events:
+def apply(game: Game, key: Key, legal: Place) -> Events:
     seat = game.pending.pop(0)
     game.players[seat].meeples.append(CELL_INDEX[key[1]])
     events: Events = [{"type": "placed", "seat": seat, "cell": key[1]}]

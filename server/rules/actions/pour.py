@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..actiontype import Action, Events, Key, declare, keep
+from ..actiontype import Events, Key, declare, keep
 from ..data import CUP_CAPACITY, ING_INDEX, INGREDIENTS
 from ..state import POUR, Game
 
@@ -33,7 +33,7 @@ def legal(game: Game, ingredient: int, out: list[Pour]) -> None:
     out.extend(_POURS[ingredient][room])
 
 
-def apply(game: Game, key: Key, legal: Action) -> Events:
+def apply(game: Game, key: Key, legal: Pour) -> Events:
     ing = ING_INDEX[key[1]]
     game.hand[ing] -= 1
     game.players[game.current].cups[key[2]].append(ing)

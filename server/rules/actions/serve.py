@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..actiontype import Action, Events, Key, declare, keep
+from ..actiontype import Events, Key, declare, keep
 from ..data import CARD_RECIPES, CARD_SPECIALTY
 from ..data import card_public as card_info
 from ..state import PROCESS, Game
@@ -35,7 +35,7 @@ def legal(game: Game, out: list[Serve]) -> None:
                     out.append(_SERVE[k][card])
 
 
-def apply(game: Game, key: Key, legal: Action) -> Events:
+def apply(game: Game, key: Key, legal: Serve) -> Events:
     player = game.players[game.current]
     cup, card = key[1], key[2]
     for ing in player.cups[cup]:

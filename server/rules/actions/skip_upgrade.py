@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..actiontype import Action, Events, Key, declare, keep
+from ..actiontype import Events, Key, declare, keep
 from ..state import MOVE, UPGRADE, Game
 
 
@@ -19,7 +19,7 @@ def legal(game: Game, out: list[SkipUpgrade]) -> None:
     out.append(_SKIP_UPGRADE)
 
 
-def apply(game: Game, key: Key, legal: Action) -> Events:
+def apply(game: Game, key: Key, legal: SkipUpgrade) -> Events:
     game.phase = MOVE
     return [{"type": "upgrade_skipped", "seat": game.current}]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..actiontype import Action, Events, Key, declare, keep
+from ..actiontype import Events, Key, declare, keep
 from ..moves import begin_turn, take_into_cup
 from ..state import STARTING_CUP, Game
 
@@ -22,7 +22,7 @@ def legal(game: Game, out: list[StartingCup]) -> None:
     out.extend(_STARTING_CUP)
 
 
-def apply(game: Game, key: Key, legal: Action) -> Events:
+def apply(game: Game, key: Key, legal: StartingCup) -> Events:
     seat = game.pending.pop(0)
     events: Events = [take_into_cup(game, seat, 1, key[1])]
     if game.pending:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
-from ..actiontype import Action, Events, Key, declare, keep
+from ..actiontype import Events, Key, declare, keep
 from ..data import (
     ALL_NEIGHBOURS,
     BASE_STEPS,
@@ -102,7 +102,7 @@ def legal(game: Game, out: list[Step]) -> None:
         out.append(_step_action(cell, step_gain(game, cell, occupied), paid))
 
 
-def apply(game: Game, key: Key, legal: Action) -> Events:
+def apply(game: Game, key: Key, legal: Step) -> Events:
     player = game.players[game.current]
     cell = CELL_INDEX[key[1]]
     moving = game.moving

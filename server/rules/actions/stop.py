@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..actiontype import Action, Events, Key, declare, keep
+from ..actiontype import Events, Key, declare, keep
 from ..data import CELL_NAMES
 from ..state import MOVE, POUR, Game
 
@@ -28,7 +28,7 @@ def legal(game: Game, out: list[Stop]) -> None:
         out.append(_STOP)
 
 
-def apply(game: Game, key: Key, legal: Action) -> Events:
+def apply(game: Game, key: Key, legal: Stop) -> Events:
     game.phase = POUR
     assert game.moving is not None  # stop is legal only after a step
     cell = game.players[game.current].meeples[game.moving]

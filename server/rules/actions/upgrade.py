@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..actiontype import Action, Events, Key, declare, keep
+from ..actiontype import Events, Key, declare, keep
 from ..data import UPGRADE_COST, UPGRADE_INDEX, UPGRADES
 from ..state import MOVE, UPGRADE, Game
 
@@ -22,7 +22,7 @@ def legal(game: Game, out: list[Upgrade]) -> None:
     out.extend([_UPGRADE[i] for i in range(4) if not upgrades[i]])
 
 
-def apply(game: Game, key: Key, legal: Action) -> Events:
+def apply(game: Game, key: Key, legal: Upgrade) -> Events:
     player = game.players[game.current]
     tile = UPGRADE_INDEX[key[1]]
     spent = player.completed[-UPGRADE_COST:]  # which three does not matter (R-UPG)

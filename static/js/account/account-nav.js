@@ -24,7 +24,7 @@ export function lockSeatName(input) {
  * (none from the account page itself).
  * @returns {string}
  */
-export function accountHref() {
+function accountHref() {
   const here = location.pathname + location.search;
   return location.pathname === "/account" ? "/account" : `/account?next=${encodeURIComponent(here)}`;
 }

@@ -1,30 +1,19 @@
 // The account page: sign up (a passkey, or a password), sign in (a passkey, or a
-// password), and, signed in: rename, add a passkey, set a password, export, delete,
-// sign out. Every refusal is shown in the player's words (refusals.js).
+// password; a forgotten one by a mailed link), and, signed in: rename, add a passkey, set a
+// password, the e-mail address for a forgotten password, where the account is signed in,
+// export, delete, sign out. Every refusal is shown in the player's words (refusals.js).
 import { sessionState } from "./account-nav.js";
 import { call } from "../core/api.js";
-import { text } from "../core/dom.js";
-import { mountSwitch, onLangChange, t, translate } from "../lang/i18n.js";
+import { h, text } from "../core/dom.js";
+import { getLang, mountSwitch, onLangChange, t, translate } from "../lang/i18n.js";
 import { refusal } from "../core/refusals.js";
+import { nextUrl } from "./next.js";
 import { createPasskey, passkeysAvailable, usePasskey } from "./webauthn.js";
 
 const $ = (id) => document.getElementById(id);
 let me = null;
-
-/**
- * Where to go once signed in: the `next` the server kept as a path of this site
- * (server/api/next_path.py), checked again here as the browser resolves it. Its absolute
- * address is what is followed: a resolved path such as "//host" (from "/.//host") would
- * otherwise be read as another site.
- * @param {string | undefined} next the page's `data-next`
- * @returns {string | null} an absolute URL on this origin
- */
-function nextUrl(next) {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || /[\\\s]/.test(next)) return null;
-  const url = new URL(next, location.origin);
-  if (url.origin !== location.origin || url.pathname.startsWith("//")) return null;
-  return url.href;
-}
+let email = null;     // GET /api/me/email (null: no mail on this server)
+let sessions = [];    // GET /api/me/sessions
 
 // Signed in or up: back to the page that sent the player here, else this page's own view.
 async function signedIn() {
@@ -72,7 +61,62 @@ async function load() {
   me = state.account ? await call("GET", "/api/me") : null;
   $("signed-out").hidden = !!me;
   $("signed-in").hidden = !me;
+  if (me) {
+    email = await call("GET", "/api/me/email").catch(() => null);
+    sessions = (await call("GET", "/api/me/sessions")).sessions;
+  }
   render();
+}
+
+// "Chrome on Android": enough to tell one's devices apart (names of products, untranslated).
+function device(agent) {
+  if (!agent) return t("acct.unknownDevice");
+  const browser = /Edg\//.test(agent) ? "Edge" : /Firefox\//.test(agent) ? "Firefox"
+    : /Chrome\//.test(agent) ? "Chrome" : /Safari\//.test(agent) ? "Safari" : null;
+  const system = /Android/.test(agent) ? "Android" : /iPhone|iPad/.test(agent) ? "iOS"
+    : /Windows/.test(agent) ? "Windows" : /Mac OS/.test(agent) ? "macOS"
+    : /Linux/.test(agent) ? "Linux" : null;
+  if (!browser && !system) return agent.slice(0, 40);
+  if (!browser || !system) return browser || system;
+  return t("acct.device", { browser, system });
+}
+
+function when(iso) {
+  return new Intl.DateTimeFormat(getLang(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+}
+
+function renderEmail() {
+  $("email-panel").hidden = !email;
+  if (!email) return;
+  const lines = [];
+  if (email.address) lines.push(t("acct.emailConfirmed", { address: email.address }));
+  if (email.pending) lines.push(t("acct.emailPending", { address: email.pending }));
+  if (!lines.length) lines.push(t("acct.emailNone"));
+  text($("email-state"), lines.join(" "));
+  $("code-form").hidden = !email.pending;
+  $("email-remove").hidden = email.state === "none";
+  text($("email-send"), t(email.address ? "acct.changeEmail" : "acct.sendCode"));
+}
+
+function renderSessions() {
+  $("session-list").replaceChildren(...sessions.map((s) => {
+    const name = device(s.user_agent);
+    const meta = [t("acct.sessionSeen", { when: when(s.last_seen_at) })];
+    if (s.address) meta.push(t("acct.sessionFrom", { address: s.address }));
+    return h("li", { class: "session", "data-session": s.id },
+      h("span", { class: "session-device", text: name }),
+      s.current ? h("span", { class: "session-here", text: t("acct.sessionThis") }) : null,
+      h("button", { type: "button", class: "btn small", text: t("acct.sessionEnd"),
+        "aria-label": t("acct.sessionEndLabel", { device: name }),
+        onclick: (e) => busy(e.currentTarget, () => endSession(s)) }),
+      h("span", { class: "session-meta", text: meta.join(" · ") }));
+  }));
+}
+
+async function endSession(s) {
+  const res = await call("POST", "/api/me/sessions/end", { session: s.id });
+  await load();
+  say(t(res.current ? "acct.signedOutHere" : "acct.sessionEnded"));
 }
 
 function render() {
@@ -86,6 +130,8 @@ function render() {
     t(me.password ? "acct.hasPassword" : "acct.noPassword")].join(" · "));
   $("current-password-box").hidden = !me.password;
   text($("password-btn"), t(me.password ? "acct.changePassword" : "acct.setPassword"));
+  renderEmail();
+  renderSessions();
 }
 
 $("sign-up-use-password").addEventListener("click", () => {
@@ -154,6 +200,47 @@ $("password-form").addEventListener("submit", (e) => {
     say(t("acct.passwordSaved"));
   });
 });
+
+$("forgot-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  busy($("forgot-btn"), async () => {
+    await call("POST", "/api/password/forgot", { address: $("forgot-address").value.trim(), lang: getLang() });
+    say(t("acct.linkSent"));
+  });
+});
+
+$("email-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  busy($("email-send"), async () => {
+    email = await call("POST", "/api/me/email", { address: $("email-address").value.trim(), lang: getLang() });
+    $("email-address").value = "";
+    renderEmail();
+    say(t("acct.codeSent"));
+    $("email-code").focus();
+  });
+});
+
+$("code-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  busy($("code-btn"), async () => {
+    email = await call("POST", "/api/me/email/confirm", { code: $("email-code").value.trim() });
+    $("email-code").value = "";
+    renderEmail();
+    say(t("acct.emailSaved"));
+  });
+});
+
+$("email-remove").addEventListener("click", () => busy($("email-remove"), async () => {
+  await call("POST", "/api/me/email/remove", {});
+  await load();
+  say(t("acct.emailRemoved"));
+}));
+
+$("sign-out-everywhere").addEventListener("click", () => busy($("sign-out-everywhere"), async () => {
+  await call("POST", "/api/me/sessions/end-all", {});
+  await load();
+  say(t("acct.signedOutEverywhere"));
+}));
 
 $("delete-form").addEventListener("submit", (e) => {
   e.preventDefault();

@@ -95,16 +95,3 @@ export function icon(name, label = null, cls = "ico") {
   el.append(use);
   return el;
 }
-
-/**
- * @param {Element} el an element made by icon()
- * @param {string} name
- * @returns {void}
- */
-export function setIcon(el, name) {
-  const use = el.querySelector("use");
-  if (use.getAttribute("href") !== `#i-${name}`) {
-    use.setAttribute("href", `#i-${name}`);
-    el.setAttribute("class", `ico ico-${name}`);
-  }
-}

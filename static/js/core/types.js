@@ -418,7 +418,7 @@
  * @typedef {{
  *   type: "undone",
  *   seat: number,
- *   action: Record<string, any>,
+ *   action: Action,
  * }} Undone
  */
 

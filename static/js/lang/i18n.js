@@ -5,11 +5,15 @@ import th from "./th.js";
 import ko from "./ko.js";
 import "./history.js";
 import { particles } from "./korean.js";
+import { keepTermsWhole } from "./thai.js";
 import "./talk.js";
 import "./players.js";
 import "./turns.js";
+import "./admin.js";
+import "./learn.js";
+import "./tournament.js";
 
-export const LANGS = { en: "English", th: "ไทย", ko: "한국어" };
+const LANGS = { en: "English", th: "ไทย", ko: "한국어" };
 const TABLES = { en, th, ko };
 const KEY = "cr.lang";
 const listeners = new Set();
@@ -50,7 +54,8 @@ export function onLangChange(fn) { listeners.add(fn); }
 
 // Parameters are substituted as plain text; the DOM layer only ever uses textContent.
 // A string may be plural forms ({one: "…", other: "…"}), chosen by Intl.PluralRules from
-// the number parameter `n` (or `count`); Korean particles are fitted to the word before them.
+// the number parameter `n` (or `count`); Korean particles are fitted to the word before them;
+// Thai terms the dictionary would split are kept whole (thai.js).
 /**
  * @param {string} key
  * @param {Record<string, unknown>} [params]
@@ -64,7 +69,7 @@ export function t(key, params = {}) {
     if (!(name in params)) return m;
     return counted ? t(counted, { n: params[name] }) : String(params[name]);
   });
-  return lang === "ko" ? particles(out) : out;
+  return lang === "ko" ? particles(out) : lang === "th" ? keepTermsWhole(out) : out;
 }
 
 const pluralRules = new Map();
@@ -79,6 +84,16 @@ function pluralForm(forms, params) {
  * @returns {string}
  */
 export function ing(name) { return t(`ing.${name}`); }
+
+/**
+ * @param {string} name an order card's name (R-COMP-3), as the server gives it
+ * @returns {string} the name cafés use in the current language (the card's own in English)
+ */
+export function orderName(name) {
+  const named = TABLES[lang][`order.${name}`];
+  if (named === undefined) return name;
+  return lang === "th" ? keepTermsWhole(named) : named;
+}
 
 // "2 coffee, 1 ice" from {coffee: 2, ice: 1}
 /**

@@ -5,6 +5,7 @@ export default {
   "time.days": "{d} d {h} h",
   "time.hours": "{h} h {m} min",
   "time.minutes": "{m} min",
+  "time.seconds": "{s} s",
   "mine.title": "My tables",
   "mine.playing": "Playing",
   "mine.rejoin": "Rejoin",

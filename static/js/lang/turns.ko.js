@@ -5,6 +5,7 @@ export default {
   "time.days": "{d}일 {h}시간",
   "time.hours": "{h}시간 {m}분",
   "time.minutes": "{m}분",
+  "time.seconds": "{s}초",
   "mine.title": "내 테이블",
   "mine.playing": "진행 중",
   "mine.rejoin": "다시 앉기",

@@ -5,6 +5,7 @@ export default {
   "time.days": "{d} วัน {h} ชม.",
   "time.hours": "{h} ชม. {m} นาที",
   "time.minutes": "{m} นาที",
+  "time.seconds": "{s} วินาที",
   "mine.title": "โต๊ะของฉัน",
   "mine.playing": "กำลังเล่น",
   "mine.rejoin": "กลับเข้าที่นั่ง",

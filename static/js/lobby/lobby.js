@@ -1,4 +1,5 @@
-// The lobby: create a table, join by code, see open and live tables (refreshed).
+// The lobby: create a table, join by code, see the games being played (refreshed). Play now
+// and the live list of seeks and open tables are quickplay.js's (the lobby socket).
 import { call, displayCode, normalizeCode, tokens } from "../core/api.js";
 import { h } from "../core/dom.js";
 import { mountSwitch, onLangChange, t, translate } from "../lang/i18n.js";
@@ -6,6 +7,8 @@ import { installSprite } from "../core/icons.js";
 import { refusal } from "../core/refusals.js";
 import { fillClockSelect, longDuration, parseClock } from "../table/clock.js";
 import { reportUnknown, rulesData } from "../core/rules-data.js";
+import { sessionReady } from "../account/account-nav.js";
+import "./quickplay.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("create-form");
@@ -82,7 +85,7 @@ $("join-form").addEventListener("submit", (e) => {
   location.href = `/r/${displayCode(code)}`;
 });
 
-function renderRooms(list, rooms, kind) {
+function renderRooms(list, rooms) {
   if (!rooms.length) {
     list.replaceChildren(h("li", { class: "none", text: t("lobby.none") }));
     return;
@@ -93,7 +96,7 @@ function renderRooms(list, rooms, kind) {
     const names = r.seats.filter((s) => s.name).map((s) => s.name).join(", ");
     return h("li", {},
       h("a", { class: "room-link", href: `/r/${r.code}`,
-        "aria-label": t(kind === "open" ? "lobby.openRoom" : "lobby.watchRoom", { code: shown }), text: shown }),
+        "aria-label": t("lobby.watchRoom", { code: shown }), text: shown }),
       h("span", { class: "room-meta", text: t("lobby.seated", { n: seated, total: r.seats.length }) }),
       names ? h("span", { class: "room-names", text: names }) : null);
   }));
@@ -102,8 +105,7 @@ function renderRooms(list, rooms, kind) {
 async function refresh() {
   try {
     const rooms = await call("GET", "/api/rooms");
-    renderRooms($("open-rooms"), rooms.open || [], "open");
-    renderRooms($("live-rooms"), rooms.live || [], "live");
+    renderRooms($("live-rooms"), rooms.live || []);
   } catch {
     // keep what is shown; the next refresh may work
   }
@@ -182,6 +184,9 @@ function renderMine(seats, account) {
 }
 
 async function accountTables() {
+  // Asked only of a signed-in player: a guest's page makes no request that fails.
+  const session = await sessionReady;
+  if (!session || !session.account) return [];
   try {
     return (await call("GET", "/api/me/tables")).tables;
   } catch {

@@ -9,11 +9,14 @@ import { applyPatch, deepClone } from "../../vendor/fast-json-patch/index.js";
 import { h, text } from "../core/dom.js";
 import { getLang, mountSwitch, onLangChange, t, translate } from "../lang/i18n.js";
 import { installSprite } from "../core/icons.js";
-import { fitBoard } from "../table/layout.js";
+import { fitBoard, supplyUnderBoard } from "../table/layout.js";
 import { emptySelection, intents } from "../table/intents.js";
 import { logLine, sentence } from "../table/log.js";
 import { standInName } from "../core/names.js";
 import { createTable, nameOfFactory, renderTable } from "../table/view.js";
+import { cardNode } from "../table/view-player.js";
+import { createZoom } from "../table/zoom.js";
+import { mountReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const data = JSON.parse($("replay-data").textContent);
@@ -48,6 +51,7 @@ const parts = createTable({
   waiting: { sit: nothing, leave: nothing, start: nothing, kick: nothing, host: nothing, bot: nothing, copy: nothing },
 });
 const ctx = { isHost: false, token: null };
+const zoom = createZoom(parts.game, cardNode); // the small chips, full size, as at the table
 let current = -1;
 let timer = null;
 
@@ -108,6 +112,7 @@ function draw() {
   const nameOf = nameOfFactory(view);
   const sel = emptySelection();
   renderTable(parts, view, intents(view, sel), sel, ctx);
+  zoom.sync();
   renderLog(i, nameOf);
   const turn = i === 0 ? 0 : steps[i - 1].turn;
   const where = [t("replay.stepOf", { i, n: last })];
@@ -134,6 +139,7 @@ function draw() {
   // A hint a player was given at this position: its move outlined, as they saw it.
   const given = (talkAfter.get(i) || []).filter((item) => item.kind === "hint").at(-1);
   showTargets(given || null, given ? given.seat : null);
+  review.draw(i, nameOf);
   document.body.dataset.step = String(i);
 }
 
@@ -198,6 +204,7 @@ for (const tab of document.querySelectorAll("#side-tabs [role=tab]")) {
   });
 }
 
+const review = mountReview($("review"), { gameId: data.game.id, code: data.room.code, go: (i) => { stop(); go(i); } });
 installSprite();
 translate(document);
 mountSwitch($("lang-switch"));
@@ -205,3 +212,4 @@ onLangChange(draw);
 const start = Number(new URLSearchParams(location.search).get("step"));
 go(Number.isInteger(start) ? start : 0);
 fitBoard();
+supplyUnderBoard();

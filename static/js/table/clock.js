@@ -5,9 +5,9 @@
 import { h, text, toggle } from "../core/dom.js";
 import { onLangChange, t } from "../lang/i18n.js";
 
-export const PRESETS = [[60, 300], [30, 120], [120, 600]];
+const PRESETS = [[60, 300], [30, 120], [120, 600]];
 // Turn-based rooms (a game over days): a day a move + 3 days, 12 h + 1 day, 3 days + a week.
-export const TB_PRESETS = [[86400, 259200], [43200, 86400], [259200, 604800]];
+const TB_PRESETS = [[86400, 259200], [43200, 86400], [259200, 604800]];
 const HOUR_MS = 3600000;
 const WARN_MS = 10000;
 
@@ -38,7 +38,7 @@ export function longDuration(ms) {
 function short(seconds) {
   if (seconds >= 86400 && seconds % 86400 === 0) return t("time.days", { d: seconds / 86400, h: 0 }).replace(/ 0\D*$/, "");
   if (seconds >= 3600) return longDuration(seconds * 1000);
-  return seconds % 60 === 0 && seconds >= 60 ? `${seconds / 60} min` : `${seconds} s`;
+  return seconds % 60 === 0 && seconds >= 60 ? t("time.minutes", { m: seconds / 60 }) : t("time.seconds", { s: seconds });
 }
 
 /**

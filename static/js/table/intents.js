@@ -78,7 +78,7 @@ export function intents(view, sel) {
     cards: new Map(), // card id -> action (for the selected cup)
     serveCups: new Set(),
     returnAction: null,
-    undo: Boolean(g && g.can_undo),
+    undo: Boolean(g && g.can_undo) && !standingIn(view), // a bot plays the turn: nothing to take back
     prompt: ["prompt.waiting", {}],
   };
   if (!g) return out;

@@ -1,14 +1,10 @@
 // Structured events as sentences, through i18n. The server sends data, never prose.
-import { ing, t, tokens } from "../lang/i18n.js";
-import { cellIngredient } from "./view-board.js";
+import { ing, orderName, t, tokens } from "../lang/i18n.js";
+import { cellWords } from "./cell-words.js";
 import { h } from "../core/dom.js";
 import { badge } from "../core/names.js";
 import { clockName } from "./clock.js";
 import { reportUnknown, rulesData } from "../core/rules-data.js";
-
-function cellName(cell) {
-  return `${ing(cellIngredient(cell))} (${cell.toUpperCase()})`;
-}
 
 // How a field's value reads in a sentence, by the kind the server's event registry gives
 // it (server/rooms/events.py KINDS).
@@ -19,10 +15,10 @@ const FORMATS = {
   number: (v) => v,
   ordinal: (v) => v + 1,
   length: (v) => (v || []).length,
-  cell: (v) => cellName(v),
+  cell: (v) => cellWords(v),
   ingredient: (v) => ing(v),
   tokens: (v) => tokens(v),
-  card: (v) => v.name,
+  card: (v) => orderName(v.name),
   tile: (v) => t(`tile.${v}`),
   level: (v) => t(`bot.${v}`),
   clock: (v) => clockName(v),
@@ -69,6 +65,27 @@ export function sentence(ev, nameOf) {
     params[name] = FORMATS[kind](field(ev, path), nameOf);
   }
   return t(key, params);
+}
+
+/**
+ * What a bot did for you, said to you: the event's own sentence key with "did." for "ev."
+ * ("ev.served" -> "did.served": "served {card}"), from the same registry arguments. Events
+ * with no such sentence (each step of a walk: its stop says the walk) say nothing.
+ * @param {import("../core/types.js").Event} ev
+ * @param {import("../core/types.js").NameOf} nameOf
+ * @returns {string | null}
+ */
+export function youSentence(ev, nameOf) {
+  const type = eventType(ev.type);
+  if (!type || type.sentence === null) return null;
+  const key = (type.by ? `${type.sentence}.${ev[type.by]}`
+    : (type.variants.find((v) => applies(ev, v))?.sentence ?? type.sentence)).replace(/^ev\./, "did.");
+  const params = {};
+  for (const [name, [path, kind]] of Object.entries(type.args)) {
+    params[name] = FORMATS[kind](field(ev, path), nameOf);
+  }
+  const said = t(key, params);
+  return said === key ? null : said;
 }
 
 // A log line: the badge of the seat it is about (if any), then the sentence.

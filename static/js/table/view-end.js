@@ -61,15 +61,20 @@ export function renderFinal(section, view, nameOf, onAgain) {
     : t("end.celebrateTie", { names: winners.join(t("end.and")) });
   section.replaceChildren(
     h("h2", { text: t("end.title") }),
-    h("p", { class: "celebrate", role: "status" },
-      ...res.winners.map((seat) => h("span", { class: `badge seat-${seat}`, "aria-hidden": "true" }, SEAT_LETTERS[seat])),
-      h("span", { class: "celebrate-text", text: ` ${cheer}` })),
+    // The way on (another game, the replay) beside the winner, not under the fold.
+    h("div", { class: "end-head" },
+      h("p", { class: "celebrate", role: "status" },
+        ...res.winners.map((seat) => h("span", { class: `badge seat-${seat}`, "aria-hidden": "true" }, SEAT_LETTERS[seat])),
+        h("span", { class: "celebrate-text", text: ` ${cheer}` })),
+      actions),
     h("div", { class: "table-wrap" }, table),
     ...tieNotes(res, nameOf).map((note) => h("p", { class: "tie-note", text: note })),
     chart(res, nameOf),
     ratingChanges(view, nameOf),
-    actions,
-    h("p", { class: "seed", text: t("end.seed", { seed: res.seed }) }),
+    // The seed is a detail of the replay (which can be exported and replayed), not news for
+    // the players at the final screen.
+    ...(document.body.classList.contains("page-replay")
+      ? [h("p", { class: "seed", text: t("end.seed", { seed: res.seed }) })] : []),
   );
 }
 
@@ -133,11 +138,34 @@ export function tieNotes(res, nameOf) {
     if (new Set(orders).size > 1) {
       const details = seats.map((s) => t("end.ordersOf", { name: nameOf(s), n: res.scores[s].orders }));
       notes.push(t("end.tieByOrders", { names, n: points, details: details.join(", ") }));
+      notes.push(...alsoTied(res, seats, nameOf));
     } else if (new Set(rush).size > 1) {
       const details = seats.map((s) => t("end.rushOf", { name: nameOf(s), n: res.scores[s].rush }));
       notes.push(t("end.tieByRush", { names, n: points, orders: orders[0], details: details.join(", ") }));
     } else {
       notes.push(t("end.tieShared", { names, n: points }));
+    }
+  }
+  return notes;
+}
+
+// Within players tied on points and told apart by orders, those also tied on orders: how
+// Rush Tokens place them (or that they share the place), so the whole tie-break is said.
+function alsoTied(res, seats, nameOf) {
+  const byOrders = new Map();
+  for (const seat of seats) {
+    const n = res.scores[seat].orders;
+    byOrders.set(n, [...(byOrders.get(n) || []), seat]);
+  }
+  const notes = [];
+  for (const [orders, group] of byOrders) {
+    if (group.length < 2) continue;
+    const names = group.map(nameOf).join(t("end.and"));
+    if (new Set(group.map((s) => res.scores[s].rush)).size > 1) {
+      const details = group.map((s) => t("end.rushOf", { name: nameOf(s), n: res.scores[s].rush }));
+      notes.push(t("end.alsoTiedRush", { names, n: orders, details: details.join(", ") }));
+    } else {
+      notes.push(t("end.alsoTiedShared", { names, n: orders }));
     }
   }
   return notes;

@@ -2,17 +2,25 @@
 // upgrade tiles. Built once per seat and updated in place; controls come from intents.
 import { attr, h, svg, syncList, text, toggle, flash } from "../core/dom.js";
 import { icon } from "../core/icons.js";
-import { ing, t } from "../lang/i18n.js";
+import { ing, orderName, t } from "../lang/i18n.js";
 import { SEAT_LETTERS } from "../core/names.js";
 import { rulesData } from "../core/rules-data.js";
+import { inert, zoomable } from "./zoom.js";
 
 
 /**
  * @param {Record<string, number>} recipe
  * @returns {string}
  */
-export function recipeText(recipe) {
+function recipeText(recipe) {
   return Object.entries(recipe).map(([n, c]) => (c > 1 ? `${ing(n)} ×${c}` : ing(n))).join(t("misc.and"));
+}
+
+// A control of your own board: enabled when it acts now, else disabled (no zoom: it is drawn
+// full size).
+function plain(el, usable) {
+  el.disabled = !usable;
+  el.removeAttribute("aria-disabled");
 }
 
 /**
@@ -34,8 +42,16 @@ export function cardNode(card) {
   for (const [name, count] of Object.entries(card.recipe)) {
     for (let i = 0; i < count; i++) recipe.append(icon(name));
   }
-  text(el.querySelector(".card-name"), card.name);
+  nameCard(el, card);
   return el;
+}
+
+// The card's name band; a name with a long word (a Thai loanword is one, kept whole: thai.js)
+// is set a little smaller so the word fits the band instead of breaking inside.
+function nameCard(el, card) {
+  const name = orderName(card.name);
+  text(el.querySelector(".card-name"), name);
+  toggle(el, "long-name", Math.max(...name.replaceAll("\u2060", "").split(" ").map((w) => w.length)) > 10);
 }
 
 // The cup drawn on an order card (original art): a tapered cup with a handle and a saucer.
@@ -67,7 +83,7 @@ export function createPlayer(seat, handlers) {
     for (let s = 0; s < 4; s++) slots.append(h("span", { class: "slot" }));
     const cup = h("button", { type: "button", class: "cup", disabled: true, dataset: { cup: k } },
       h("span", { class: "cup-num", "aria-hidden": "true" }, String(k + 1)), slots);
-    cup.addEventListener("click", () => handlers.cup(seat, k));
+    cup.addEventListener("click", () => { if (!inert(cup)) handlers.cup(seat, k); });
     const empty = h("button", { type: "button", class: "empty-cup", hidden: true });
     empty.addEventListener("click", () => handlers.empty(k));
     cups.append(h("div", { class: "cup-wrap" }, cup, empty));
@@ -76,7 +92,7 @@ export function createPlayer(seat, handlers) {
   for (const tile of rulesData().tiles) {
     const b = h("button", { type: "button", class: `tile tile-${tile}`, disabled: true, dataset: { tile } },
       icon(tile, null, "ico tile-glyph"), h("span", { class: "tile-name" }));
-    b.addEventListener("click", () => handlers.tile(tile));
+    b.addEventListener("click", () => { if (!inert(b)) handlers.tile(tile); });
     tiles.append(b);
   }
   const stat = (cls, ico) => h("span", { class: `stat ${cls}` }, icon(ico), h("span", { class: "n" }));
@@ -92,6 +108,8 @@ export function createPlayer(seat, handlers) {
     tabs,
     h("div", { class: "pb-row" }, cups,
       h("div", { class: "stats" }, stat("completed", "check"), stat("penalties", "cross"), stat("rush", "rush"))),
+    // The four faint tiles say what they are until one lights up (table-fit.css hides it).
+    h("p", { class: "tiles-title" }, h("span", { class: "tiles-name" }), " ", h("span", { class: "small tiles-how" })),
     tiles);
   return panel;
 }
@@ -113,6 +131,8 @@ export function updatePlayer(panel, view, seat, acts, sel, nameOf, handlers) {
   const mine = view.you.seat === seat;
   const acting = g.current === seat && g.phase !== rulesData().phase_over;
   const interactive = mine && acts.mine;
+  // Opponents' boards are compact (view.js): their chips zoom (zoom.js).
+  const compact = panel.classList.contains("compact");
   text(panel.querySelector(".pname"), nameOf(seat) + (mine ? ` (${t("pb.you")})` : ""));
   attr(panel, "aria-label", nameOf(seat));
   // A signed-in player: the name is their account's.
@@ -145,18 +165,21 @@ export function updatePlayer(panel, view, seat, acts, sel, nameOf, handlers) {
     toggle(tabEl, "has-cards", cards.length > 0);
     const create = (card) => {
       const node = cardNode(card);
-      node.addEventListener("click", () => handlers.card(card.id));
+      node.addEventListener("click", () => { if (!inert(node)) handlers.card(card.id); });
       return node;
     };
     syncList(tabEl.querySelector(".tab-cards"), cards, (c) => c.id, create, (node, card) => {
       node.dataset.card = String(card.id); // what a hint points at (hint.js)
       const serve = interactive ? acts.cards.get(card.id) : null;
-      node.disabled = !serve;
+      node._card = card; // what its zoom draws (zoom.js)
+      if (compact) zoomable(node, Boolean(serve));
+      else plain(node, Boolean(serve));
       toggle(node, "target", Boolean(serve));
-      attr(node, "title", card.name);
+      attr(node, "title", orderName(card.name));
+      nameCard(node, card); // in the language now chosen
       attr(node, "aria-label", serve
-        ? t("pb.serve", { card: card.name, n: serve.cup + 1 })
-        : `${card.name}${card.specialty ? " ★" : ""}: ${recipeText(card.recipe)}`);
+        ? t("pb.serve", { card: orderName(card.name), n: serve.cup + 1 })
+        : `${orderName(card.name)}${card.specialty ? " ★" : ""}: ${recipeText(card.recipe)}`);
     });
   });
 
@@ -175,7 +198,8 @@ export function updatePlayer(panel, view, seat, acts, sel, nameOf, handlers) {
       }
     }
     const act = interactive ? acts.cups.get(k) : null;
-    cup.disabled = !act;
+    if (compact) zoomable(cup, Boolean(act));
+    else plain(cup, Boolean(act));
     toggle(cup, "target", Boolean(act));
     toggle(cup, "selected", interactive && sel.cup === k);
     toggle(cup, "full", contents.length >= 4);
@@ -207,11 +231,13 @@ export function updatePlayer(panel, view, seat, acts, sel, nameOf, handlers) {
   }
 
   // Upgrade tiles
+  text(panel.querySelector(".tiles-name"), t("pb.tiles"));
+  text(panel.querySelector(".tiles-how"), t("pb.tilesHow"));
   panel.querySelectorAll(".tile").forEach((b) => {
     const tile = b.dataset.tile;
     const on = p.upgrades[tile];
     const act = interactive ? acts.tiles.get(tile) : null;
-    b.disabled = !act;
+    zoomable(b, Boolean(act));
     toggle(b, "on", on);
     toggle(b, "target", Boolean(act));
     text(b.querySelector(".tile-name"), t(`tile.${tile}`));

@@ -28,9 +28,9 @@ export function createTable(handlers) {
   };
   const supply = $("supply-list");
   for (const name of rulesData().ingredients) {
-    supply.append(h("li", { class: "sup", dataset: { ing: name } }, icon(name), h("span", { class: "n" })));
+    supply.append(h("li", { class: "sup", tabindex: "0", dataset: { ing: name } }, icon(name), h("span", { class: "n" })));
   }
-  supply.append(h("li", { class: "sup sup-rush" }, icon("rush"), h("span", { class: "n" })));
+  supply.append(h("li", { class: "sup sup-rush", tabindex: "0" }, icon("rush"), h("span", { class: "n" })));
   return parts;
 }
 
@@ -69,7 +69,9 @@ export function renderTable(parts, view, acts, sel, ctx) {
     // The Starting Player Token, said as what it means: the game goes on, or this round is
     // the last. A status line, not a control: it looks like one (no pill while open).
     if (!token.firstChild) token.append(icon("react-wait", null, "ico token-ico"), h("span", { class: "token-words" }));
-    const state = g.phase === rulesData().phase_over ? "ended" : g.closed ? "closed" : "open";
+    // A replay shows a finished game: between its steps it does not "go on".
+    const replay = document.body.classList.contains("page-replay");
+    const state = g.phase === rulesData().phase_over ? "ended" : g.closed ? "closed" : replay ? "replay" : "open";
     text(token.querySelector(".token-words"), t(`hdr.${state}`));
     toggle(token, "closed", state === "closed");
     attr(token, "title", t(`hdr.${state}Help`));
@@ -127,7 +129,7 @@ function renderHand(view, acts, sel, handlers) {
   const mine = view.you.seat !== null && view.you.seat === g.current;
   text($("hand-label"), mine ? t("pb.hand") : t("pb.handOf", { name: nameOfSeats(view.room.seats)(g.current) }));
   syncList($("hand-list"), entries, ([name]) => name, ([name]) => {
-    const b = h("button", { type: "button", class: "token" }, icon(name), h("span", { class: "n" }));
+    const b = h("button", { type: "button", class: "token", dataset: { ing: name } }, icon(name), h("span", { class: "n" }));
     b.addEventListener("click", () => handlers.pick(name));
     return b;
   }, (b, [name, n]) => {

@@ -1,11 +1,12 @@
 // Table chat: a dock with the messages, quick reactions and a text box. Messages are plain
 // text (textContent only); new ones are read out through a live region of their own. Mutes
 // are per viewer, kept in localStorage and told to the server again after every hello.
+// The dock's furniture is dock.js, a message on screen messages.js; this is the talk.
 import { h, text } from "../core/dom.js";
 import { onLangChange, t } from "../lang/i18n.js";
-import { icon } from "../core/icons.js";
-import { mountAlerts } from "../table/notify.js";
 import { rulesData } from "../core/rules-data.js";
+import { createDock } from "./dock.js";
+import { authorName, loadMutes, messageItem, said, saveMutes } from "./messages.js";
 
 const KEEP = 200; // messages kept on screen
 
@@ -24,8 +25,6 @@ export function talkLine(item, nameOf) {
   return item.channel === "spectators" ? `${t("talk.spectators")} · ${line}` : line;
 }
 
-function mutesKey(code) { return `cr.mutes.${code}`; }
-
 /**
  * The table talk dock.
  * @param {{code: string, send: (frame: object) => boolean, view: () => import("../core/types.js").View | null}} deps
@@ -34,97 +33,19 @@ function mutesKey(code) { return `cr.mutes.${code}`; }
  *   update(v: import("../core/types.js").View): void}}
  */
 export function createChat({ code, send, view }) {
-  const mutes = new Set(JSON.parse(localStorage.getItem(mutesKey(code)) || "[]"));
+  const mutes = loadMutes(code);
   let messages = [];
   let unread = 0;
   let nextId = 1;
   let watcherAuthor = null; // our author as a spectator ("w3"), from the server
 
-  const toggle = h("button", { type: "button", id: "talk-toggle", class: "btn small talk-toggle", "aria-expanded": "false", "aria-controls": "talk" });
-  const title = h("h2", { id: "talk-title" });
-  const close = h("button", { type: "button", class: "btn small talk-close" });
-  const list = h("ol", { id: "talk-list", class: "talk-list" });
-  const empty = h("p", { class: "talk-empty" });
-  const note = h("p", { class: "talk-note", hidden: true });
-  const error = h("p", { class: "talk-error", role: "alert" });
-  const reactions = h("div", { class: "talk-reactions", role: "group" });
-  const input = h("input", { id: "talk-input", type: "text", maxlength: String(rulesData().chat_max), autocomplete: "off", enterkeyhint: "send" });
-  const label = h("label", { for: "talk-input", class: "sr-only" });
-  const sendBtn = h("button", { type: "submit", class: "btn primary small" });
-  const form = h("form", { class: "talk-form" }, label, input, sendBtn);
-  const live = h("div", { id: "talk-live", class: "sr-only", "aria-live": "polite", "aria-atomic": "false" });
-  const dock = h("aside", { id: "talk", class: "talk", "aria-labelledby": "talk-title", hidden: true },
-    h("div", { class: "talk-head" }, title, close), note, list, empty, reactions, form, error);
-  for (const r of rulesData().reactions) {
-    // Our own drawing of each reaction: no colour-emoji font needed (icons.js, "react-…").
-    reactions.append(h("button", { type: "button", class: "reaction", dataset: { reaction: r }, onclick: () => say({ reaction: r }) },
-      icon(`react-${r}`)));
-  }
-  dock.append(mountAlerts());
-  document.querySelector("main").append(dock);
-  document.body.append(live);
-  const anchor = document.getElementById("help-btn");
-  // On a phone, while the game is shown, the Chat button sits in the prompt bar (beside the
-  // status line) instead of floating over the board and cups; in the waiting room it sits
-  // in the waiting card's corner (floating, it covered the start button); elsewhere it is
-  // in the header.
-  const phone = window.matchMedia("(max-width: 599px)");
-  // Wider than a phone, while the game is shown, the open chat is docked in the page below
-  // your own board (desktop: in its column), never floating over the log or a score; on a
-  // phone it is a sheet over the bottom of the screen.
-  const docks = window.matchMedia("(min-width: 641px)");
-  const main = document.querySelector("main");
-  function place() {
-    const bar = document.getElementById("actionbar");
-    const game = document.getElementById("game");
-    const waiting = document.getElementById("waiting");
-    const me = document.getElementById("me-area");
-    const docked = Boolean(docks.matches && game && !game.hidden && me);
-    dock.classList.toggle("docked", docked);
-    if (docked) {
-      if (dock.previousElementSibling !== me) me.after(dock);
-    } else if (dock.parentElement !== main) main.append(dock);
-    if (phone.matches && bar && game && !game.hidden) {
-      if (toggle.parentElement !== bar) bar.prepend(toggle);
-    } else if (phone.matches && waiting && !waiting.hidden) {
-      if (toggle.parentElement !== waiting) waiting.prepend(toggle);
-    } else if (anchor) {
-      if (toggle.nextElementSibling !== anchor) anchor.before(toggle);
-    } else if (toggle.parentElement === null) document.querySelector(".topbar").append(toggle);
-  }
-  place();
-  phone.addEventListener("change", place);
-  docks.addEventListener("change", place);
-
-  function open(on) {
-    dock.hidden = !on;
-    toggle.setAttribute("aria-expanded", String(on));
-    document.body.classList.toggle("talk-open", on);
-    if (on) {
-      unread = 0;
-      input.focus({ preventScroll: true });
-      list.scrollTop = list.scrollHeight;
-    }
-    labels();
-  }
-  toggle.addEventListener("click", () => open(dock.hidden));
-  close.addEventListener("click", () => { open(false); toggle.focus(); });
-  dock.addEventListener("keydown", (e) => { if (e.key === "Escape") { open(false); toggle.focus(); } });
-  form.addEventListener("submit", (e) => {
-    e.preventDefault();
-    const said = input.value.trim();
-    if (!said) return;
-    if (say({ text: said })) input.value = "";
+  const { dock, list, empty, note, error, live, place, labels } = createDock({
+    say, unread: () => unread, opened: () => { unread = 0; },
   });
 
-  function say(body) {
+  function say(words) {
     text(error, "");
-    return send({ type: "chat", id: `c${nextId++}`, ...body });
-  }
-
-  function authorName(m) {
-    if (m.seat !== null && m.seat !== undefined) return m.name || t("lobby.starting.seat", { n: m.seat + 1 });
-    return t("talk.spectator", { n: m.author.slice(1) });
+    return send({ type: "chat", id: `c${nextId++}`, ...words });
   }
 
   function mine(m) {
@@ -132,59 +53,18 @@ export function createChat({ code, send, view }) {
     return you.seat !== null ? m.author === `p${you.seat}` : m.author === watcherAuthor;
   }
 
-  // A message as words (for the live region): a reaction by its name.
-  function body(m) {
-    return m.reaction ? t(`talk.reactionName.${m.reaction}`) : m.text;
-  }
-
   function setMute(author, on) {
     if (on) mutes.add(author);
     else mutes.delete(author);
-    localStorage.setItem(mutesKey(code), JSON.stringify([...mutes]));
+    saveMutes(code, mutes);
     send({ type: "mute", author, muted: on });
     render();
   }
 
-  function item(m) {
-    const name = authorName(m);
-    const who = h("span", { class: `talk-who seat-${m.seat ?? "w"}`, text: mine(m) ? `${name} (${t("talk.you")})` : name });
-    const said = m.reaction
-      ? h("span", { class: "talk-text reaction-text" }, icon(`react-${m.reaction}`, t(`talk.reactionName.${m.reaction}`)))
-      : h("span", { class: "talk-text", text: m.text });
-    const li = h("li", { class: `talk-msg ch-${m.channel}`, dataset: { n: String(m.n), author: m.author } }, who, " ", said);
-    if (m.channel === "spectators") li.prepend(h("span", { class: "talk-chan", text: t("talk.spectators") }));
-    if (!mine(m)) {
-      const muted = mutes.has(m.author);
-      li.append(h("button", {
-        type: "button", class: "talk-mute", "aria-pressed": String(muted),
-        "aria-label": t(muted ? "talk.unmute" : "talk.mute", { name }), title: t(muted ? "talk.unmute" : "talk.mute", { name }),
-        onclick: () => setMute(m.author, !muted),
-      }, icon(muted ? "mute" : "sound")));
-    }
-    return li;
-  }
-
   function render() {
-    list.replaceChildren(...messages.map(item));
+    list.replaceChildren(...messages.map((m) => messageItem(m, { mine: mine(m), muted: mutes.has(m.author), setMute })));
     empty.hidden = messages.length > 0;
     list.scrollTop = list.scrollHeight;
-  }
-
-  function labels() {
-    text(title, t("talk.title"));
-    text(close, "×");
-    close.setAttribute("aria-label", t("talk.close"));
-    text(empty, t("talk.empty"));
-    text(note, t("talk.spectatorsHidden"));
-    text(sendBtn, t("talk.send"));
-    text(label, t("talk.label"));
-    input.placeholder = t("talk.placeholder");
-    reactions.setAttribute("aria-label", t("talk.reactions"));
-    for (const b of reactions.children) {
-      b.setAttribute("aria-label", t(`talk.reactionName.${b.dataset.reaction}`));
-      b.setAttribute("title", t(`talk.reactionName.${b.dataset.reaction}`));
-    }
-    text(toggle, unread && dock.hidden ? t("talk.openUnread", { n: unread }) : t("talk.open"));
   }
 
   onLangChange(() => { labels(); render(); });
@@ -203,7 +83,7 @@ export function createChat({ code, send, view }) {
         const others = added.filter((m) => !mine(m));
         if (others.length) {
           if (dock.hidden) unread += others.length;
-          for (const m of others) live.append(h("p", { text: t("talk.said", { name: authorName(m), text: body(m) }) }));
+          for (const m of others) live.append(h("p", { text: t("talk.said", { name: authorName(m), text: said(m) }) }));
           while (live.children.length > 5) live.firstChild.remove();
         }
       }

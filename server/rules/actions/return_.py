@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..actiontype import Action, Events, Key, declare, keep
+from ..actiontype import Events, Key, declare, keep
 from ..data import ING_INDEX, INGREDIENTS
 from ..state import POUR, Game
 
@@ -22,7 +22,7 @@ def legal(game: Game, ingredient: int, out: list[Return]) -> None:
     out.append(_RETURN[ingredient])
 
 
-def apply(game: Game, key: Key, legal: Action) -> Events:
+def apply(game: Game, key: Key, legal: Return) -> Events:
     ing = ING_INDEX[key[1]]
     game.hand[ing] -= 1
     game.supply[ing] += 1
