@@ -31,6 +31,10 @@ class SeatPlayer(threading.Thread):
         self.done = threading.Event()
         self.failure: str | None = None
         self.sent_at = -1  # the version the last action was sent at
+        # An action sent and not yet answered (ack or error): no other is sent meanwhile. The
+        # version may move on without an action (a seat's presence), so `sent_at < v` alone
+        # would send the next action before the server answered the last one.
+        self.in_flight = False
 
     def run(self) -> None:
         try:
@@ -54,22 +58,26 @@ class SeatPlayer(threading.Thread):
                     view, v = frame["view"], frame["v"]
                 elif frame["type"] == "patch":
                     view, v = jsonpatch.apply_patch(view, frame["ops"]), frame["v"]
+                elif frame["type"] == "ack":
+                    self.in_flight = False
                 elif frame["type"] == "error":
+                    self.in_flight = False
                     self.refused(frame)
-                    continue
                 else:
                     continue
-                game = view["game"]
+                game = view["game"] if view else None
                 if game is None:
                     continue
                 if game["phase"] == "over":
                     return
-                if game["current"] == view["you"]["seat"] and self.sent_at < v:
+                if (game["current"] == view["you"]["seat"] and self.sent_at < v
+                        and not self.in_flight):
                     self.turn(ws, game, v)
 
     def send(self, ws: Any, action: dict[str, Any], request_id: str, v: int) -> None:
         ws.send(json.dumps({"type": "act", "id": request_id, "v": v, "action": action}))
         self.sent_at = v
+        self.in_flight = True
 
     def refused(self, frame: dict[str, Any]) -> None:
         """The server refused the last action; `stale`: the table moved on, send again."""

@@ -168,7 +168,7 @@ def test_a_hint_outlines_the_experts_move_and_says_why(new_page, base_url: str) 
         assert o["box"] == page.evaluate(BOX, o["cell"])
     # With reduced motion a cell a bot just moved to is outlined for a moment (.motion-hl,
     # solid); when it lies on the hinted path, that outline shows until it goes.
-    page.wait_for_function("!document.querySelector('.hint-target.motion-hl')")
+    wait_for(page, "() => !document.querySelector('.hint-target.motion-hl')")
     outlined = page.evaluate(OUTLINED)
     for o in outlined:
         assert o["outline"] == "dashed" and o["animation"] == "none"  # reduced motion

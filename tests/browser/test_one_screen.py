@@ -37,7 +37,7 @@ def phase(page: Page) -> str:
 
 def check_phase(page: Page, players: int, name: str, lang: str) -> None:
     # The README's picture is one of these: the last moves' outlines (reduced motion) gone.
-    page.wait_for_function("() => !document.querySelector('.motion-hl')")
+    wait_for(page, "() => !document.querySelector('.motion-hl')")
     for width, height in DESKTOPS:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(50)  # a layout frame for the new size

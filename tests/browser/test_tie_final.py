@@ -19,7 +19,7 @@ from server.bots.greedy import act, as_legal
 from server.rules import OVER, Game, apply, legal_actions, new_game
 
 from .players import ScriptedPlayer, join
-from .ui import no_sideways_scroll, screenshot
+from .ui import no_sideways_scroll, screenshot, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -198,7 +198,7 @@ def test_thai_and_korean_sentences_use_no_english_game_terms(new_page, finished:
     page.goto(f"/r/{finished}")
     expect(page.locator("#final")).to_be_visible()
     # The log is filled after the snapshot, from the room's events (a request of its own).
-    page.wait_for_function("document.querySelectorAll('#log li').length > 20")
+    wait_for(page, "() => document.querySelectorAll('#log li').length > 20")
     for lang in ("th", "ko"):
         said = page.evaluate(SAID, lang)
         assert len(said) > 100, len(said)
