@@ -121,6 +121,10 @@ BOT_DID = """async () => {
   toast.hidden = false;
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
 }"""
+# How much taller the toast is than its text (its padding: 2 × 10 px, and its border).
+TIGHT = """() => { const toast = document.getElementById('toast');
+  const range = document.createRange(); range.selectNodeContents(toast);
+  return toast.getBoundingClientRect().height - range.getBoundingClientRect().height; }"""
 # What a player needs on screen, which the toast must not cover (selectors; every match).
 NEEDED = ("#board", "#supply", "#supply-list .sup", ".pboard", "#actionbar", "#actionbar button",
           "#log-list li", "#talk", ".side-tabs [role=tab]")
@@ -155,6 +159,7 @@ def test_the_bot_played_for_you_toast_covers_nothing(new_page, base_url: str,  #
             assert covered_by(page, "#toast", NEEDED) == [], (width, lang)
         bad = outside_window(page, {"#toast": "the toast"})
         assert not bad, (width, lang, bad)
+        assert page.evaluate(TIGHT) <= 24, f"the toast is taller than what it says ({width})"
         screenshot(page, f"toast-{width}-{lang}", full_page=False)
         if width == 1366:  # the chat docked under your board: the toast under it, or over
             page.locator("#talk-toggle").click()  # its older lines, never its controls

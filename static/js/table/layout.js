@@ -129,14 +129,13 @@ export function fitOwnCards() {
   const wide = window.matchMedia("(min-width: 1200px)");
   const root = document.documentElement.style;
   const dock = document.getElementById("talk");
-  // The docked chat's least height under your board (talk.css): its rows but the list's,
-  // 80 px of list, its gaps, padding and border, the grid's gap above and the page's margin.
+  // The docked chat's least height under your board: all it holds with its list of lines
+  // at its least height, its border, and the grid's gap above it.
   const chatRoom = () => {
     if (!dock || dock.hidden || !dock.classList.contains("docked")) return 0;
-    const rows = [...dock.children].filter((e) => e.checkVisibility());
-    const fixed = rows.filter((e) => !e.classList.contains("talk-list"))
-      .reduce((sum, e) => sum + e.getBoundingClientRect().height, 0);
-    return Math.ceil(fixed + 80 + 6 * (rows.length - 1) + 22 + 10);
+    const list = dock.querySelector(".talk-list");
+    const give = list ? list.getBoundingClientRect().height - parseFloat(getComputedStyle(list).minHeight) : 0;
+    return Math.ceil(dock.scrollHeight - give + 2 + 10);
   };
   const update = () => {
     root.removeProperty("--me-ico-max");
@@ -197,7 +196,8 @@ export function keepToastClear() {
         const r = side.getBoundingClientRect();
         spots.push([r, r.bottom]);
       }
-      const fit = (r) => Object.assign(style, { left: `${r.left}px`, width: `${r.width}px`, maxWidth: "none", transform: "none" });
+      const fit = (r) => Object.assign(style, { left: `${r.left}px`, width: `${r.width}px`,
+        maxWidth: "none", transform: "none", bottom: "auto" });
       for (const [r, above] of spots) {
         fit(r);
         if (above + 10 + toast.getBoundingClientRect().height <= window.innerHeight - 8) {
@@ -208,7 +208,7 @@ export function keepToastClear() {
       fit(col);
       const list = docked && dock.querySelector(".talk-list");
       if (list) style.top = `${Math.round(list.getBoundingClientRect().top)}px`;
-      else style.bottom = "8px";
+      else Object.assign(style, { top: "auto", bottom: "8px" });
     }
   };
   new MutationObserver(place).observe(toast, { attributes: true, attributeFilter: ["hidden"], childList: true });
