@@ -22,7 +22,7 @@ from server.rules import MOVE, OVER, RULES_VERSION, apply, new_game, view
 
 from .geometry import words_whole
 from .players import join
-from .ui import CANDIDATES, no_sideways_scroll, screenshot, settled, wait_for
+from .ui import ARTIFACTS, CANDIDATES, no_sideways_scroll, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -335,12 +335,39 @@ BAR_BUTTONS = """() => {
                box: [r.x, r.y, r.width, r.height].map(Math.round) }; }); }"""
 
 
+# What the phone's bar covers: every control of the turn outside the bar (a legal cell, a
+# target, an enabled button of the board or of your own board) it overlaps (the rest of the
+# page, the other players and the log, lies below it as below the fold, a scroll away); and
+# every part of your own board under it, with whether that part can be used now (an enabled,
+# not merely zoomable, button in it).
+UNDER_THE_BAR = """() => {
+  const bar = document.getElementById('actionbar'); const b = bar.getBoundingClientRect();
+  const under = (e) => { const r = e.getBoundingClientRect();
+    return r.left < b.right - 1 && b.left < r.right - 1
+      && r.top < b.bottom - 1 && b.top < r.bottom - 1; };
+  const name = (e) => e.getAttribute('aria-label') || e.textContent.trim();
+  const live = ':not(:disabled):not([aria-disabled=true])';
+  const usable = [...document.querySelectorAll('#board .cell.legal, .target, '
+    + `#board-area button:not(:disabled), .pboard.is-me button${live}`)]
+    .filter((e) => !bar.contains(e) && e.checkVisibility());
+  const me = document.querySelector('.pboard.is-me');
+  const parts = [['cups', '.cups'], ['counts', '.stats'], ['upgrade tiles', '.tiles'],
+                 ['orders', '.tabs']].filter(([, sel]) => under(me.querySelector(sel)));
+  return {usable: usable.filter(under).map(name), parts: parts.map(([n]) => n),
+          live: parts.filter(([, sel]) => me.querySelector(`${sel} button${live}`))
+            .map(([n]) => n),
+          top: Math.round(b.top)}; }"""
+
+
 def test_the_phone_bar_keeps_its_buttons_whole_mid_walk_with_a_long_hint(  # noqa: ANN001
         new_page, base_url: str) -> None:
     """Issue 43: on a 360×740 phone, mid-walk (the hinted walk's first step taken, so Undo is
     on), with a hint line three lines long in th and ko (the longest) and en, every button of
     the action bar (Undo, End turn and the rest) lies whole inside the bar and the window,
-    clear of the hint's text."""
+    clear of the hint's text. The bar, that tall, may cover the row of your own upgrade tiles
+    (they cannot be used during a walk: a tile is bought after serving, R-UPG), but no
+    control the player can use at that moment (the next cells of the walk, an enabled button
+    anywhere, a target); and scrolled to its end, the page shows your whole board above it."""
     page = new_page(width=360, height=740)
     hints: list[dict] = []
     page.route_web_socket(re.compile(r"/ws/"), lambda ws: through(ws, hints, {"cell": None}))
@@ -373,3 +400,10 @@ def test_the_phone_bar_keeps_its_buttons_whole_mid_walk_with_a_long_hint(  # noq
         assert [b["text"] for b in buttons if b["enabled"]].count(undo) == 1, (lang, buttons)
         assert [b for b in buttons if b["wrong"]] == [], (lang, buttons)
         assert page.evaluate(BAR_CUTS) == {"overflow": 0, "cut": []}, lang
+        covered = page.evaluate(UNDER_THE_BAR)
+        print(f"mid-walk {lang}: bar top {covered['top']}, over {covered['parts']}")
+        assert covered["usable"] == [] and covered["live"] == [], (lang, covered)
+        assert page.locator("#board .cell.legal").count() >= 1, lang  # the walk goes on
+        page.evaluate("() => scrollTo(0, document.scrollingElement.scrollHeight)")
+        assert page.evaluate(UNDER_THE_BAR)["parts"] == [], lang
+        page.screenshot(path=str(ARTIFACTS / f"hint-walk-360-740-{lang}-scrolled.png"))

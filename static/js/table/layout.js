@@ -117,3 +117,104 @@ export function supplyUnderBoard() {
   window.addEventListener("resize", place);
   place();
 }
+
+// Wide, your own cards and cups are as big as your column's width allows (table-fit.css),
+// but no bigger than the window's height leaves: with several cards on a tab, the hand in
+// the bar or the chat docked under your board, --me-ico-max caps them (2 px at a time, never
+// under 24 px) so that your own board stays whole on screen and the page does not scroll.
+/** @returns {void} */
+export function fitOwnCards() {
+  const me = document.getElementById("me-area");
+  if (!me) return;
+  const wide = window.matchMedia("(min-width: 1200px)");
+  const root = document.documentElement.style;
+  const dock = document.getElementById("talk");
+  // The docked chat's least height under your board: all it holds with its list of lines
+  // at its least height, its border, and the grid's gap above it.
+  const chatRoom = () => {
+    if (!dock || dock.hidden || !dock.classList.contains("docked")) return 0;
+    const list = dock.querySelector(".talk-list");
+    const give = list ? list.getBoundingClientRect().height - parseFloat(getComputedStyle(list).minHeight) : 0;
+    return Math.ceil(dock.scrollHeight - give + 2 + 10);
+  };
+  const update = () => {
+    root.removeProperty("--me-ico-max");
+    const board = me.querySelector(".pboard.is-me");
+    const cup = board && board.querySelector(".cup");
+    if (wide.matches && cup && board.checkVisibility()) {
+      const limit = window.innerHeight - 8 - chatRoom();
+      const fits = () => board.getBoundingClientRect().bottom + window.scrollY <= limit;
+      // A cup is two icons and 24 px wide (table-fit.css): the icon's size now.
+      let cap = Math.floor((cup.getBoundingClientRect().width - 24) / 2);
+      while (cap > 24 && !fits()) {
+        cap = Math.max(24, cap - 2);
+        root.setProperty("--me-ico-max", `${cap}px`);
+      }
+    }
+  };
+  const observer = new ResizeObserver(update);
+  observer.observe(me);
+  const bar = document.getElementById("actionbar");
+  if (bar) observer.observe(bar);
+  if (dock) new MutationObserver(update).observe(dock, { attributes: true, attributeFilter: ["hidden", "class"] });
+  window.addEventListener("resize", update);
+  wide.addEventListener("change", update);
+  update();
+}
+
+// The toast ("While a bot played for you: …") covers nothing a player needs (issue 43). Wide,
+// it sits in your own column right under your board (under the docked chat when it is open)
+// or under the side column, where the window leaves the room; else over the docked chat's
+// older lines, or at the window's bottom in your column: never over the board or the supply. On a phone, where every height of the screen is the
+// table's, it is the action bar's first row while it shows: the bar, as tall as what it
+// says, grows by it, and it covers none of the bar's buttons. Placed as it shows, and
+// again when what it sits by moves.
+/** @returns {void} */
+export function keepToastClear() {
+  const toast = document.getElementById("toast");
+  const me = document.getElementById("me-area");
+  const bar = document.getElementById("actionbar");
+  if (!toast || !me) return;
+  const wide = window.matchMedia("(min-width: 1200px)");
+  const home = toast.parentElement;
+  const place = () => {
+    const style = toast.style;
+    for (const p of ["left", "top", "bottom", "width", "max-width", "transform"]) style.removeProperty(p);
+    const inBar = Boolean(bar) && !toast.hidden && getComputedStyle(bar).position === "fixed";
+    if (inBar && toast.parentElement !== bar) bar.prepend(toast);
+    if (!inBar && toast.parentElement !== home) home.append(toast);
+    if (toast.hidden || inBar) return;
+    if (wide.matches && me.checkVisibility()) {
+      const dock = document.getElementById("talk");
+      const docked = dock && !dock.hidden && dock.classList.contains("docked");
+      const col = me.getBoundingClientRect();
+      const side = document.getElementById("side");
+      // Where it covers nothing: under your board (or the docked chat), else under the side
+      // column, where the window leaves the room.
+      const spots = [[col, docked ? dock.getBoundingClientRect().bottom : col.bottom]];
+      if (side && side.checkVisibility()) {
+        const r = side.getBoundingClientRect();
+        spots.push([r, r.bottom]);
+      }
+      const fit = (r) => Object.assign(style, { left: `${r.left}px`, width: `${r.width}px`,
+        maxWidth: "none", transform: "none", bottom: "auto" });
+      for (const [r, above] of spots) {
+        fit(r);
+        if (above + 10 + toast.getBoundingClientRect().height <= window.innerHeight - 8) {
+          style.top = `${Math.round(above + 10)}px`;
+          return;
+        }
+      }
+      fit(col);
+      const list = docked && dock.querySelector(".talk-list");
+      if (list) style.top = `${Math.round(list.getBoundingClientRect().top)}px`;
+      else Object.assign(style, { top: "auto", bottom: "8px" });
+    }
+  };
+  new MutationObserver(place).observe(toast, { attributes: true, attributeFilter: ["hidden"], childList: true });
+  const dock = document.getElementById("talk");
+  if (dock) new MutationObserver(place).observe(dock, { attributes: true, attributeFilter: ["hidden", "class"] });
+  const observer = new ResizeObserver(place);
+  for (const el of [me, bar, document.getElementById("side")]) if (el) observer.observe(el);
+  window.addEventListener("resize", place);
+}
