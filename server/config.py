@@ -72,13 +72,16 @@ class Settings(BaseSettings):
     # ended; tournament requests (create, enter, withdraw) per client address a minute;
     # players a tournament takes, and entries to one tournament from one client address;
     # seconds between looks at a round being played (a table ending here wakes it at
-    # once), and at most between two looks while nothing is pending.
+    # once), and at most between two looks while nothing is pending; seconds between two
+    # reads of a tournament this instance's pages watch (changes made on other instances),
+    # only while one is watched.
     TOURNAMENTS_PER_ACCOUNT: int = Field(2, ge=1)
     TOURNAMENT_RATE: int = Field(20, ge=1)
     TOURNAMENT_PLAYERS: int = Field(200, ge=2, le=1000)
     TOURNAMENT_ENTRIES_PER_ADDRESS: int = Field(4, ge=1)
     TOURNAMENT_CHECK: float = Field(30, gt=0)
     TOURNAMENT_IDLE: float = Field(300, gt=0)
+    TOURNAMENT_WATCH: float = Field(1.0, gt=0)
     CHAT_RATE: int = Field(10, ge=1)  # chat messages one author may send per CHAT_WINDOW...
     CHAT_ADDRESS_RATE: int = Field(30, ge=1)  # ...and spectators' from one client address
     CHAT_WINDOW: float = Field(20, gt=0)  # seconds
