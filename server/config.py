@@ -156,6 +156,11 @@ class Settings(BaseSettings):
     # window of days; old names an account holds (its last NAMES_HELD, each for
     # NAME_HOLD_DAYS after it was left; a deleted account's name too): server/accounts/limits.py.
     SIGN_UPS_PER_ADDRESS: int = Field(3, ge=1)
+    # Requests one client address may make a minute: a password reset link's check and the
+    # reset together (RESET_RATE), and its sessions' list and sign-outs (SESSIONS_RATE,
+    # /api/me/sessions*); then 429 rate_limited. Counted on each instance.
+    RESET_RATE: int = Field(10, ge=1)
+    SESSIONS_RATE: int = Field(30, ge=1)
     # Argon2's cost for new password hashes: passes, and KiB of memory each hash takes
     # (server/accounts/passwords.py). Lower them only where hashes need not resist guessing.
     PASSWORD_TIME_COST: int = Field(3, ge=1)
