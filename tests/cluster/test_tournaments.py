@@ -83,6 +83,9 @@ def test_a_page_on_one_instance_hears_entries_and_the_start_made_on_the_other(
         assert doc["status"] == "running" and doc["round"] == 1
         assert sorted(p["id"] for p in tables(doc, 1)[0]["players"]) == sorted(
             p.id for p in players)
+        # the table was opened by i1 (its scheduler, which the tournament woke); i2 holds
+        # nothing: what its page heard, it read
+        assert [httpx.get(f"{u}/healthz").json()["rooms"] for u in (one, two)] == [1, 0]
         for p in players:
             await p.client.aclose()
 
