@@ -9,10 +9,15 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
+from sqlalchemy import func, select
 
 from server.config import Settings
+from server.db.journal import Journal as DbJournal
+from server.db.models import Game, Room
+from server.persist import RoomJournal
 from server.rooms import RoomManager
 from server.tournaments import Tournaments, store
 
@@ -86,13 +91,30 @@ async def test_a_page_hears_another_instances_changes_and_nobody_watching_reads_
 
 
 @pytest.mark.asyncio
-async def test_an_instance_whose_claim_ran_out_leaves_no_second_room(sessions) -> None:  # noqa: F811
+async def test_an_instance_whose_claim_ran_out_leaves_no_second_room(
+        sessions, tmp_path: Path) -> None:  # noqa: F811
     """The instance that claimed the tables stops (SIGSTOP, a VM pause) past CLAIM_TTL;
     another opens them; the first then goes on with the claims it holds no more: the rooms
-    it makes are closed, the tables keep the other's rooms, its scheduler knows none of
-    its rooms as tables."""
+    it makes are closed (abandoned in the database with no game kept: the real journal),
+    the tables keep the other's rooms, its scheduler knows none of its rooms as tables."""
     wall = Wall()
+    journal = DbJournal(sessions.kw["bind"], tmp_path / "fallback.jsonl")
+    await journal.start()
     frozen, other = instance("frozen", sessions, wall), instance("other", sessions, wall)
+    frozen.manager = RoomManager(frozen.settings, RoomJournal(journal))
+    try:
+        await thawed_after_its_claims_ran_out(sessions, wall, frozen, other)
+    finally:
+        await journal.stop()
+    async with sessions() as s:
+        rooms = dict((await s.execute(select(Room.code, Room.status))).all())
+        games = await s.scalar(select(func.count()).select_from(Game))
+    assert len(rooms) == 2 and set(rooms.values()) == {"abandoned"}  # the frozen one's two
+    assert games == 0
+
+
+async def thawed_after_its_claims_ran_out(sessions, wall: Wall, frozen: Tournaments,  # noqa: F811
+                                          other: Tournaments) -> None:
     tid, _ = await organise(sessions, wall, 4, size=2, rounds=2)
     wall.now += START
     assert await frozen.advance(tid)  # round 1 paired
