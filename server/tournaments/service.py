@@ -276,10 +276,11 @@ class Tournaments:
         that ended wakes the scheduler."""
         ended = room.status == GAME_FINISHED or any(e["type"] == "abandoned" for e in events)
         if room.code not in self.tables:
-            if ended and self.sessions is not None:
+            if ended and self.sessions is not None and self.settings.cluster:
                 # Maybe a table this instance took over from another (which died or froze
                 # holding it: server.cluster.ownership) while its scheduler did not know the
                 # tournament: one indexed read at a game's end, not TOURNAMENT_IDLE seconds.
+                # (Alone, an instance knows every table from its first pass: nothing read.)
                 self._later(self._wake_if_table(room.code))
             return
         for event in events:
