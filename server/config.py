@@ -72,13 +72,16 @@ class Settings(BaseSettings):
     # ended; tournament requests (create, enter, withdraw) per client address a minute;
     # players a tournament takes, and entries to one tournament from one client address;
     # seconds between looks at a round being played (a table ending here wakes it at
-    # once), and at most between two looks while nothing is pending.
+    # once), and at most between two looks while nothing is pending; seconds between two
+    # reads of a tournament this instance's pages watch (changes made on other instances),
+    # only while one is watched.
     TOURNAMENTS_PER_ACCOUNT: int = Field(2, ge=1)
     TOURNAMENT_RATE: int = Field(20, ge=1)
     TOURNAMENT_PLAYERS: int = Field(200, ge=2, le=1000)
     TOURNAMENT_ENTRIES_PER_ADDRESS: int = Field(4, ge=1)
     TOURNAMENT_CHECK: float = Field(30, gt=0)
     TOURNAMENT_IDLE: float = Field(300, gt=0)
+    TOURNAMENT_WATCH: float = Field(1.0, gt=0)
     CHAT_RATE: int = Field(10, ge=1)  # chat messages one author may send per CHAT_WINDOW...
     CHAT_ADDRESS_RATE: int = Field(30, ge=1)  # ...and spectators' from one client address
     CHAT_WINDOW: float = Field(20, gt=0)  # seconds
@@ -153,6 +156,11 @@ class Settings(BaseSettings):
     # window of days; old names an account holds (its last NAMES_HELD, each for
     # NAME_HOLD_DAYS after it was left; a deleted account's name too): server/accounts/limits.py.
     SIGN_UPS_PER_ADDRESS: int = Field(3, ge=1)
+    # Requests one client address may make a minute: a password reset link's check and the
+    # reset together (RESET_RATE), and its sessions' list and sign-outs (SESSIONS_RATE,
+    # /api/me/sessions*); then 429 rate_limited. Counted on each instance.
+    RESET_RATE: int = Field(10, ge=1)
+    SESSIONS_RATE: int = Field(30, ge=1)
     # Argon2's cost for new password hashes: passes, and KiB of memory each hash takes
     # (server/accounts/passwords.py). Lower them only where hashes need not resist guessing.
     PASSWORD_TIME_COST: int = Field(3, ge=1)

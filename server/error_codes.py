@@ -85,7 +85,9 @@ ERRORS: dict[str, ErrorCode] = {e.code: e for e in (
               "a token that may not do that: an unknown seat token, a spectator acting, "
               "a host-only request without the host's token"),
     ErrorCode("rate_limited", 429,
-              "more than `ROOM_CREATE_RATE` rooms a minute from a client; a password sign-in "
+              "more than `ROOM_CREATE_RATE` rooms a minute from a client; more than "
+              "`RESET_RATE` password reset link checks and resets, or `SESSIONS_RATE` "
+              "requests to `/api/me/sessions*`, a minute from a client address; a password sign-in "
               "from a client address that failed 5 times for that name, within the growing "
               "delay since its last failure (1, 2, 4, 8, then 15 minutes; the message says "
               "how long)"),

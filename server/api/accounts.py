@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any, TypeVar
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -28,6 +28,7 @@ from server.accounts.reserved import check_name
 from server.accounts.turns import Late
 from server.bots.levels import LEVELS
 from server.db.models import utcnow
+from server.rooms.ratelimit import RateLimit
 from server.rooms.seating import clean_name
 
 from .account_models import AccountName, Empty, PasskeyAnswer, PasswordSignIn, SignUp
@@ -85,6 +86,20 @@ async def _create(session: AsyncSession, request: Request, name: str, key: str,
 
 def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
+
+
+def per_address(group: str) -> Any:
+    """A route dependency: at most the group's rate of requests a minute from one client
+    address (app.state.address_limits, server.wiring.routes: RESET_RATE for "reset",
+    SESSIONS_RATE for "sessions"); past it 429 rate_limited, before anything is read."""
+
+    def limited(request: Request) -> None:
+        limit: RateLimit = request.app.state.address_limits[group]
+        if not limit.hit(client_address(request)):
+            raise AccountError("rate_limited", "too many requests from this address; wait a "
+                               "minute", 429)
+
+    return Depends(limited)
 
 
 @router.post("/api/accounts", status_code=201)

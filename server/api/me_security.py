@@ -3,7 +3,8 @@ to (confirmed with a mailed code, as a seat's is), and where the account is sign
 sessions: each one signed out alone, or all at once).
 
 Every route needs the session cookie (else 401 not_signed_in); a state change carrying it
-from another site is refused (foreign_origin).
+from another site is refused (foreign_origin). The sessions' routes take SESSIONS_RATE
+requests a minute from one client address (then 429 rate_limited).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from .account_models import (
 )
 from .account_session import DB, sign_out
 from .account_session import Me as SignedIn
-from .accounts import client_address
+from .accounts import client_address, per_address
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
 from .password_reset import account_mail, end_every_session
 from .quickplay import signed_out
@@ -72,7 +73,8 @@ def _current(request: Request) -> str | None:
     return sessions.session_id(secret) if secret else None
 
 
-@router.get("/api/me/sessions", response_model=SessionList)
+@router.get("/api/me/sessions", response_model=SessionList, responses=answers(429),
+            dependencies=[per_address("sessions")])
 async def my_sessions(request: Request, me: SignedIn, db: DB) -> dict[str, Any]:
     """Where the account is signed in: each browser's user agent, the address it signed in
     from, when it was last seen; this browser's marked `current`. The last seen first."""
@@ -85,7 +87,8 @@ async def my_sessions(request: Request, me: SignedIn, db: DB) -> dict[str, Any]:
                           "current": s.id == current} for s in found]}
 
 
-@router.post("/api/me/sessions/end", responses={**STATE_CHANGING, **answers(404)})
+@router.post("/api/me/sessions/end", responses={**STATE_CHANGING, **answers(404, 429)},
+             dependencies=[per_address("sessions")])
 async def end_session(body: EndSession, request: Request, me: SignedIn,
                       db: DB) -> JSONResponse:
     """Sign one session out (its lobby sockets close); this browser's own: signed out here
@@ -104,7 +107,8 @@ async def end_session(body: EndSession, request: Request, me: SignedIn,
     return response
 
 
-@router.post("/api/me/sessions/end-all", responses=STATE_CHANGING)
+@router.post("/api/me/sessions/end-all", responses={**STATE_CHANGING, **answers(429)},
+             dependencies=[per_address("sessions")])
 async def end_all_sessions(body: Empty, request: Request, me: SignedIn,
                            db: DB) -> JSONResponse:
     """Sign out everywhere: every session of the account ends, this one too (the cookie is

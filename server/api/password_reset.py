@@ -38,7 +38,7 @@ from .account_session import (
     turns,
     unavailable,
 )
-from .accounts import client_address
+from .accounts import client_address, per_address
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
 from .quickplay import signed_out
 
@@ -74,10 +74,12 @@ async def forgot(body: ForgotPassword, request: Request, db: DB) -> JSONResponse
     return JSONResponse(SENT, status_code=202, background=later)
 
 
-@router.post("/api/password/reset/check")
+@router.post("/api/password/reset/check", responses=answers(429),
+             dependencies=[per_address("reset")])
 async def check_link(body: ResetLink, request: Request, db: DB) -> dict[str, bool]:
     """Whether the link may still be used (409 reset_invalid if not): the page asks before
-    it shows the form. Nothing changes."""
+    it shows the form. Nothing changes. With the reset: RESET_RATE a minute per client
+    address (429 rate_limited)."""
     check_same_site(request)
     now = account_mail(request).wall()
     async with db() as session:
@@ -85,10 +87,12 @@ async def check_link(body: ResetLink, request: Request, db: DB) -> dict[str, boo
     return SENT
 
 
-@router.post("/api/password/reset", responses=answers(422))
+@router.post("/api/password/reset", responses=answers(422, 429),
+             dependencies=[per_address("reset")])
 async def reset(body: ResetPassword, request: Request, db: DB) -> JSONResponse:
     """Set a new password by a mailed link (used up: 409 reset_invalid next time); every
-    session of the account ends, and this browser is signed in."""
+    session of the account ends, and this browser is signed in. With the link's check:
+    RESET_RATE a minute per client address (429 rate_limited)."""
     check_same_site(request)
     check_password(body.password)
     now = account_mail(request).wall()  # the clock the links were made by

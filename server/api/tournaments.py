@@ -234,7 +234,8 @@ async def tournament_page(tournament_id: TournamentId, request: Request) -> Resp
 
 @router.websocket("/tournaments/{tournament_id}/socket")
 async def tournament_socket(ws: WebSocket, tournament_id: int) -> None:
-    """The tournament's state at once and whenever it changes here (the newest only, to a
+    """The tournament's state at once and whenever it changes (here at once, on another
+    instance within TOURNAMENT_WATCH s: Tournaments.follow; the newest only, to a
     slow reader: server.api.page_socket); anything the client sends is refused (error
     `malformed`, close 1008); a client that stops reading is dropped after WS_SEND_TIMEOUT."""
     tournaments = service(ws)

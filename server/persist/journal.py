@@ -84,6 +84,12 @@ class RoomJournal:
         # A kind of operation the db journal has no hook for: handed to its writer directly.
         await self.db.submit(ops.talk(room.code, item, self.clock()))
 
+    async def discarded(self, room: Room) -> None:
+        """A room closed before anyone played in it (server.rooms.RoomManager.discard): it
+        just closes, with no game kept in the history."""
+        self.started_at.pop(room.code, None)
+        await self.db.room_abandoned(room.code)
+
     async def abandoned(self, room: Room) -> None:
         """A room expired. A game that was being played is kept in the history, marked
         abandoned with the standings it had (server.history.outcome); a waiting room

@@ -199,6 +199,17 @@ class RoomManager:
         log.info("room %s ended as abandoned", room.display_code,
                  extra={"room": room.display_code})
 
+    async def discard(self, room: Room) -> None:
+        """Close a room this server made and nobody has played in (a tournament's table
+        that another instance opened meanwhile, server.tournaments): no game is kept, the
+        journal's optional `discarded` closes it (else `abandoned`, a journal without it)."""
+        async with room.lock:
+            room.close_all("abandoned")
+            self.forget(room)
+            hook = "discarded" if hasattr(room.journal, "discarded") else "abandoned"
+            await room.tell_journal(hook)
+        log.info("room %s discarded", room.display_code, extra={"room": room.display_code})
+
     def forget(self, room: Room) -> bool:
         """Stop holding `room` (another instance serves it now): False if this manager holds
         no such room, or another one under its code."""

@@ -1,5 +1,6 @@
 """Tournaments on one instance: the scheduler that starts rounds, the rooms' listener that
-hears a table end, and the sockets watching a tournament's page.
+hears a table end, and the sockets watching a tournament's page (sent what changes here at
+once, and what other instances change within TOURNAMENT_WATCH seconds: `follow`).
 
 The state is in the database every instance shares (server.tournaments.store); any
 instance may pair a round or open a table, and the database row decides which one does
@@ -30,7 +31,7 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -73,14 +74,17 @@ class Tournaments:
     watchers: dict[int, set[Watcher]] = field(default_factory=dict)
     passes: int = 0  # scheduler passes that read the database (tests, bench)
     paired: int = 0  # rounds this instance paired
+    sent: dict[int, str] = field(default_factory=dict)  # the last state sent to the watchers
+    reads: int = 0  # states read for the watchers by `follow` (tests)
 
     def __post_init__(self) -> None:
         self.rate = RateLimit(self.settings.TOURNAMENT_RATE, 60, time.monotonic)
         self.wake = asyncio.Event()
         self.passing = asyncio.Lock()
         self.publishing = asyncio.Lock()
+        self.watched = asyncio.Event()  # a first watcher came: `follow` wakes
         self.addresses: dict[str, int] = {}
-        self.acting: set[asyncio.Task[bool]] = set()  # late seats' stand-ins being seated
+        self.acting: set[asyncio.Task[Any]] = set()  # late seats' stand-ins, tables' checks
 
     def db(self) -> Sessions:
         if self.sessions is None:
@@ -251,7 +255,15 @@ class Tournaments:
                 await store.unclaim(session, table.table_id, claim)
             return None
         async with self.sessions() as session, session.begin():
-            await store.opened(session, table.table_id, claim, room.code)
+            ours = await store.opened(session, table.table_id, claim, room.code)
+        if not ours:
+            # Our claim ran out meanwhile (this instance froze, or the database was slow)
+            # and another instance opened the table: this room is nobody's table. Closed
+            # before anyone played in it, with no game kept (issue 46).
+            log.warning("tournament %d: table %d was opened elsewhere; room %s closed",
+                        t.id, table.table_id, room.display_code)
+            await self.manager.discard(room)
+            return None
         log.info("tournament %d: table %s opened", t.id, room.display_code,
                  extra={"room": room.display_code})
         return room.code
@@ -262,17 +274,36 @@ class Tournaments:
         """The rooms' listener, for a table of ours: a late turn-based seat gets its
         stand-in at once (in a task of its own: a listener does not act inline); a table
         that ended wakes the scheduler."""
+        ended = room.status == GAME_FINISHED or any(e["type"] == "abandoned" for e in events)
         if room.code not in self.tables:
+            if ended and self.sessions is not None and self.settings.cluster:
+                # Maybe a table this instance took over from another (which died or froze
+                # holding it: server.cluster.ownership) while its scheduler did not know the
+                # tournament: one indexed read at a game's end, not TOURNAMENT_IDLE seconds.
+                # (Alone, an instance knows every table from its first pass: nothing read.)
+                self._later(self._wake_if_table(room.code))
             return
         for event in events:
             if event["type"] == "late":
-                task = asyncio.create_task(late.stand_in_for(
-                    room, event["seat"], self.settings.TAKEOVER_LEVEL))
-                self.acting.add(task)
-                task.add_done_callback(self.acting.discard)
+                self._later(late.stand_in_for(room, event["seat"],
+                                              self.settings.TAKEOVER_LEVEL))
         # A table that ended here wakes the scheduler (its result is read from `games`).
-        if room.status == GAME_FINISHED or any(e["type"] == "abandoned" for e in events):
+        if ended:
             self.wake.set()
+
+    def _later(self, work: Coroutine[Any, Any, object]) -> None:
+        task = asyncio.create_task(work)
+        self.acting.add(task)
+        task.add_done_callback(self.acting.discard)
+
+    async def _wake_if_table(self, code: str) -> None:
+        assert self.sessions is not None
+        try:
+            async with self.sessions() as session:
+                if await store.is_table(session, code):
+                    self.wake.set()
+        except (SQLAlchemyError, OSError) as exc:  # the scheduler's own look comes later
+            log.warning("tournaments: the database did not answer (%r)", exc)
 
     # --- watchers (the tournament page's socket) ---------------------------------------------
 
@@ -285,6 +316,7 @@ class Tournaments:
             return
         self.addresses[watcher.client] = count + 1
         self.watchers.setdefault(tournament_id, set()).add(watcher)
+        self.watched.set()
         try:
             yield True
         finally:
@@ -292,6 +324,7 @@ class Tournaments:
             group.discard(watcher)
             if not group:
                 self.watchers.pop(tournament_id, None)
+                self.sent.pop(tournament_id, None)
             left = self.addresses[watcher.client] - 1
             if left:
                 self.addresses[watcher.client] = left
@@ -299,9 +332,10 @@ class Tournaments:
                 del self.addresses[watcher.client]
 
     async def publish(self, tournament_id: int, to: Watcher | None = None) -> bool:
-        """Send the tournament's state to the sockets watching it here (or to `to` only: a
-        socket that just came). One at a time, each read after the last was sent, so the
-        last frame a socket gets is never older than another. False: no such tournament."""
+        """Send the tournament's state to the sockets watching it here if it is not the
+        one they were sent last (or to `to` only, whatever it is: a socket that just came).
+        One at a time, each read after the last was sent, so the last frame a socket gets
+        is never older than another. False: no such tournament."""
         group = self.watchers.get(tournament_id, set()) if to is None else {to}
         if not group or self.sessions is None:
             return True
@@ -311,9 +345,34 @@ class Tournaments:
             if doc is None:
                 return False
             text = dumps(frames.tournament(doc))
+            if to is None:
+                if self.sent.get(tournament_id) == text:
+                    return True
+                self.sent[tournament_id] = text
             for watcher in list(group):
                 watcher.offer(text)
         return True
+
+    async def follow(self) -> None:
+        """What other instances change reaches this one's watchers: every TOURNAMENT_WATCH
+        seconds while a page here watches a tournament, its state is read again (one read a
+        tournament, however many watch it) and sent if it is not the one sent last. Nobody
+        watching: the loop waits for a first watcher and reads nothing."""
+        while True:
+            if not self.watchers:
+                self.watched.clear()
+                await self.watched.wait()
+            await asyncio.sleep(self.settings.TOURNAMENT_WATCH)
+            for tournament_id in list(self.watchers):
+                try:
+                    self.reads += 1
+                    await self.publish(tournament_id)
+                except (SQLAlchemyError, OSError) as exc:
+                    if cancelling():
+                        raise
+                    log.warning("tournaments: the database did not answer (%r)", exc)
+                except Exception:  # a bug must not silence every page: logged, read again
+                    log.exception("tournaments: a watched tournament could not be read")
 
     def changed(self, tournament_id: int) -> None:
         """Something changed here (an entry, a withdrawal, a new tournament): look now."""

@@ -297,3 +297,9 @@ async def playing(session: AsyncSession) -> dict[str, int]:
                                          TournamentTable.tournament_id).where(
         TournamentTable.room_code.is_not(None), TournamentTable.points.is_(None)))).all()
     return {code: tid for code, tid in rows if code is not None}
+
+
+async def is_table(session: AsyncSession, code: str) -> bool:
+    """Whether the room `code` is a tournament's table still to be scored."""
+    return await session.scalar(select(TournamentTable.id).where(
+        TournamentTable.room_code == code, TournamentTable.points.is_(None)).limit(1)) is not None

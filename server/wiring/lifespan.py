@@ -39,6 +39,7 @@ class Running:
     sweeper: asyncio.Task[None] | None = None
     matching: asyncio.Task[None] | None = None  # quick play's loop
     scheduling: asyncio.Task[None] | None = None  # the tournaments' scheduler
+    following: asyncio.Task[None] | None = None  # their pages' reads (other instances')
     seats_watch: asyncio.Task[None] | None = None
     collector: asyncio.Task[None] | None = None
     pauses: PauseWatch | None = None
@@ -138,6 +139,7 @@ def start_background(app: FastAPI, services: Services, running: Running) -> None
         running.matching = asyncio.create_task(services.quickplay.run())
         services.tournaments.sessions = database.sessions
         running.scheduling = asyncio.create_task(services.tournaments.run())
+        running.following = asyncio.create_task(services.tournaments.follow())
         running.seats_watch = asyncio.create_task(
             watch_accounts(manager, database.sessions, settings.SWEEP_INTERVAL,
                            app.state.quickplay))
@@ -158,7 +160,7 @@ async def stop(services: Services, running: Running) -> None:
         with contextlib.suppress(asyncio.CancelledError):
             await running.reviewing
     # The loops that query the database end before it closes under them.
-    await ended(running.matching, running.scheduling, running.seats_watch)
+    await ended(running.matching, running.scheduling, running.following, running.seats_watch)
     if running.mailing is not None and mail is not None:
         await mail.stop(running.mailing)  # before the database closes under it
     if running.collector is not None:

@@ -25,6 +25,7 @@ from server.api.reviews import router as reviews_router
 from server.api.rules_data import router as rules_data_router
 from server.api.rules_data import rules_data
 from server.api.tournaments import router as tournaments_router
+from server.rooms.ratelimit import RateLimit
 
 from .services import Services
 
@@ -45,6 +46,10 @@ def install_state(app: FastAPI, services: Services) -> None:
     app.state.templates = Jinja2Templates(directory=str(settings.TEMPLATES_DIR))
     app.state.templates.env.globals["rules_data_json"] = script_json(rules_data())
     app.state.lesson_guides = OrderedDict()  # api/lesson.py: the last pointer per lesson room
+    clock = services.manager.clock
+    app.state.address_limits = {  # per client address a minute (api/accounts.per_address)
+        "reset": RateLimit(settings.RESET_RATE, 60, clock),
+        "sessions": RateLimit(settings.SESSIONS_RATE, 60, clock)}
 
 
 def install_routes(app: FastAPI, services: Services) -> None:

@@ -36,10 +36,10 @@ LINK = re.compile(r"http://play\.example/account/reset#token=([A-Za-z0-9_-]+)")
 
 @contextlib.asynccontextmanager
 async def mail_app(database: str, make_settings: Callable[..., Any], smtp: SmtpServer,
-                   clock: FakeClock) -> AsyncIterator[FastAPI]:
+                   clock: FakeClock, **more: Any) -> AsyncIterator[FastAPI]:
     # http: an https PUBLIC_URL makes the sign-in cookie Secure, which this client would not send
     settings: dict[str, Any] = {"BOT_WORKERS": 0, **smtp.settings(),
-                                "PUBLIC_URL": "http://play.example"}
+                                "PUBLIC_URL": "http://play.example", **more}
     if database == "postgresql":
         reset_postgres(PG_URL)
         wait_for_the_last_server()

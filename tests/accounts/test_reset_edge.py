@@ -3,7 +3,8 @@ real server (`python -m server`, tests/serving.py), attacked at the HTTP edge: a
 trickled byte by byte holds no worker and blocks nobody else's POST (408 slow_body at its
 deadline), a body over the cap is refused before it is read (413 too_large), another
 site's Origin is refused (403 forbidden_origin) and changes nothing, and a burst from one
-address is limited (429, code_flood or resend_slow) while another address is served.
+address is limited (429, code_flood or resend_slow; the reset link's check and the reset,
+and the sessions' routes: rate_limited, issue 46) while another address is served.
 
 Found by these tests and fixed: a burst of "forgot password" lost a request to SQLite's
 busy wait (500) and, on PostgreSQL, held every connection of the pool waiting for the
@@ -224,18 +225,34 @@ async def _bursts(url: str, smtp: SmtpServer) -> None:
         assert burst[(200, None)] == 1 and sum(burst.values()) == 30, burst
         assert set(burst) <= {(200, None), (429, "resend_slow"), (429, "code_flood")}, burst
 
-        # One link, 30 resets at once: one sets the password, the others find it used.
+        # One link, 30 resets at once: the address's RESET_RATE (10) are served, one sets
+        # the password, the others find it used; the rest are refused unread (issue 46).
         burst = await _burst(flood, "/api/password/reset",
                              [{"token": token, "password": f"new password {i}"}
                               for i in range(30)])
-        assert burst == {(200, None): 1, (409, "reset_invalid"): 29}, burst
-        burst = await _burst(flood, "/api/password/reset/check",
-                             [{"token": f"guess{i}"} for i in range(100)])
-        assert burst == {(409, "reset_invalid"): 100}, burst
+        assert burst == {(200, None): 1, (409, "reset_invalid"): 9,
+                         (429, "rate_limited"): 20}, burst
+        # Guessing links: 10 checks a minute from one address, and another is served.
+        async with browser(url, "10.8.0.6") as guesser:
+            burst = await _burst(guesser, "/api/password/reset/check",
+                                 [{"token": f"guess{i}"} for i in range(100)])
+        assert burst == {(409, "reset_invalid"): 10, (429, "rate_limited"): 90}, burst
+        r = await other.post("/api/password/reset/check", json={"token": "guess"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "reset_invalid", r.text
         async with browser(url, "10.8.0.4") as fresh:
             await sign_up(fresh, "Fresh")
-            listed = await fresh.get("/api/me/sessions")
-            assert listed.status_code == 200 and len(listed.json()["sessions"]) == 1
+            answers = await asyncio.gather(*(fresh.get("/api/me/sessions") for _ in range(40)))
+            assert Counter(r.status_code for r in answers) == {200: 30, 429: 10}
+            assert {r.json()["error"]["code"] for r in answers if r.status_code == 429} == {
+                "rate_limited"}
+            r = await fresh.post("/api/me/sessions/end-all", json={})
+            assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+            assert (await fresh.get("/api/me")).status_code == 200  # nothing was ended
+            # the same account from another address is served
+            async with browser(url, "10.8.0.7") as elsewhere:
+                elsewhere.cookies.update(fresh.cookies)
+                listed = await elsewhere.get("/api/me/sessions")
+                assert listed.status_code == 200 and len(listed.json()["sessions"]) == 1
 
 
 @pytest.mark.asyncio
@@ -251,7 +268,7 @@ async def test_a_burst_of_resets_by_one_link_hashes_one_password(
         return real(password, **kwargs)
 
     monkeypatch.setattr(password_reset, "hash_password", counted)
-    async with (mail_app("sqlite", make_settings, smtp, FakeClock()) as app,
+    async with (mail_app("sqlite", make_settings, smtp, FakeClock(), RESET_RATE=100) as app,
                 client(app, "10.0.4.1") as home, client(app, "10.0.4.2") as flood):
         await sign_up(home, "Ida")
         await confirmed(home, smtp, "ida@example.org")

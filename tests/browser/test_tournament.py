@@ -179,3 +179,29 @@ def test_an_invite_link_lets_its_holders_in_and_play_takes_a_player_to_their_sea
     expect(ann.locator(".pboard.is-me .pname")).to_contain_text(f"InvAnn{width}")
     expect(ann.locator(".pboard .pname")).to_have_count(2)
     no_sideways_scroll(ann)
+
+
+def test_link_copied_stays_through_the_pages_updates(new_page, base_url: str) -> None:  # noqa: ANN001
+    """The page builds its actions again on each frame of its socket: "Link copied" stays
+    through a frame (an entry) and goes back to "Copy link" a few seconds later (issue 46;
+    before, the next frame put "Copy link" back at once)."""
+    org = _signed_in(new_page, base_url, "CopyOrg")
+    start = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+    made = org.request.post("/api/tournaments", headers={"Origin": base_url}, data={
+        "name": "Copy Cup", "table_size": 2, "rounds": 1, "starts_at": start,
+        "invite_only": True})
+    assert made.status == 201, made.text()
+    tid = made.json()["id"]
+    org.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    org.goto(f"/tournaments/{tid}")
+    expect(org.locator("#tour-rows tr")).to_have_count(0)
+    org.get_by_role("button", name="Copy link", exact=True).click()
+    copied = org.get_by_role("button", name="Link copied", exact=True)
+    expect(copied).to_be_visible()
+    joined = org.request.post(f"/api/tournaments/{tid}/join", headers={"Origin": base_url},
+                              data={})
+    assert joined.status == 200, joined.text()
+    expect(org.locator("#tour-rows tr")).to_have_count(1)  # the frame came, the page redrawn
+    expect(copied).to_be_visible()
+    expect(org.get_by_role("button", name="Copy link", exact=True)).to_be_visible(
+        timeout=15_000)

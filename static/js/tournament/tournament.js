@@ -42,14 +42,29 @@ function stateText(d) {
   return t(`tour.state.${d.status}`);
 }
 
+// "Link copied" stays this long (or until the user enters or withdraws), whatever frames
+// come meanwhile: the action area is built again on each one.
+const COPIED_FOR = 4000;
+let copiedUntil = 0;
+let copiedTimer = null;
+
+function markCopied(on) {
+  copiedUntil = on ? Date.now() + COPIED_FOR : 0;
+  clearTimeout(copiedTimer);
+  if (on) copiedTimer = setTimeout(() => markCopied(false), COPIED_FOR);
+  const button = document.getElementById("tour-copy");
+  if (button) button.textContent = t(on ? "wait.copied" : "wait.copy");
+}
+
 function renderActions(d) {
   const box = document.getElementById("tour-actions");
   box.replaceChildren();
   if (you.invite_url) {
     const link = new URL(you.invite_url, location.origin).href;
     const field = h("input", { class: "tour-invite-url", readonly: true, value: link, "aria-label": t("tour.inviteLink") });
-    const copy = h("button", { class: "btn small", type: "button", id: "tour-copy", text: t("wait.copy"),
-      onclick: async () => { await copyField(field); copy.textContent = t("wait.copied"); } });
+    const copy = h("button", { class: "btn small", type: "button", id: "tour-copy",
+      text: t(Date.now() < copiedUntil ? "wait.copied" : "wait.copy"),
+      onclick: async () => { await copyField(field); markCopied(true); } });
     box.append(h("p", { class: "small tour-invite" }, t("tour.inviteLink"), " ", field, copy));
   }
   if (you.id === null) {
@@ -69,6 +84,7 @@ function renderActions(d) {
 async function act(event, what) {
   const button = event.currentTarget;
   button.disabled = true;
+  markCopied(false);
   try {
     const body = what === "join" && params.get("invite") ? { invite: params.get("invite") } : {};
     await call("POST", `/api/tournaments/${doc.id}/${what}`, body);
