@@ -84,9 +84,10 @@ async def before(url: str, players: list[Player]) -> tuple[int, dict]:
     """Round 1 starts; one of its two tables is played to the end, the other not at all."""
     for p in players:
         await p.sign_up()
+    start = datetime.now(UTC) + timedelta(seconds=6)  # room for every entry on a loaded machine
     made = await players[0].client.post("/api/tournaments", json={
         "name": "Restart Cup", "table_size": 2, "rounds": 2, "turn": 60, "bank": 300,
-        "starts_at": (datetime.now(UTC) + timedelta(seconds=2)).isoformat()})
+        "starts_at": start.isoformat()})
     assert made.status_code == 201, made.text
     tid = made.json()["id"]
     for p in players:

@@ -54,7 +54,7 @@ async def run(url: str) -> None:
     players = [Player(url, f"Swiss{i}", f"10.46.0.{i}", seed=i) for i in range(1, 9)]
     for p in players:
         await p.sign_up()
-    start = datetime.now(UTC) + timedelta(seconds=3)
+    start = datetime.now(UTC) + timedelta(seconds=6)  # room for every entry on a loaded machine
     made = await players[0].client.post("/api/tournaments", json={
         "name": "Winter Swiss", "system": "swiss", "table_size": 4, "rounds": 3,
         "mode": "realtime", "turn": 60, "bank": 300, "rated": True,
