@@ -44,8 +44,11 @@ def mail_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, S
     smtp.start()
     settings = {k: str(v) for k, v in smtp.settings().items() if k != "PUBLIC_URL"}
     try:
+        # Every run comes from one address: the per-address budgets of link checks, resets and
+        # session lists (tests/accounts/test_reset_edge.py) would refuse the later runs.
         with served(tmp_path_factory.mktemp("reset") / "reset.db", BOT_WORKERS="0",
-                    SIGN_UPS_PER_ADDRESS="1000", **settings) as url:
+                    SIGN_UPS_PER_ADDRESS="1000", RESET_RATE="1000", SESSIONS_RATE="1000",
+                    **settings) as url:
             yield url, smtp
     finally:
         smtp.stop()
