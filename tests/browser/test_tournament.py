@@ -167,6 +167,9 @@ def test_an_invite_link_lets_its_holders_in_and_play_takes_a_player_to_their_sea
     expect(ann.get_by_role("button", name=words["withdraw"], exact=True)).to_be_visible()
     expect(ann.locator("#tour-rows tr")).to_have_count(2)
     expect(ben.locator("#tour-rows tr")).to_have_count(2)  # live, and Ben is not in
+    # That frame redrew Ben's page: his refusal is still said until he acts again.
+    expect(ben.get_by_role("alert")).to_be_visible()
+    expect(ben.get_by_role("alert")).to_contain_text(words["not_invited"])
     expect(ben.get_by_role("button", name=words["enter"], exact=True)).to_be_visible()
     # Round 1 starts by itself: Ann's page offers Play at her table, which seats her there.
     play = ann.get_by_role("link", name=words["play"], exact=True)

@@ -45,6 +45,9 @@ function stateText(d) {
 // "Link copied" stays this long (or until the user enters or withdraws), whatever frames
 // come meanwhile: the action area is built again on each one.
 const COPIED_FOR = 4000;
+// The last refusal of the user's own Enter/Withdraw: shown until they act again, whatever
+// frames redraw the actions meanwhile (a frame may arrive just after the refusal).
+let refused = null;
 let copiedUntil = 0;
 let copiedTimer = null;
 
@@ -78,17 +81,21 @@ function renderActions(d) {
   } else if ((d.status === "open" || d.status === "running") && entered) {
     box.append(h("button", { class: "btn", id: "tour-withdraw", text: t("tour.withdraw"), onclick: (e) => act(e, "withdraw") }));
   }
-  box.append(h("p", { class: "tour-error", id: "tour-error", role: "alert", hidden: true }));
+  box.append(h("p", { class: "tour-error", id: "tour-error", role: "alert", hidden: !refused,
+    text: refused ? refusal(refused.code) || refused.message : null }));
 }
 
 async function act(event, what) {
   const button = event.currentTarget;
   button.disabled = true;
   markCopied(false);
+  refused = null;
+  document.getElementById("tour-error").hidden = true;
   try {
     const body = what === "join" && params.get("invite") ? { invite: params.get("invite") } : {};
     await call("POST", `/api/tournaments/${doc.id}/${what}`, body);
   } catch (err) {
+    refused = { code: err.code, message: err.message };
     const box = document.getElementById("tour-error");
     box.textContent = refusal(err.code) || err.message;
     box.hidden = false;
