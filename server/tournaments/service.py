@@ -85,7 +85,7 @@ class Tournaments:
         self.publishing = asyncio.Lock()
         self.watched = asyncio.Event()  # a first watcher came: `follow` wakes
         self.addresses = AddressCap(self.settings.WS_PER_ADDRESS)
-        self.acting: set[asyncio.Task[Any]] = set()  # late seats' stand-ins, tables' checks
+        self.acting: set[asyncio.Task[Any]] = set()  # stand-ins, tables' checks, publishing
 
     def db(self) -> Sessions:
         if self.sessions is None:
@@ -373,7 +373,7 @@ class Tournaments:
         """Something changed here (an entry, a withdrawal, a new tournament): look now."""
         self.wake.set()
         if tournament_id in self.watchers:
-            asyncio.get_running_loop().create_task(self.publish(tournament_id))
+            self._later(self.publish(tournament_id))
 
 
 def played_of(table: TournamentTable) -> Played:
