@@ -12,12 +12,12 @@ from fastapi import FastAPI
 from server.admin import install as install_operations
 from server.config import Settings
 from server.rooms import Journal
+from server.rooms.crowd import AddressCap
 from server.wiring.lifespan import lifespan_of
 from server.wiring.middleware import install_guards
 from server.wiring.routes import install_routes, install_state
 from server.wiring.services import build_services
 from server.ws import App
-from server.ws.crowd import AddressCap
 
 
 def create_app(

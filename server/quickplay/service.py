@@ -44,6 +44,7 @@ from server.db.models import Seek, utcnow
 from server.error_codes import Refusal
 from server.jsontext import dumps
 from server.rooms import RoomManager, RoomOptions, seating
+from server.rooms.crowd import AddressCap
 from server.rooms.errors import RoomError
 from server.rooms.ratelimit import RateLimit
 from server.rooms.seat import hash_token, new_token
@@ -122,7 +123,7 @@ class Quickplay:
         self.rate = RateLimit(self.settings.SEEK_RATE, 60, time.monotonic)
         self.passing = asyncio.Lock()  # one matcher pass at a time on this instance
         self.wake = asyncio.Event()
-        self.addresses: dict[str, int] = {}
+        self.addresses = AddressCap(self.settings.WS_PER_ADDRESS)
 
     @property
     def alive(self) -> timedelta:
@@ -134,11 +135,9 @@ class Quickplay:
     def attached(self, socket: LobbySocket) -> Iterator[bool]:
         """While a lobby socket is open; yields False past WS_PER_ADDRESS lobby sockets
         from its address (the caller refuses it)."""
-        count = self.addresses.get(socket.client, 0)
-        if count >= self.settings.WS_PER_ADDRESS:
+        if not self.addresses.enter(socket.client):
             yield False
             return
-        self.addresses[socket.client] = count + 1
         self.sockets.add(socket)
         self.wake.set()  # an idle loop wakes to send it the list
         try:
@@ -147,11 +146,7 @@ class Quickplay:
             yield True
         finally:
             self.sockets.discard(socket)
-            left = self.addresses[socket.client] - 1
-            if left:
-                self.addresses[socket.client] = left
-            else:
-                del self.addresses[socket.client]
+            self.addresses.leave(socket.client)
 
     def seek_of(self, socket: LobbySocket) -> Held | None:
         return next((h for h in self.held.values() if h.socket is socket), None)

@@ -46,6 +46,7 @@ from server.error_codes import Refusal
 from server.jsontext import dumps
 from server.rooms import FINISHED as GAME_FINISHED
 from server.rooms import Event, Room, RoomManager, RoomOptions, late, seating
+from server.rooms.crowd import AddressCap
 from server.rooms.errors import RoomError
 from server.rooms.ratelimit import RateLimit
 from server.rooms.seat import hash_token, new_token
@@ -83,8 +84,8 @@ class Tournaments:
         self.passing = asyncio.Lock()
         self.publishing = asyncio.Lock()
         self.watched = asyncio.Event()  # a first watcher came: `follow` wakes
-        self.addresses: dict[str, int] = {}
-        self.acting: set[asyncio.Task[Any]] = set()  # late seats' stand-ins, tables' checks
+        self.addresses = AddressCap(self.settings.WS_PER_ADDRESS)
+        self.acting: set[asyncio.Task[Any]] = set()  # stand-ins, tables' checks, publishing
 
     def db(self) -> Sessions:
         if self.sessions is None:
@@ -310,11 +311,9 @@ class Tournaments:
     @contextlib.contextmanager
     def watching(self, tournament_id: int, watcher: Watcher) -> Iterator[bool]:
         """While a page's socket watches; False past WS_PER_ADDRESS sockets of its address."""
-        count = self.addresses.get(watcher.client, 0)
-        if count >= self.settings.WS_PER_ADDRESS:
+        if not self.addresses.enter(watcher.client):
             yield False
             return
-        self.addresses[watcher.client] = count + 1
         self.watchers.setdefault(tournament_id, set()).add(watcher)
         self.watched.set()
         try:
@@ -325,11 +324,7 @@ class Tournaments:
             if not group:
                 self.watchers.pop(tournament_id, None)
                 self.sent.pop(tournament_id, None)
-            left = self.addresses[watcher.client] - 1
-            if left:
-                self.addresses[watcher.client] = left
-            else:
-                del self.addresses[watcher.client]
+            self.addresses.leave(watcher.client)
 
     async def publish(self, tournament_id: int, to: Watcher | None = None) -> bool:
         """Send the tournament's state to the sockets watching it here if it is not the
@@ -378,7 +373,7 @@ class Tournaments:
         """Something changed here (an entry, a withdrawal, a new tournament): look now."""
         self.wake.set()
         if tournament_id in self.watchers:
-            asyncio.get_running_loop().create_task(self.publish(tournament_id))
+            self._later(self.publish(tournament_id))
 
 
 def played_of(table: TournamentTable) -> Played:

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 
 from server.config import Settings
 from server.jsontext import dumps
-
-from .crowd import AddressCap
+from server.rooms.crowd import AddressCap
 
 
 class Proxies:

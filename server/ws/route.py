@@ -26,8 +26,8 @@ from starlette.types import Receive, Scope, Send
 
 from server.jsontext import dumps
 from server.rooms import outgoing
+from server.rooms.crowd import AddressCap
 
-from .crowd import AddressCap
 from .endpoint import table_socket
 
 

@@ -3,7 +3,7 @@ FORWARDED_ALLOW_IPS, read as uvicorn reads that setting (addresses, networks, `*
 
 from __future__ import annotations
 
-from server.ws.crowd import AddressCap
+from server.rooms.crowd import AddressCap
 from server.ws.httplimits import HttpLimits, Proxies
 
 

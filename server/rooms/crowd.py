@@ -1,5 +1,8 @@
-"""How many table sockets each client address holds open (WS_PER_ADDRESS): one client
-must not take the server's file descriptors from everyone else."""
+"""How many sockets (or connections) each client address holds open: table sockets
+(WS_PER_ADDRESS, server.ws.route), plain HTTP connections (HTTP_PER_ADDRESS,
+server.ws.httplimits), lobby and tournament page sockets (WS_PER_ADDRESS each,
+server.quickplay, server.tournaments). One client must not take the server's file
+descriptors from everyone else."""
 
 from __future__ import annotations
 
