@@ -481,15 +481,22 @@ def _pick(plans: list[Plan], alive: list[int]) -> int:
     base = plans[0].values
     best, best_edge = 0, 0.0
     for i in alive[1:]:
-        diffs = [v - b for v, b in zip(plans[i].values, base, strict=False)]
-        n = len(diffs)
-        if n < 2:
-            continue
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean > MARGIN * math.sqrt(var / n) and mean > best_edge:
+        mean, se = paired(plans[i].values, base)
+        if mean > MARGIN * se and mean > best_edge:  # se is inf below 2 samples
             best, best_edge = i, mean
     return best
+
+
+def paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """Mean of a - b over the same decks (the alive plans all have every one) and its
+    standard error (inf below 2 samples)."""
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
 
 
 def _why(best: Plan, plans_count: int) -> str:

@@ -109,17 +109,6 @@ def _keys(actions: list[Action]) -> tuple:
     return tuple(map(action_key, actions))
 
 
-def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
-    """Mean of a - b and its standard error."""
-    diffs = [x - y for x, y in zip(a, b, strict=True)]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    if n < 2:
-        return mean, math.inf
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean, math.sqrt(var / n)
-
-
 def appraise(view: GameView, played: list[Action], seed: int, work: float,
              stop: Callable[[], bool] | None = None) -> dict[str, Any]:
     """The played plan's value and the best plan's, from `view` (the seat's own, at the
@@ -163,7 +152,7 @@ def appraise(view: GameView, played: list[Action], seed: int, work: float,
             alive = sorted([*keep, *others[: max(1, len(others) // 2)]])
             stage_start, rounds = done, 0
     best = max(alive, key=lambda i: (plans[i].mean, i == mine, -i))
-    loss, se = _paired(plans[best].values, plans[mine].values)
+    loss, se = expert.paired(plans[best].values, plans[mine].values)
     return {"loss": round(max(0.0, loss), 3), "se": round(se, 3) if math.isfinite(se) else None,
             "played": round(plans[mine].mean, 3), "best": round(plans[best].mean, 3),
             "plans": len(plans), "samples": plans[mine].samples,

@@ -43,13 +43,7 @@ async def stand_in(room: LateRoom, token: str, level: str) -> None:
     """A stand-in bot plays the late player's turn (then the seat is theirs again)."""
     async with room.lock:
         _, late = check_late(room, token)
-        clock = room.turn_clock
-        assert clock is not None
-        clock.late = False
-        room.set_stand_in(late, level)
-        event: StandIn = {"type": "stand_in", "seat": late, "level": level}
-        room.commit([event])
-        await timeouts.save(room)
+        event = await _give_stand_in(room, late, level)
     await room.notify([event])
 
 
@@ -62,13 +56,21 @@ async def stand_in_for(room: LateRoom, seat: int, level: str) -> bool:
         if (clock is None or not clock.late or clock.seat != seat
                 or room.status != "playing"):
             return False
-        clock.late = False
-        room.set_stand_in(seat, level)
-        event: StandIn = {"type": "stand_in", "seat": seat, "level": level}
-        room.commit([event])
-        await timeouts.save(room)
+        event = await _give_stand_in(room, seat, level)
     await room.notify([event])
     return True
+
+
+async def _give_stand_in(room: LateRoom, seat: int, level: str) -> StandIn:
+    """The late `seat` gets its stand-in bot; call under the lock, then notify the event."""
+    clock = room.turn_clock
+    assert clock is not None
+    clock.late = False
+    room.set_stand_in(seat, level)
+    event: StandIn = {"type": "stand_in", "seat": seat, "level": level}
+    room.commit([event])
+    await timeouts.save(room)
+    return event
 
 
 async def go_away(room: LateRoom, token: str, hours: int) -> None:

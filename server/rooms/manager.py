@@ -193,8 +193,7 @@ class RoomManager:
             seat, _ = late.check_late(room, token)
             room.commit([{"type": "abandoned", "seat": seat}])
             room.close_all("abandoned")
-            if self.rooms.get(room.code) is room:
-                del self.rooms[room.code]
+            self.forget(room)
             await room.tell_journal("abandoned")
         log.info("room %s ended as abandoned", room.display_code,
                  extra={"room": room.display_code})
@@ -202,12 +201,11 @@ class RoomManager:
     async def discard(self, room: Room) -> None:
         """Close a room this server made and nobody has played in (a tournament's table
         that another instance opened meanwhile, server.tournaments): no game is kept, the
-        journal's optional `discarded` closes it (else `abandoned`, a journal without it)."""
+        journal's `discarded` closes it."""
         async with room.lock:
             room.close_all("abandoned")
             self.forget(room)
-            hook = "discarded" if hasattr(room.journal, "discarded") else "abandoned"
-            await room.tell_journal(hook)
+            await room.tell_journal("discarded")
         log.info("room %s discarded", room.display_code, extra={"room": room.display_code})
 
     def forget(self, room: Room) -> bool:

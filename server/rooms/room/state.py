@@ -52,8 +52,9 @@ class JournalOf(Protocol[R]):
     error "unavailable". `seq` is the game's version after the action (1 for the first;
     an undo counts as one). `room_created`, `seats_changed` and `started` are awaited the
     same way before anyone hears: if they raise, the change is undone and the caller gets
-    "unavailable" (HTTP 503). An exception from `finished` or `abandoned` is logged: the
-    game is over, or the room expired, either way. An optional `talk(room, item)` keeps
+    "unavailable" (HTTP 503). An exception from `finished`, `abandoned` or `discarded` is
+    logged: the game is over, or the room expired or was closed unplayed
+    (RoomManager.discard), either way. An optional `talk(room, item)` keeps
     talk items (see Room.note_talk)."""
 
     async def room_created(self, room: R) -> None: ...
@@ -62,6 +63,7 @@ class JournalOf(Protocol[R]):
     async def accepted(self, room: R, seq: int, action: Action, seat: int) -> None: ...
     async def finished(self, room: R) -> None: ...
     async def abandoned(self, room: R) -> None: ...
+    async def discarded(self, room: R) -> None: ...
 
 
 class NullJournal:
@@ -83,6 +85,9 @@ class NullJournal:
         return None
 
     async def abandoned(self, room: object) -> None:
+        return None
+
+    async def discarded(self, room: object) -> None:
         return None
 
 
