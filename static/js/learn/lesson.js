@@ -8,7 +8,7 @@
 // only "skip" and the concepts already introduced are kept, per room, in this browser.
 // The pointer's text is also read by a polite live region.
 import { call } from "../core/api.js";
-import { h, text } from "../core/dom.js";
+import { h, markOnly, text } from "../core/dom.js";
 import { ing, onLangChange, t } from "../lang/i18n.js";
 import { rulesData } from "../core/rules-data.js";
 import { cellIngredient } from "../table/view-board.js";
@@ -204,15 +204,12 @@ function render() {
 
 function draw(say) {
   const previous = shown && shown.target;
-  for (const el of document.querySelectorAll(".lesson-target")) {
-    if (!say || el !== say.target) el.classList.remove("lesson-target");
-  }
+  markOnly("lesson-target", say && say.target ? [say.target] : []);
   if (!say || !say.target) {
     bubble.hidden = true;
     shown = null;
     return;
   }
-  say.target.classList.add("lesson-target");
   text(bubble.querySelector(".lesson-why"), say.why);
   bubble.querySelector(".lesson-why").hidden = !say.why;
   text(bubble.querySelector(".lesson-do"), say.todo);
