@@ -8,6 +8,7 @@ import { h, text } from "../core/dom.js";
 import { getLang, mountSwitch, onLangChange, t, translate } from "../lang/i18n.js";
 import { refusal } from "../core/refusals.js";
 import { nextUrl } from "./next.js";
+import { say } from "./say.js";
 import { createPasskey, passkeysAvailable, usePasskey } from "./webauthn.js";
 
 const $ = (id) => document.getElementById(id);
@@ -23,11 +24,6 @@ async function signedIn() {
     return;
   }
   await load();
-}
-
-function say(message, isError = false) {
-  text($("account-error"), isError ? message : "");
-  text($("account-note"), isError ? "" : message);
 }
 
 // A refused request says why; a passkey dialog cancelled or timed out says so.

@@ -3,19 +3,14 @@
 // then the new password and the token are posted; the player is then signed in here (every
 // other session ended) and goes on to `next` (a path of this site) or the account page.
 import { call } from "../core/api.js";
-import { text } from "../core/dom.js";
 import { refusal } from "../core/refusals.js";
 import { mountSwitch, t, translate } from "../lang/i18n.js";
 import { nextUrl } from "./next.js";
+import { say } from "./say.js";
 
 const $ = (id) => document.getElementById(id);
 const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
 history.replaceState(null, "", location.pathname + location.search);
-
-function say(message, isError = false) {
-  text($("account-error"), isError ? message : "");
-  text($("account-note"), isError ? "" : message);
-}
 
 function invalid() {
   $("reset-form").hidden = true;
@@ -30,7 +25,7 @@ async function check() {
     $("reset-password").focus();
   } catch (err) {
     if (err && err.code === "reset_invalid") return invalid();
-    say(err && err.code ? refusal(err.code) : t("err.other"), true);
+    say(refusal(err && err.code), true);
   }
 }
 
@@ -46,7 +41,7 @@ $("reset-form").addEventListener("submit", async (e) => {
     location.assign(nextUrl(document.querySelector(".account-page")?.dataset.next) || "/account");
   } catch (err) {
     if (err && err.code === "reset_invalid") invalid();
-    say(err && err.code ? refusal(err.code) : t("err.other"), true);
+    say(refusal(err && err.code), true);
     button.disabled = false;
   }
 });

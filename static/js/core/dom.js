@@ -97,6 +97,17 @@ export function syncList(parent, items, keyOf, create, update) {
   for (const node of old.values()) node.remove();
 }
 
+/**
+ * Give `cls` to exactly `els`: taken from every other element that has it.
+ * @param {string} cls
+ * @param {Element[]} els
+ * @returns {void}
+ */
+export function markOnly(cls, els) {
+  for (const el of document.querySelectorAll(`.${cls}`)) if (!els.includes(el)) el.classList.remove(cls);
+  for (const el of els) el.classList.add(cls);
+}
+
 /** @returns {boolean} */
 export function reducedMotion() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;

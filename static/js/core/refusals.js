@@ -7,7 +7,7 @@ import { rulesData } from "./rules-data.js";
 let known = null;
 
 /**
- * @param {string} code an error code from the server
+ * @param {string | undefined} code an error code from the server (none: the general sentence)
  * @returns {string}
  */
 export function refusal(code) {

@@ -8,7 +8,7 @@
 // only "skip" and the concepts already introduced are kept, per room, in this browser.
 // The pointer's text is also read by a polite live region.
 import { call } from "../core/api.js";
-import { h, text } from "../core/dom.js";
+import { h, markOnly, text } from "../core/dom.js";
 import { ing, onLangChange, t } from "../lang/i18n.js";
 import { rulesData } from "../core/rules-data.js";
 import { cellIngredient } from "../table/view-board.js";
@@ -134,9 +134,7 @@ const cellName = (cell) => t("board.cell", { r: cell[1], c: cell[3], ing: ing(ce
 
 // The element to play now for `action`, and what to say: a pour or a serve takes two taps
 // (the token, then the cup; the cup, then the order), so it depends on what is picked.
-function target(action) {
-  const a = action;
-  const me = (sel) => mine(sel);
+function target(a) {
   const picked = document.querySelector("#hand-list .token.selected");
   switch (a.type) {
     case "place":
@@ -147,24 +145,24 @@ function target(action) {
       return [document.querySelector(`#board [data-cell="${cell}"]`), "learn.do.choose_meeple", { cell: cellName(cell) }];
     }
     case "starting_cup":
-      return [me(`.cup[data-cup="${a.cup}"]`), "learn.do.starting_cup", { cup: a.cup + 1 }];
+      return [mine(`.cup[data-cup="${a.cup}"]`), "learn.do.starting_cup", { cup: a.cup + 1 }];
     case "pour":
     case "return":
       if (!picked || picked.dataset.ing !== a.ingredient) {
         return [document.querySelector(`#hand-list .token[data-ing="${a.ingredient}"]`), "learn.do.pick", { ing: ing(a.ingredient) }];
       }
       if (a.type === "return") return [$("return-btn"), "learn.do.button", { button: $("return-btn").textContent }];
-      return [me(`.cup[data-cup="${a.cup}"]`), "learn.do.cup", { cup: a.cup + 1 }];
+      return [mine(`.cup[data-cup="${a.cup}"]`), "learn.do.cup", { cup: a.cup + 1 }];
     case "serve": {
-      const cup = me(`.cup[data-cup="${a.cup}"]`);
+      const cup = mine(`.cup[data-cup="${a.cup}"]`);
       if (!cup || !cup.classList.contains("selected")) return [cup, "learn.do.cup", { cup: a.cup + 1 }];
-      const card = me(`.card[data-card="${a.card}"]`);
+      const card = mine(`.card[data-card="${a.card}"]`);
       return [card, "learn.do.card", { order: card ? card.title : "" }];
     }
     case "upgrade":
-      return [me(`.tile[data-tile="${a.tile}"]`), "learn.do.tile", { tile: t(`tile.${a.tile}`) }];
+      return [mine(`.tile[data-tile="${a.tile}"]`), "learn.do.tile", { tile: t(`tile.${a.tile}`) }];
     case "empty": {
-      const wrap = me(`.cup[data-cup="${a.cup}"]`);
+      const wrap = mine(`.cup[data-cup="${a.cup}"]`);
       const button = wrap && wrap.parentElement.querySelector(".empty-cup");
       return [button, "learn.do.button", { button: button ? button.textContent : "" }];
     }
@@ -206,15 +204,12 @@ function render() {
 
 function draw(say) {
   const previous = shown && shown.target;
-  for (const el of document.querySelectorAll(".lesson-target")) {
-    if (!say || el !== say.target) el.classList.remove("lesson-target");
-  }
+  markOnly("lesson-target", say && say.target ? [say.target] : []);
   if (!say || !say.target) {
     bubble.hidden = true;
     shown = null;
     return;
   }
-  say.target.classList.add("lesson-target");
   text(bubble.querySelector(".lesson-why"), say.why);
   bubble.querySelector(".lesson-why").hidden = !say.why;
   text(bubble.querySelector(".lesson-do"), say.todo);

@@ -4,7 +4,7 @@
 // (solid) beside the move played (dashed), with one line of why in the board's own words.
 // The server made every figure; nothing is computed here but the drawing.
 import "../lang/review.js";
-import { h } from "../core/dom.js";
+import { h, markOnly } from "../core/dom.js";
 import { call, tokens as seatTokens } from "../core/api.js";
 import { ing, t, tokens } from "../lang/i18n.js";
 import { cellIngredient } from "../table/view-board.js";
@@ -56,11 +56,6 @@ function targets(plan, seat) {
     if (plan.tile) add(me.querySelector(`.tile[data-tile="${plan.tile}"]`));
   }
   return found;
-}
-
-function outline(kind, els) {
-  for (const el of document.querySelectorAll(`.${kind}`)) if (!els.includes(el)) el.classList.remove(kind);
-  for (const el of els) el.classList.add(kind);
 }
 
 /**
@@ -195,8 +190,8 @@ export function mountReview(panel, { gameId, code, go }) {
 
   function here(review) {
     const e = review ? turnAt(review) : null;
-    outline(EXPERT, e && e.expert ? targets(e.expert, e.seat) : []);
-    outline(PLAYED, e && e.mine ? targets(e.mine, e.seat) : []);
+    markOnly(EXPERT, e && e.expert ? targets(e.expert, e.seat) : []);
+    markOnly(PLAYED, e && e.mine ? targets(e.mine, e.seat) : []);
     atLine.hidden = !e;
     atLine.className = e ? `rv-at rv-${e.grade}` : "rv-at";
     if (!e) {

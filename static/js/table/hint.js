@@ -5,7 +5,7 @@
 // while the player follows it, step by step, until the walk is done. When End turn is the
 // only thing left to do, the line says so without asking the expert (no hint is spent). The why comes as a sentence key and its parameters, said here in the
 // reader's language; the replay says the hints given the same way (hintLine).
-import { h, svg, text, toggle } from "../core/dom.js";
+import { h, markOnly, svg, text, toggle } from "../core/dom.js";
 import { ing, orderName, t, tokens } from "../lang/i18n.js";
 import { cellWords } from "./cell-words.js";
 import { rulesData } from "../core/rules-data.js";
@@ -115,11 +115,7 @@ function drawHintPath(hint, from) {
  * @returns {void}
  */
 export function showTargets(hint, seat) {
-  const targets = hint ? hintTargets(hint, seat) : [];
-  for (const el of document.querySelectorAll(".hint-target")) {
-    if (!targets.includes(el)) el.classList.remove("hint-target");
-  }
-  for (const el of targets) el.classList.add("hint-target");
+  markOnly("hint-target", hint ? hintTargets(hint, seat) : []);
   const g = hint && document.querySelector("#board") ? hint.view?.game : null;
   const start = !g ? null : hint.action.type === "choose_meeple"
     ? g.players[seat]?.meeples[hint.action.meeple] ?? null

@@ -60,6 +60,9 @@ export function showFinalWhenItComes() {
   }).observe(final, { attributes: true, attributeFilter: ["hidden"] });
 }
 
+// The chat is open and docked under your own board (talk/dock.js sets the class).
+const isDocked = (dock) => Boolean(dock && !dock.hidden && dock.classList.contains("docked"));
+
 // Wide, the open chat is docked under your own board (talk.css): it takes only the height
 // left below it in the window (--chat-room), so opening it or typing in it never scrolls
 // the prompt and the board away.
@@ -68,7 +71,7 @@ export function fitChat() {
   const dock = document.getElementById("talk");
   if (!dock) return;
   const update = () => {
-    if (dock.hidden || !dock.classList.contains("docked")) return;
+    if (!isDocked(dock)) return;
     const top = dock.getBoundingClientRect().top + window.scrollY;
     const room = `${Math.max(150, Math.floor(window.innerHeight - top - 8))}px`;
     if (document.documentElement.style.getPropertyValue("--chat-room") !== room) {
@@ -132,7 +135,7 @@ export function fitOwnCards() {
   // The docked chat's least height under your board: all it holds with its list of lines
   // at its least height, its border, and the grid's gap above it.
   const chatRoom = () => {
-    if (!dock || dock.hidden || !dock.classList.contains("docked")) return 0;
+    if (!isDocked(dock)) return 0;
     const list = dock.querySelector(".talk-list");
     const give = list ? list.getBoundingClientRect().height - parseFloat(getComputedStyle(list).minHeight) : 0;
     return Math.ceil(dock.scrollHeight - give + 2 + 10);
@@ -186,7 +189,7 @@ export function keepToastClear() {
     if (toast.hidden || inBar) return;
     if (wide.matches && me.checkVisibility()) {
       const dock = document.getElementById("talk");
-      const docked = dock && !dock.hidden && dock.classList.contains("docked");
+      const docked = isDocked(dock);
       const col = me.getBoundingClientRect();
       const side = document.getElementById("side");
       // Where it covers nothing: under your board (or the docked chat), else under the side

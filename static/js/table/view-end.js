@@ -124,14 +124,8 @@ async function askRatings(code, tries = 5) {
  * @returns {string[]}
  */
 export function tieNotes(res, nameOf) {
-  const groups = new Map();
-  for (const seat of res.ranking) {
-    const total = res.scores[seat].total;
-    groups.set(total, [...(groups.get(total) || []), seat]);
-  }
   const notes = [];
-  for (const [points, seats] of groups) {
-    if (seats.length < 2) continue;
+  for (const [points, seats] of tiedGroups(res.ranking, (s) => res.scores[s].total)) {
     const names = seats.map(nameOf).join(t("end.and"));
     const orders = seats.map((s) => res.scores[s].orders);
     const rush = seats.map((s) => res.scores[s].rush);
@@ -140,8 +134,7 @@ export function tieNotes(res, nameOf) {
       notes.push(t("end.tieByOrders", { names, n: points, details: details.join(", ") }));
       notes.push(...alsoTied(res, seats, nameOf));
     } else if (new Set(rush).size > 1) {
-      const details = seats.map((s) => t("end.rushOf", { name: nameOf(s), n: res.scores[s].rush }));
-      notes.push(t("end.tieByRush", { names, n: points, orders: orders[0], details: details.join(", ") }));
+      notes.push(t("end.tieByRush", { names, n: points, orders: orders[0], details: rushDetails(res, seats, nameOf) }));
     } else {
       notes.push(t("end.tieShared", { names, n: points }));
     }
@@ -152,23 +145,29 @@ export function tieNotes(res, nameOf) {
 // Within players tied on points and told apart by orders, those also tied on orders: how
 // Rush Tokens place them (or that they share the place), so the whole tie-break is said.
 function alsoTied(res, seats, nameOf) {
-  const byOrders = new Map();
-  for (const seat of seats) {
-    const n = res.scores[seat].orders;
-    byOrders.set(n, [...(byOrders.get(n) || []), seat]);
-  }
   const notes = [];
-  for (const [orders, group] of byOrders) {
-    if (group.length < 2) continue;
+  for (const [orders, group] of tiedGroups(seats, (s) => res.scores[s].orders)) {
     const names = group.map(nameOf).join(t("end.and"));
     if (new Set(group.map((s) => res.scores[s].rush)).size > 1) {
-      const details = group.map((s) => t("end.rushOf", { name: nameOf(s), n: res.scores[s].rush }));
-      notes.push(t("end.alsoTiedRush", { names, n: orders, details: details.join(", ") }));
+      notes.push(t("end.alsoTiedRush", { names, n: orders, details: rushDetails(res, group, nameOf) }));
     } else {
       notes.push(t("end.alsoTiedShared", { names, n: orders }));
     }
   }
   return notes;
+}
+
+// The seats sharing a value of `key` with at least one other, by that value, in the order
+// of `seats`.
+function tiedGroups(seats, key) {
+  const groups = new Map();
+  for (const seat of seats) groups.set(key(seat), [...(groups.get(key(seat)) || []), seat]);
+  return [...groups].filter(([, group]) => group.length > 1);
+}
+
+// "Ann has 2 Rush Tokens, Bo has 1 Rush Token": how Rush Tokens tell these seats apart.
+function rushDetails(res, seats, nameOf) {
+  return seats.map((s) => t("end.rushOf", { name: nameOf(s), n: res.scores[s].rush })).join(", ");
 }
 
 // Widths through the CSSOM: the page's CSP allows no inline style attribute.
