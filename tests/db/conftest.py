@@ -15,10 +15,10 @@ import pytest_asyncio
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server.db.migrate import upgrade
-from server.db.session import make_engine, sqlite_path
+from server.db.session import make_engine, session_factory, sqlite_path
 
 from .proxy import TcpProxy
 
@@ -90,6 +90,12 @@ async def engine(migrated_url: str) -> AsyncIterator[AsyncEngine]:
     e = make_engine(migrated_url)
     yield e
     await e.dispose()
+
+
+@pytest.fixture
+def sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions on a migrated database of each kind."""
+    return session_factory(engine)
 
 
 class Clock:

@@ -14,8 +14,8 @@ import httpx
 import pytest
 
 from server.db.records import GameDetail
-from tests.persist.live import Server, bots_game, play_out, stored_game
-from tests.persist.test_rated_live import ratings_of, sign_up
+from tests.persist.live import Server, bots_game, stored_game
+from tests.persist.test_rated_live import rated_game, ratings_of
 
 pytestmark = pytest.mark.timeout(150)
 
@@ -43,21 +43,12 @@ def test_a_rated_game_is_reviewed_once_without_anyone_asking(tmp_path: Path) -> 
                      "JOURNAL_FALLBACK_PATH": str(tmp_path / "fallback.jsonl"),
                      "REVIEW_RATED": "true", "REVIEW_WORK": "0.02", "SWEEP_INTERVAL": "0.5"})
     server.start()
-    ana, ben = sign_up(server, "Ana"), sign_up(server, "Ben")
     guest = httpx.Client(base_url=server.http, timeout=10)
     try:
         # Two random bots' table, not rated: it plays on while the rated game is played.
         link = bots_game(server.http)
 
-        # The rated game: Ana, Ben and a greedy bot.
-        made = guest.post("/api/rooms", json={"players": 3}).json()
-        code, host = made["code"], made["host_token"]
-        tokens = {0: ana.post(f"/api/rooms/{code}/join", json={"name": "typed"}).json(),
-                  1: ben.post(f"/api/rooms/{code}/join", json={"name": "typed"}).json()}
-        assert guest.post(f"/api/rooms/{code}/bot", json={
-            "token": host, "seat": 2, "level": "greedy"}).is_success
-        assert guest.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
-        play_out(server.ws(code), {s: t["seat_token"] for s, t in tokens.items()}, 5)
+        code = rated_game(server)  # Ana, Ben and a greedy bot
         assert {p["name"] for p in ratings_of(guest, code)["players"]} == {"Ana", "Ben"}
 
         rated = stored_game(url, code)
@@ -81,6 +72,5 @@ def test_a_rated_game_is_reviewed_once_without_anyone_asking(tmp_path: Path) -> 
         assert review_row(db, unrated_id) is None
         assert guest.get(f"/api/games/{unrated_id}/review").json() == {"state": "none"}
     finally:
-        for client in (ana, ben, guest):
-            client.close()
+        guest.close()
         server.stop()

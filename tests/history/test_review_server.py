@@ -108,7 +108,7 @@ def test_a_review_is_asked_computed_once_and_kept_across_restarts(database):
         assert done["state"] == "done"
         review = done["review"]
         assert [p["seat"] for p in review["players"]] == [0, 1]
-        assert all(t["loss"] >= 0 and t["played"] is None or t["best"] >= t["played"] - 1e-9
+        assert all(t["loss"] >= 0 and (t["played"] is None or t["best"] >= t["played"] - 1e-9)
                    for t in review["turns"])
         again = httpx.post(f"{base}/api/games/{public}/review", json={})
         assert again.status_code == 200 and again.json() == done

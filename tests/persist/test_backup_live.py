@@ -16,8 +16,8 @@ import httpx
 import pytest
 from db.conftest import PG_URL, reset_postgres
 
-from tests.persist.live import Server, Table, play_out, stored_game
-from tests.persist.test_rated_live import ratings_of, sign_up
+from tests.persist.live import Server, Table, stored_game
+from tests.persist.test_rated_live import rated_game, ratings_of
 
 pytestmark = pytest.mark.timeout(300)
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,24 +33,6 @@ def cli(*argv: str) -> subprocess.CompletedProcess[str]:
 def env(url: str, tmp: Path) -> dict[str, str]:
     return {"DATABASE_URL": url, "BOT_WORKERS": "1", "BOT_DELAY": "0",
             "JOURNAL_FALLBACK_PATH": str(tmp / "fallback.jsonl"), "RATED_GAMES_TO_RANK": "1"}
-
-
-def rated_game(server: Server) -> str:
-    """Ana and Ben (accounts) and a greedy bot play a whole game; its room code."""
-    ana, ben = sign_up(server, "Ana"), sign_up(server, "Ben")
-    with httpx.Client(base_url=server.http, timeout=10) as guest:
-        made = guest.post("/api/rooms", json={"players": 3}).json()
-        code, host = made["code"], made["host_token"]
-        tokens = {0: ana.post(f"/api/rooms/{code}/join", json={"name": "x"}).json(),
-                  1: ben.post(f"/api/rooms/{code}/join", json={"name": "x"}).json()}
-        assert guest.post(f"/api/rooms/{code}/bot", json={
-            "token": host, "seat": 2, "level": "greedy"}).is_success
-        assert guest.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
-        play_out(server.ws(code), {s: t["seat_token"] for s, t in tokens.items()}, 5)
-        ratings_of(guest, code)
-    ana.close()
-    ben.close()
-    return code
 
 
 def players(server: Server) -> list[dict[str, Any]]:

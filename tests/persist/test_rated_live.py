@@ -37,6 +37,24 @@ def ratings_of(api: httpx.Client, code: str) -> dict[str, Any]:
     raise AssertionError(f"the game of {code} was never stored")
 
 
+def rated_game(server: Server) -> str:
+    """Ana and Ben (accounts) and a greedy bot play a whole game; its room code."""
+    ana, ben = sign_up(server, "Ana"), sign_up(server, "Ben")
+    with httpx.Client(base_url=server.http, timeout=10) as guest:
+        made = guest.post("/api/rooms", json={"players": 3}).json()
+        code, host = made["code"], made["host_token"]
+        tokens = {0: ana.post(f"/api/rooms/{code}/join", json={"name": "x"}).json(),
+                  1: ben.post(f"/api/rooms/{code}/join", json={"name": "x"}).json()}
+        assert guest.post(f"/api/rooms/{code}/bot", json={
+            "token": host, "seat": 2, "level": "greedy"}).is_success
+        assert guest.post(f"/api/rooms/{code}/start", json={"token": host}).is_success
+        play_out(server.ws(code), {s: t["seat_token"] for s, t in tokens.items()}, 5)
+        ratings_of(guest, code)
+    ana.close()
+    ben.close()
+    return code
+
+
 def test_a_rated_game_moves_the_ratings_and_a_guest_game_does_not(tmp_path: Path) -> None:
     server = Server({"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/coffee-rush.db",
                      "BOT_WORKERS": "1", "BOT_DELAY": "0",

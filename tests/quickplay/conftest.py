@@ -1,1 +1,2 @@
-from tests.db.conftest import db_url  # noqa: F401  (an empty SQLite and PostgreSQL database)
+# An empty SQLite and PostgreSQL database (db_url), migrated (engine), its sessions.
+from tests.db.conftest import db_url, engine, migrated_url, sessions  # noqa: F401

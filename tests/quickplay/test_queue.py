@@ -9,11 +9,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-import pytest_asyncio
 from sqlalchemy import event, func, select
 
 from server.config import Settings
@@ -50,14 +48,6 @@ class Wall:
 
 def settings(instance: str, **extra: object) -> Settings:
     return Settings(_env_file=None, INSTANCE_ID=instance, TEST_FIXED_SEED=7, **extra)
-
-
-@pytest_asyncio.fixture
-async def sessions(db_url: str) -> AsyncIterator:
-    await upgrade_async(db_url)
-    engine = make_engine(db_url)
-    yield session_factory(engine)
-    await engine.dispose()
 
 
 def instance(name: str, sessions, wall: Wall, **extra: object) -> Quickplay:

@@ -8,18 +8,14 @@ writes when a game ends), stored here directly."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-import pytest_asyncio
 from sqlalchemy import func, select
 
 from server.config import Settings
 from server.db import store as db_store
-from server.db.migrate import upgrade_async
 from server.db.models import Tournament, TournamentRound
-from server.db.session import make_engine, session_factory
 from server.rooms import RoomManager
 from server.tournaments import Tournaments, document, store
 from tests.db.helpers import accounts, rated_game
@@ -40,14 +36,6 @@ class Wall:
         """The clock reads a millisecond before `at` once, then a millisecond after it: a
         scheduler pass that begins just before a start and ends just after it."""
         self.now, self.then = at - timedelta(milliseconds=1), at + timedelta(milliseconds=1)
-
-
-@pytest_asyncio.fixture
-async def sessions(db_url: str) -> AsyncIterator:
-    await upgrade_async(db_url)
-    engine = make_engine(db_url)
-    yield session_factory(engine)
-    await engine.dispose()
 
 
 def instance(name: str, sessions, wall: Wall) -> Tournaments:
