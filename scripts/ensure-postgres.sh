@@ -3,7 +3,8 @@
 set -euo pipefail
 PGHOST=${PGHOST:-127.0.0.1}
 PGPORT=${PGPORT:-5432}
-DB=${TEST_DB_NAME:-coffee_rush_test}
+# PostgreSQL folds an unquoted name to lower case: look for the name it will have.
+DB=$(printf %s "${TEST_DB_NAME:-coffee_rush_test}" | tr "[:upper:]" "[:lower:]")
 if ! pg_isready -q -h "$PGHOST" -p "$PGPORT" 2>/dev/null; then
     if command -v pg_ctlcluster >/dev/null; then
         echo "ensure-postgres: starting PostgreSQL" >&2

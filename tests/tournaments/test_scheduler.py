@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 
 from server.config import Settings
 from server.db import store as db_store
@@ -134,14 +135,14 @@ async def test_a_round_cannot_be_paired_twice(sessions) -> None:
     wall.now += timedelta(minutes=5)
     await a.tick()
     async with sessions() as s:
-        with pytest.raises(Exception):  # noqa: B017 - the unique (tournament, round) row
+        with pytest.raises(IntegrityError):  # the unique (tournament, round) row
             async with s.begin():
                 await store.add_round(s, tid, 1, [[1, 2]], 3, wall.now)
     assert await count(sessions, TournamentRound) == 1
 
 
 @pytest.mark.asyncio
-async def test_too_few_players_cancel_and_withdrawn_players_are_not_paired(sessions) -> None:
+async def test_too_few_players_cancel(sessions) -> None:
     wall = Wall()
     a = instance("a", sessions, wall)
     lonely, _ = await organise(sessions, wall, 1)
@@ -149,6 +150,24 @@ async def test_too_few_players_cancel_and_withdrawn_players_are_not_paired(sessi
     await a.tick()
     async with sessions() as s:
         assert (await store.get(s, lonely)).status == "cancelled"
+
+
+@pytest.mark.asyncio
+async def test_a_player_who_withdraws_mid_tournament_is_not_paired_again(sessions) -> None:
+    wall = Wall()
+    a = instance("a", sessions, wall)
+    tid, ids = await organise(sessions, wall, 4, size=2, rounds=2)
+    wall.now += START
+    await a.tick()
+    async with sessions.begin() as s:
+        assert await store.withdraw(s, tid, ids[3], wall.now)
+    await end_tables(sessions, tid, lambda players: [1, 2])
+    await a.tick()
+    async with sessions() as s:
+        tables = await store.tables(s, tid)
+    assert ids[3] in {p for t in tables if t.round == 1 for p in t.players}
+    second = [t.players for t in tables if t.round == 2]
+    assert second and all(ids[3] not in players for players in second)
 
 
 @pytest.mark.asyncio
