@@ -113,7 +113,7 @@ async def create_account(body: SignUp, request: Request, db: DB) -> JSONResponse
     async with db() as session, session.begin():
         account_id = await _create(session, request, name, key, hashed)
         await sign_in(request, response, session, account_id)
-    return _with_body(response, {"id": account_id, "name": name})
+    return with_body(response, {"id": account_id, "name": name})
 
 
 @router.post("/api/accounts/passkey/begin")
@@ -147,7 +147,7 @@ async def sign_up_with_passkey_finish(body: PasskeyAnswer, request: Request,
         account_id = await _create(session, request, name, key, None)
         await _add_passkey(session, account_id, new)
         await sign_in(request, response, session, account_id)
-    return _with_body(response, {"id": account_id, "name": name})
+    return with_body(response, {"id": account_id, "name": name})
 
 
 async def _add_passkey(session: AsyncSession, account_id: int,
@@ -158,7 +158,8 @@ async def _add_passkey(session: AsyncSession, account_id: int,
                             new.sign_count, new.transports, utcnow())
 
 
-def _with_body(response: JSONResponse, content: dict[str, Any]) -> JSONResponse:
+def with_body(response: JSONResponse, content: dict[str, Any]) -> JSONResponse:
+    """`content` as the body of a response made first (sign_in set its cookie on it)."""
     response.body = response.render(content)
     response.headers["content-length"] = str(len(response.body))
     return response
@@ -200,7 +201,7 @@ async def sign_in_with_passkey_finish(body: PasskeyAnswer, request: Request,
         await sign_in(request, response, session, account.id)
 
     await _in_turn(request, db, signed_in)
-    return _with_body(response, {"id": account.id, "name": account.name})
+    return with_body(response, {"id": account.id, "name": account.name})
 
 
 @router.post("/api/sign-in/password")
@@ -252,7 +253,7 @@ async def _attempt(request: Request, db: Sessions, password: str,
         await sign_in(request, response, session, account.id)
 
     await _in_turn(request, db, signed_in)
-    return _with_body(response, {"id": account.id, "name": account.name})
+    return with_body(response, {"id": account.id, "name": account.name})
 
 
 @router.post("/api/sign-out")

@@ -101,8 +101,9 @@ async def end_session(body: EndSession, request: Request, me: SignedIn,
                                "sessions (or it is over already)", 404)
         await store.end_session(session, found[0].id)
     signed_out(request.app.state.quickplay, {found[0].id})
-    response = JSONResponse({"ok": True, "current": found[0].id == _current(request)})
-    if found[0].id == _current(request):
+    current = found[0].id == _current(request)
+    response = JSONResponse({"ok": True, "current": current})
+    if current:
         sign_out(request, response)
     return response
 

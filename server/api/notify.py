@@ -28,11 +28,16 @@ router = APIRouter(responses=EVERY_ROUTE)
 UNSUBSCRIBE = "/unsubscribe/"  # the one-click links: a POST with a form body from any site
 
 
+def mail_off() -> RoomError:
+    """The refusal of every e-mail route on a server without mail (its service is None)."""
+    return RoomError("mail_off", "this server sends no e-mail (no SMTP_HOST or database)",
+                     409)
+
+
 def _book(request: Request) -> AddressBook:
     book: AddressBook | None = getattr(request.app.state, "addresses", None)
     if book is None:
-        raise RoomError("mail_off", "this server sends no e-mail (no SMTP_HOST or database)",
-                        409)
+        raise mail_off()
     return book
 
 

@@ -10,7 +10,6 @@ sessions end (their lobby sockets close), and this browser is signed in anew.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -23,7 +22,6 @@ from server.accounts.turns import Late
 from server.db.models import utcnow
 from server.notify import AccountMail
 from server.notify.addresses import normalize
-from server.rooms import RoomError
 
 from .account_models import ForgotPassword, ResetLink, ResetPassword
 from .account_session import (
@@ -38,8 +36,9 @@ from .account_session import (
     turns,
     unavailable,
 )
-from .accounts import client_address, per_address
+from .accounts import client_address, per_address, with_body
 from .errors import EVERY_ROUTE, STATE_CHANGING, answers
+from .notify import mail_off
 from .quickplay import signed_out
 
 router = APIRouter(responses={**EVERY_ROUTE, **STATE_CHANGING, **answers(409, 503)})
@@ -49,8 +48,7 @@ SENT = {"ok": True}
 def account_mail(request: Request) -> AccountMail:
     found: AccountMail | None = getattr(request.app.state, "account_mail", None)
     if found is None:
-        raise RoomError("mail_off", "this server sends no e-mail (no SMTP_HOST or database)",
-                        409)
+        raise mail_off()
     return found
 
 
@@ -122,7 +120,7 @@ async def _reset(request: Request, db: Sessions, body: ResetPassword,
         await resets.end_links(session, account_id, now)
         await sign_in(request, response, session, account_id)
     signed_out(request.app.state.quickplay, ended)
-    return _with_body(response, {"id": account.id, "name": account.name})
+    return with_body(response, {"id": account.id, "name": account.name})
 
 
 async def end_every_session(session: AsyncSession, account_id: int,
@@ -132,10 +130,4 @@ async def end_every_session(session: AsyncSession, account_id: int,
     ended = {s.id for s in await store.open_sessions(session, account_id, utcnow())}
     await store.end_sessions(session, account_id, keep=keep)
     return ended - {keep} if keep is not None else ended
-
-
-def _with_body(response: JSONResponse, content: dict[str, Any]) -> JSONResponse:
-    response.body = response.render(content)
-    response.headers["content-length"] = str(len(response.body))
-    return response
 
