@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from .ui import no_sideways_scroll, screenshot
+from .ui import box, no_sideways_scroll, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -69,17 +69,16 @@ def test_organise_enter_and_watch_round_one_start_live(new_page, base_url: str) 
             page.goto(f"/tournaments/{tid}")
             expect(page.locator(".tour-round .tour-table")).to_have_count(2)
             no_sideways_scroll(page)
-            standings = page.locator(".tour-standings").bounding_box()
-            rounds = page.locator(".tour-rounds").bounding_box()
-            assert standings and rounds
+            standings = box(page.locator(".tour-standings"))
+            rounds = box(page.locator(".tour-rounds"))
             if width == 1440:  # side by side, the same top
                 assert rounds["x"] >= standings["x"] + standings["width"] - 1
                 assert abs(rounds["y"] - standings["y"]) < 2
             else:  # stacked, each the page's width
                 assert rounds["y"] >= standings["y"] + standings["height"] - 1
                 assert standings["width"] <= width and rounds["width"] <= width
-            table = page.locator(".tour-table").first.bounding_box()
-            assert table and table["x"] >= 0 and table["x"] + table["width"] <= width
+            table = box(page.locator(".tour-table").first)
+            assert table["x"] >= 0 and table["x"] + table["width"] <= width
             if lang != "en":
                 assert "Standings" not in page.locator(".tour-standings h2").inner_text()
             screenshot(page, f"tournament-{lang}-{width}")

@@ -44,6 +44,17 @@ def wait_for(page: Page, predicate: str, timeout: float = 30_000) -> Any:
     raise AssertionError(f"never true: {predicate[:120]}")
 
 
+def box(locator: Any, timeout: float = 10_000) -> dict[str, float]:
+    """The locator's bounding box once it has one (a redraw can detach the element that
+    was found between finding and measuring it; Playwright then answers None)."""
+    for _ in range(max(1, int(timeout / 100))):
+        found = locator.bounding_box()
+        if found:
+            return dict(found)
+        locator.page.wait_for_timeout(100)
+    raise AssertionError(f"no bounding box for {locator}")
+
+
 def settled(page: Page) -> None:
     """Wait until no action of this page is in flight and its result is shown."""
     expect(page.locator("body")).to_have_attribute("data-busy", "0")

@@ -21,7 +21,7 @@ from server.persist import RoomJournal
 from server.rooms import RoomManager
 from server.tournaments import Tournaments, store
 
-from .test_scheduler import START, Wall, organise, sessions  # noqa: F401  (a fixture)
+from .test_scheduler import START, Wall, organise
 
 WATCH = 0.02  # seconds between a watched tournament's reads
 

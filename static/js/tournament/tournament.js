@@ -10,8 +10,9 @@ import { h } from "../core/dom.js";
 import { copyField } from "../core/copy.js";
 
 const embedded = JSON.parse(document.getElementById("tour-data").textContent);
+const { you, ...embeddedDoc } = embedded;
 let doc = embedded;
-const you = embedded.you;
+let shown = JSON.stringify(embeddedDoc); // what a frame carries: the state without `you`
 const params = new URLSearchParams(location.search);
 
 function num(x) {
@@ -168,10 +169,12 @@ function listen() {
   const socket = new WebSocket(`${scheme}://${location.host}/tournaments/${doc.id}/socket`);
   socket.addEventListener("message", (event) => {
     const frame = JSON.parse(event.data);
-    if (frame.type === "tournament") {
-      doc = frame.tournament;
-      render();
-    }
+    if (frame.type !== "tournament") return;
+    const next = JSON.stringify(frame.tournament);
+    if (next === shown) return; // the first frame repeats the page's own: nothing to redraw
+    shown = next;
+    doc = frame.tournament;
+    render();
   });
   socket.addEventListener("close", () => setTimeout(listen, 3000));
 }
