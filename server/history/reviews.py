@@ -33,6 +33,7 @@ from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.bots import review
@@ -155,6 +156,8 @@ class Reviews:
                 except asyncio.CancelledError:
                     await self._give_back(game_id)  # shutting down: back to the queue
                     raise
+                except (SQLAlchemyError, OSError) as exc:
+                    await self._lost_touch(game_id, exc)
                 except Exception:
                     log.exception("review of game %d failed", game_id)
                     async with self.sessions.begin() as session:
@@ -178,6 +181,22 @@ class Reviews:
                 await stored.release(session, game_id, self.me)
         except Exception:  # the database is going too: the lease will run out
             log.warning("could not give back the review of game %d", game_id)
+
+    async def _lost_touch(self, game_id: int, exc: BaseException) -> None:
+        """A database call failed mid-review: the database went away, or this process was
+        frozen inside a read until the server ended its session (idle in transaction). The
+        review has not failed: if another instance holds it now it is theirs; otherwise its
+        claim runs out and the sweep takes it up again (here or elsewhere)."""
+        try:
+            async with self.sessions() as session:
+                row = await stored.get(session, game_id)
+        except (SQLAlchemyError, OSError):
+            row = None
+        if row is not None and row.claimed_by != self.me:
+            _taken_over(game_id)
+        else:
+            log.warning("review of game %d: the database did not answer (%r); taken up "
+                        "again once its claim runs out", game_id, exc)
 
     async def _sweep(self) -> None:
         """Every `sweep` seconds: the rated games that ended (REVIEW_RATED), and the reviews
