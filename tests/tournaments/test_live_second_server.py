@@ -11,6 +11,7 @@ is a table's and every table's game was kept, and the standings add up."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -72,50 +73,50 @@ async def tournament(url: str, second: dict[str, str], data: Path,
                      refusal: str) -> dict[str, Any]:
     """Round 1 seated, B refused, then the whole tournament played on A; its last state."""
     players = [Player(url, f"Twin{i}", f"10.46.2.{i}", seed=i) for i in range(1, 5)]
-    for p in players:
-        await p.sign_up()
-    start = datetime.now(UTC) + timedelta(seconds=4)  # room for every entry
-    made = await players[0].client.post("/api/tournaments", json={
-        "name": "Twin Cup", "table_size": 2, "rounds": 2, "turn": 60, "bank": 300,
-        "starts_at": start.isoformat()})
-    assert made.status_code == 201, made.text
-    tid = made.json()["id"]
-    for p in players:
-        await p.enter(tid)
-    doc = await until(url, tid, lambda d: tables(d, 1) and all(t["code"] for t in tables(d, 1)))
-    seated = [await take_seat(p, t["code"]) for t in tables(doc, 1) for p in players
-              if any(s["id"] == p.id for s in t["players"])]
-    assert len(seated) == 4
+    async with contextlib.AsyncExitStack() as sockets:
+        for p in players:
+            sockets.push_async_callback(p.client.aclose)
+            await p.sign_up()
+        start = datetime.now(UTC) + timedelta(seconds=4)  # room for every entry
+        made = await players[0].client.post("/api/tournaments", json={
+            "name": "Twin Cup", "table_size": 2, "rounds": 2, "turn": 60, "bank": 300,
+            "starts_at": start.isoformat()})
+        assert made.status_code == 201, made.text
+        tid = made.json()["id"]
+        for p in players:
+            await p.enter(tid)
+        doc = await until(url, tid, lambda d: tables(d, 1) and all(
+            t["code"] for t in tables(d, 1)))
+        seated = [await take_seat(sockets, p, t["code"]) for t in tables(doc, 1)
+                  for p in players if any(s["id"] == p.id for s in t["players"])]
+        assert len(seated) == 4
 
-    before = digest(data)
-    line = refused(await asyncio.to_thread(run_second, second))
-    assert refusal in line, line
-    assert digest(data) == before  # the fallback file and the locks' pids untouched
-    assert await doc_of(url, tid) == doc  # nothing paired, opened or scored by B
+        before = digest(data)
+        line = refused(await asyncio.to_thread(run_second, second))
+        assert refusal in line, line
+        assert digest(data) == before  # the fallback file and the locks' pids untouched
+        assert await doc_of(url, tid) == doc  # nothing paired, opened or scored by B
 
-    await asyncio.gather(*(table.play() for table in seated))
-    for table in seated:
-        await table.ws.close()
-    doc = await until(url, tid, lambda d: d["round"] == 2 and all(
-        t["code"] for t in tables(d, 2)))
-    for table in tables(doc, 2):
-        await asyncio.gather(*(p.play_table(table["code"]) for p in players
-                               if any(s["id"] == p.id for s in table["players"])))
-    doc = await until(url, tid, lambda d: d["status"] == "finished")
+        await asyncio.gather(*(table.play() for table in seated))
+        doc = await until(url, tid, lambda d: d["round"] == 2 and all(
+            t["code"] for t in tables(d, 2)))
+        for table in tables(doc, 2):
+            await asyncio.gather(*(p.play_table(table["code"]) for p in players
+                                   if any(s["id"] == p.id for s in table["players"])))
+        doc = await until(url, tid, lambda d: d["status"] == "finished")
     for number in (1, 2):  # each player seated once a round
         assert sorted(s["id"] for t in tables(doc, number) for s in t["players"]) == sorted(
             p.id for p in players)
-    for p in players:
-        await p.client.aclose()
     return doc
 
 
-async def take_seat(player: Player, code: str) -> Table:
+async def take_seat(sockets: contextlib.AsyncExitStack, player: Player, code: str) -> Table:
     """The player takes their seat at the table `code` (as players.Player.play_table does)
-    and has its first view; the socket stays open, nothing played yet."""
+    and has its first view; the socket stays open (in `sockets`), nothing played yet."""
     r = await player.client.post(f"/api/rooms/{code}/rejoin", json={})
     assert r.status_code == 200, r.text
-    ws = await connect(f"{player.ws_url}/ws/{code}", open_timeout=10)
+    ws = await sockets.enter_async_context(connect(f"{player.ws_url}/ws/{code}",
+                                                   open_timeout=10))
     await ws.send(json.dumps({"type": "hello", "token": r.json()["seat_token"]}))
     table = Table(ws, r.json()["seat"], player)
     while table.view is None:
