@@ -221,3 +221,72 @@ export function keepToastClear() {
   for (const el of [me, bar, document.getElementById("side")]) if (el) observer.observe(el);
   window.addEventListener("resize", place);
 }
+
+// The log's least usable height under the opponents (two or three players): about five lines.
+const LOG_LEAST = 120;
+// The opponents' icons: never under 20 px drawn as cards; with four players, as chips down to
+// 14 px when even 20 px cards do not fit (the zoom shows any of them whole); at most 32 px.
+const OPP_CARD_LEAST = 20;
+const OPP_CHIP_LEAST = 14;
+const OPP_MOST = 32;
+
+// Wide, the other players' orders and cups are as big as the side column leaves them (issue
+// 43; cards.css reads --opp-ico): as wide as a tab allows, then 1 px smaller at a time while
+// the side column would need its own scroll (with two or three players the log under the
+// opponents keeps LOG_LEAST px of its list) or the page would scroll. With four players the
+// log is a tab of its own, and the opponents draw as chips if 20 px cards do not fit. Measured
+// while the opponents show (not under the Log tab), as boards change and on resize.
+/** @returns {void} */
+export function fitOpponents() {
+  const side = document.getElementById("side");
+  const players = document.getElementById("players");
+  if (!side || !players) return;
+  const wide = window.matchMedia("(min-width: 1200px)");
+  const list = document.getElementById("log-list");
+  const set = (cards, ico) => {
+    side.classList.toggle("opp-cards", cards);
+    side.style.setProperty("--opp-ico", `${ico}px`);
+  };
+  const update = () => {
+    if (!wide.matches) {
+      side.classList.remove("opp-fit", "opp-cards");
+      side.style.removeProperty("--opp-ico");
+      return;
+    }
+    side.classList.add("opp-fit");
+    const crowded = side.classList.contains("crowded");
+    if (!crowded) side.classList.add("opp-cards");
+    const tab = players.querySelector(".pboard.compact .tab");
+    if (!tab || !tab.checkVisibility()) return;  // no opponents yet, or the Log tab shows
+    const fits = () => {
+      if (document.scrollingElement.scrollHeight > window.innerHeight) return false;
+      let need = side.scrollHeight;
+      if (!crowded && list && list.checkVisibility()) need += LOG_LEAST - list.offsetHeight;
+      return need <= parseFloat(getComputedStyle(side).maxHeight) + 0.5;
+    };
+    set(true, OPP_CARD_LEAST);
+    // A card is its tab less its border (2 px each side on a Specialty), its cup 2 icons + 16 px.
+    const style = getComputedStyle(tab);
+    const inner = tab.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const most = Math.max(OPP_CARD_LEAST, Math.min(OPP_MOST, Math.floor((inner - 4 - 16) / 2)));
+    let ico = most;
+    set(true, ico);
+    while (ico > OPP_CARD_LEAST && !fits()) set(true, --ico);
+    if (!crowded || fits()) return;
+    ico = most;
+    set(false, ico);
+    while (ico > OPP_CHIP_LEAST && !fits()) set(false, --ico);
+  };
+  new ResizeObserver(update).observe(players);
+  // The Players / Log tabs, and four players' .crowded (not this function's own classes).
+  let was = "";
+  new MutationObserver(() => {
+    const now = `${side.dataset.show}/${side.classList.contains("crowded")}`;
+    if (now !== was) update();
+    was = now;
+  }).observe(side, { attributes: true, attributeFilter: ["class", "data-show"] });
+  // After the supply has taken its place for the new size (supplyUnderBoard).
+  window.addEventListener("resize", () => requestAnimationFrame(update));
+  wide.addEventListener("change", update);
+  update();
+}

@@ -5,7 +5,7 @@
 import { displayCode, tokens } from "../core/api.js";
 import { text } from "../core/dom.js";
 import { onLangChange, t } from "../lang/i18n.js";
-import { fitBoard, fitChat, fitOwnCards, keepRoomForBar, keepToastClear, showFinalWhenItComes, supplyUnderBoard } from "./layout.js";
+import { fitBoard, fitChat, fitOpponents, fitOwnCards, keepRoomForBar, keepToastClear, showFinalWhenItComes, supplyUnderBoard } from "./layout.js";
 import { emptySelection, intents, isMyTurn, normalize } from "./intents.js";
 import { refusal } from "../core/refusals.js";
 import { chime } from "./sound.js";
@@ -211,6 +211,7 @@ const refit = fitBoard();
 keepRoomForBar();
 fitChat();
 fitOwnCards();
+fitOpponents();
 keepToastClear();
 supplyUnderBoard();
 supplyUnderBoard();
