@@ -16,8 +16,11 @@ from websockets.asyncio.client import ClientConnection, connect
 
 
 def browser(url: str, address: str) -> httpx.AsyncClient:
-    """A browser at `address` (the server trusts the test's X-Forwarded-For)."""
-    return httpx.AsyncClient(base_url=url, timeout=30,
+    """A browser at `address` (the server trusts the test's X-Forwarded-For). It lets an idle
+    connection go after 2 s, before the server's 5 s keep-alive timeout: with both at 5 s a
+    request sent on a connection the server was closing that instant failed (ReadError)
+    after a table played over its socket. (Browsers send such a request again.)"""
+    return httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(keepalive_expiry=2),
                              headers={"x-forwarded-for": address, "origin": url})
 
 
