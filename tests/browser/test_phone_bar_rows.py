@@ -17,7 +17,16 @@ import re
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from .test_hint import BAR_BUTTONS, BAR_CUTS, CHOOSE_MEEPLE, LINES, LONG_HINT, MINE, UNDER_THE_BAR, hint_room
+from .test_hint import (
+    BAR_BUTTONS,
+    BAR_CUTS,
+    CHOOSE_MEEPLE,
+    LINES,
+    LONG_HINT,
+    MINE,
+    UNDER_THE_BAR,
+    hint_room,
+)
 from .test_one_screen import phase
 from .ui import ARTIFACTS, CANDIDATES, settled, wait_for
 
@@ -160,7 +169,7 @@ def test_the_phone_bar_with_a_long_hint_while_pouring_and_serving(new_page, base
         assert page.evaluate(LINES, "#hint-line") >= 3, lang
         buttons = page.evaluate(BAR_BUTTONS)
         covered = page.evaluate(UNDER_THE_BAR)
-        print(f"{step} {lang}: bar top {covered['top']}, over {covered['parts']}, buttons {buttons}")
+        print(f"{step} {lang}: bar top {covered['top']}, over {covered['parts']}")
         page.screenshot(path=str(ARTIFACTS / f"phone-hint-{step}-360-740-{lang}.png"))
         assert [b for b in buttons if b["wrong"]] == [], (lang, buttons)
         assert any(b["enabled"] for b in buttons), (lang, buttons)
