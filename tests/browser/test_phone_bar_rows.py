@@ -131,12 +131,16 @@ def test_a_refusal_on_your_turn_covers_nothing_you_can_use(new_page, base_url: s
             click_any(page, rng)
         expect(page.locator("#toast")).to_be_visible()
         assert phase(page) == step  # refused: nothing changed
+        if step == "pour":  # refused, the player asks for a hint: the toast and its line
+            page.locator(".hint-btn").click()
+            expect(page.locator("#hint-line")).to_be_visible(timeout=4000)
         make_usable(page)
         page.evaluate("() => scrollTo(0, 0)")
         page.wait_for_timeout(100)
         toast = page.evaluate(UNDER_THE_TOAST)
         bar = page.evaluate(UNDER_THE_BAR)
-        print(f"{lang} {step}: bar top {before['top']} -> {bar['top']}, toast {toast['box']}")
+        print(f"{lang} {step}: bar top {before['top']} -> {bar['top']}, toast {toast['box']}, "
+              f"targets {page.locator('.target').count()}")
         page.screenshot(path=str(ARTIFACTS / f"phone-refused-{step}-360-740-{lang}.png"))
         assert toast["text"] and toast["inside"], (lang, step, toast)
         assert toast["over"] == [], (lang, step, toast)
@@ -169,7 +173,8 @@ def test_the_phone_bar_with_a_long_hint_while_pouring_and_serving(new_page, base
         assert page.evaluate(LINES, "#hint-line") >= 3, lang
         buttons = page.evaluate(BAR_BUTTONS)
         covered = page.evaluate(UNDER_THE_BAR)
-        print(f"{step} {lang}: bar top {covered['top']}, over {covered['parts']}")
+        print(f"{step} {lang}: bar top {covered['top']}, over {covered['parts']}, "
+              f"targets {page.locator('.target').count()}")
         page.screenshot(path=str(ARTIFACTS / f"phone-hint-{step}-360-740-{lang}.png"))
         assert [b for b in buttons if b["wrong"]] == [], (lang, buttons)
         assert any(b["enabled"] for b in buttons), (lang, buttons)
