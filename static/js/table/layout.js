@@ -1,3 +1,5 @@
+import { placeBarNotes } from "./bar-notes.js";
+
 // One screen on a desktop: the board takes the height left below whatever sits above it
 // (header, banner, replay controls). CSS reads --board-top; this keeps it true.
 /** @returns {(() => void) | undefined} the update function, if the page has a board */
@@ -170,8 +172,9 @@ export function fitOwnCards() {
 // or under the side column, where the window leaves the room; else over the docked chat's
 // older lines, or at the window's bottom in your column: never over the board or the supply. On a phone, where every height of the screen is the
 // table's, it is the action bar's first row while it shows: the bar, as tall as what it
-// says, grows by it, and it covers none of the bar's buttons. Placed as it shows, and
-// again when what it sits by moves.
+// says, grows by it, and it covers none of the bar's buttons (nor, floating where the bar so
+// grown would, anything usable: bar-notes.js). Placed as it shows, and again when what it sits
+// by moves.
 /** @returns {void} */
 export function keepToastClear() {
   const toast = document.getElementById("toast");
@@ -181,6 +184,10 @@ export function keepToastClear() {
   const wide = window.matchMedia("(min-width: 1200px)");
   const home = toast.parentElement;
   const place = () => {
+    placeToast();
+    placeBarNotes();
+  };
+  const placeToast = () => {
     const style = toast.style;
     for (const p of ["left", "top", "bottom", "width", "max-width", "transform"]) style.removeProperty(p);
     const inBar = Boolean(bar) && !toast.hidden && getComputedStyle(bar).position === "fixed";
