@@ -47,7 +47,7 @@ HOLD = """(() => {
 
 
 def table(new_page, base_url: str, width: int = 1440,  # noqa: ANN001
-          height: int = 900) -> tuple[Page, Player]:
+          height: int = 900, reduced_motion: str = "reduce") -> tuple[Page, Player]:
     """Mina's page (seat 1) and Rival's socket (seat 2), at a new two-player table."""
     made = httpx.post(f"{base_url}/api/rooms", json={"players": 2}).json()
     code, host = made["code"], made["host_token"]
@@ -56,7 +56,7 @@ def table(new_page, base_url: str, width: int = 1440,  # noqa: ANN001
     httpx.post(f"{base_url}/api/rooms/{code}/start", json={"token": host}).raise_for_status()
     ws = base_url.replace("http", "ws", 1) + f"/ws/{code}"
     room = code.replace("-", "")
-    page = new_page(width=width, height=height)
+    page = new_page(width=width, height=height, reduced_motion=reduced_motion)
     page.add_init_script(HOLD)
     page.add_init_script(f"localStorage.setItem('cr.seat.{room}', '{mine}')")
     page.goto(f"/r/{room}")
