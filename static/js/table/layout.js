@@ -67,8 +67,9 @@ const isDocked = (dock) => Boolean(dock && !dock.hidden && dock.classList.contai
 // left below it in the window (--chat-room), so opening it or typing in it never scrolls
 // the prompt and the board away. When even its least height (one line of messages) does not
 // fit there, as under a tall board at its 24 px floor (three players in Thai, two cards on a
-// tab, at 1366×768), it is .tight: its reactions move up beside its title (smaller), so that
-// its text box stays in the window.
+// tab, at 1366×768), it is .tight: its reactions move up beside its title (smaller) and an
+// empty list folds, so that its text box stays in the window. Its untightened least height
+// is kept in data-least: your cards (fitOwnCards) shrink for that first.
 /** @returns {void} */
 export function fitChat() {
   const dock = document.getElementById("talk");
@@ -105,7 +106,9 @@ export function fitChat() {
     }
     // Measured as it is laid out untightened (at once: nothing is painted in between).
     if (head && reactions && form) place(false);
-    tighten(least() > Math.max(150, left) + 0.5);
+    const need = least();
+    dock.dataset.least = String(need);  // what fitOwnCards keeps room for, tight or not
+    tighten(need > Math.max(150, left) + 0.5);
   };
   // (Its own .tight is no reason to measure again: only "docked" and "hidden" are.)
   let was = "";
@@ -169,11 +172,14 @@ export function fitOwnCards() {
   const dock = document.getElementById("talk");
   // The docked chat's least height under your board: all it holds with its list of lines
   // at its least height, its border, and the grid's gap above it.
+  // Untightened (fitChat measures it so): your cards give the chat its room first, and the
+  // chat is only .tight when they are at their floor.
   const chatRoom = () => {
     if (!isDocked(dock)) return 0;
     const list = dock.querySelector(".talk-list");
     const give = list ? list.getBoundingClientRect().height - parseFloat(getComputedStyle(list).minHeight) : 0;
-    return Math.ceil(dock.scrollHeight - give + 2 + 10);
+    const least = dock.classList.contains("tight") ? Number(dock.dataset.least) : dock.scrollHeight - give;
+    return Math.ceil(least + 2 + 10);
   };
   const update = () => {
     root.removeProperty("--me-ico-max");
