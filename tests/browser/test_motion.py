@@ -339,3 +339,67 @@ def test_a_watcher_sees_an_upgrade_spend_its_orders_and_light_up(new_page, base_
         watcher.screenshot(path=str(ARTIFACTS / "motion-upgrade-1440.png"))
     finally:
         table.close()
+
+
+# The first penalised order in flight, frozen just after it takes off (8 % of its flight), and
+# an order of the same board still on its tab: the flying card's box and the box it left, the
+# size of the one still there, their least recipe icons and whether the flying card's name shows.
+FLYING_CARD = """() => {
+  const a = document.getAnimations().find((x) => x.id === 'motion-penalty');
+  if (!a) return null;
+  const t = a.effect.getComputedTiming();
+  const at = t.delay + t.activeDuration * 0.08;
+  for (const x of document.getAnimations().filter((x) => String(x.id).startsWith('motion-'))) {
+    x.pause(); x.currentTime = at;
+  }
+  const card = a.effect.target.querySelector('.card');
+  const seat = [...document.querySelectorAll('#players .pboard.compact')]
+    .find((p) => p.querySelector('.tab .card'));
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; };
+  const still = seat.querySelector('.tab .card');  // (its layout box: it may be being dealt)
+  const least = (c) => Math.min(...[...c.querySelectorAll('.recipe .ico')].map((i) => box(i)[0]));
+  const from = a.effect.target.style;  // the card's box on its tab as it left (motion.js)
+  return {fly: box(card), from: [parseFloat(from.width), parseFloat(from.height)],
+          card: [still.offsetWidth, still.offsetHeight], ico: least(card),
+          still: Math.min(...[...still.querySelectorAll('.recipe .ico')]
+            .map((i) => parseFloat(getComputedStyle(i).width))),
+          name: card.querySelector('.card-name').checkVisibility(),
+          look: a.effect.target.className};
+}"""
+
+
+def test_an_opponents_penalty_flies_as_the_card_it_is(new_page, base_url: str) -> None:  # noqa: ANN001
+    """Issue 43: on a desktop the opponents' orders are drawn as cards (20-25 px icons); one
+    pushed off their last tab flies to the penalty pile at that size, drawn as that card (its
+    name, its cup), not as a small chip."""
+    from .test_zoom_leaves import first, sync, table, to_rivals_turn
+
+    page, rival = table(new_page, base_url, reduced_motion="no-preference")
+    rng = random.Random(2)
+    got = None
+    for _ in range(12):  # Rival never serves: its orders fall off tab 4 within a few turns
+        to_rivals_turn(page, rival, rng)
+        while rival.game()["current"] == 1 and got is None:
+            g = rival.game()
+            rival.act(first(g["legal"], "stop", "done_pouring", "skip_upgrade", "end_turn"))
+            for _ in range(40):
+                got = page.evaluate(FLYING_CARD)
+                if got or int(page.evaluate("document.body.dataset.v")) >= rival.v:
+                    break
+                page.wait_for_timeout(10)
+            if got is None:
+                got = page.evaluate(FLYING_CARD)
+        if got:
+            break
+        sync(page, rival)
+    assert got, "no opponent's order was penalised"
+    page.screenshot(path=str(ARTIFACTS / "motion-opponent-penalty-1440.png"))
+    page.evaluate(THAW)
+    print("penalty in flight", got)
+    assert "opp-card" in got["look"], got
+    (fw, fh), (sw, sh), (cw, _) = got["fly"], got["from"], got["card"]
+    # (tilted by a degree as it takes off: a pixel or two more)
+    assert abs(fw - sw) <= 4 and abs(fh - sh) <= 4 and abs(fw - cw) <= 4, \
+        f"the card flies at another size: {got}"
+    assert got["ico"] >= 19.5 and abs(got["ico"] - got["still"]) <= 1 and got["name"], \
+        f"the card flies as a chip: {got}"

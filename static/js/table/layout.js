@@ -67,20 +67,58 @@ const isDocked = (dock) => Boolean(dock && !dock.hidden && dock.classList.contai
 
 // Wide, the open chat is docked under your own board (talk.css): it takes only the height
 // left below it in the window (--chat-room), so opening it or typing in it never scrolls
-// the prompt and the board away.
+// the prompt and the board away. When even its least height (one line of messages) does not
+// fit there, as under a tall board at its 24 px floor (three players in Thai, two cards on a
+// tab, at 1366×768), it is .tight: its reactions move up beside its title (smaller) and an
+// empty list folds, so that its text box stays in the window. Its untightened least height
+// is kept in data-least: your cards (fitOwnCards) shrink for that first.
 /** @returns {void} */
 export function fitChat() {
   const dock = document.getElementById("talk");
   if (!dock) return;
+  const head = dock.querySelector(".talk-head");
+  const reactions = dock.querySelector(".talk-reactions");
+  const form = dock.querySelector(".talk-form");
+  const wide = window.matchMedia("(min-width: 1200px)");
+  // The chat's least height: all it holds with its list of lines at its least height.
+  const least = () => {
+    const list = dock.querySelector(".talk-list");
+    const give = list ? list.getBoundingClientRect().height - parseFloat(getComputedStyle(list).minHeight) : 0;
+    return dock.scrollHeight - give;
+  };
+  const place = (up) => {
+    if (up && reactions.parentElement !== head) head.lastElementChild.before(reactions);
+    if (!up && reactions.parentElement === head) form.before(reactions);
+  };
+  const tighten = (on) => {
+    if (!head || !reactions || !form) return;
+    place(on);
+    if (dock.classList.contains("tight") !== on) dock.classList.toggle("tight", on);
+  };
   const update = () => {
-    if (!isDocked(dock)) return;
+    if (!isDocked(dock) || !wide.matches) {
+      tighten(false);
+      return;
+    }
     const top = dock.getBoundingClientRect().top + window.scrollY;
-    const room = `${Math.max(150, Math.floor(window.innerHeight - top - 8))}px`;
+    const left = Math.floor(window.innerHeight - top - 8);
+    const room = `${Math.max(150, left)}px`;
     if (document.documentElement.style.getPropertyValue("--chat-room") !== room) {
       document.documentElement.style.setProperty("--chat-room", room);
     }
+    // Measured as it is laid out untightened (at once: nothing is painted in between).
+    if (head && reactions && form) place(false);
+    const need = least();
+    dock.dataset.least = String(need);  // what fitOwnCards keeps room for, tight or not
+    tighten(need > Math.max(150, left) + 0.5);
   };
-  new MutationObserver(update).observe(dock, { attributes: true, attributeFilter: ["hidden", "class"] });
+  // (Its own .tight is no reason to measure again: only "docked" and "hidden" are.)
+  let was = "";
+  new MutationObserver(() => {
+    const now = `${dock.hidden}/${dock.classList.contains("docked")}`;
+    if (now !== was) update();
+    was = now;
+  }).observe(dock, { attributes: true, attributeFilter: ["hidden", "class"] });
   const me = document.getElementById("me-area");
   if (me) new ResizeObserver(update).observe(me);
   window.addEventListener("resize", update);
@@ -136,11 +174,14 @@ export function fitOwnCards() {
   const dock = document.getElementById("talk");
   // The docked chat's least height under your board: all it holds with its list of lines
   // at its least height, its border, and the grid's gap above it.
+  // Untightened (fitChat measures it so): your cards give the chat its room first, and the
+  // chat is only .tight when they are at their floor.
   const chatRoom = () => {
     if (!isDocked(dock)) return 0;
     const list = dock.querySelector(".talk-list");
     const give = list ? list.getBoundingClientRect().height - parseFloat(getComputedStyle(list).minHeight) : 0;
-    return Math.ceil(dock.scrollHeight - give + 2 + 10);
+    const least = dock.classList.contains("tight") ? Number(dock.dataset.least) : dock.scrollHeight - give;
+    return Math.ceil(least + 2 + 10);
   };
   const update = () => {
     root.removeProperty("--me-ico-max");

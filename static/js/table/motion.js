@@ -36,6 +36,16 @@ function panel(seat) {
   return $(`.pboard[data-seat="${seat}"]`);
 }
 
+// How an order card that leaves a board flies: as it is drawn there. Your own cards are whole
+// cards; an opponent's are chips, or (wide, with room: cards.css .opp-cards) small whole
+// cards, whose icon size the clone keeps (as --opp, which cards.css reads).
+// `card`: as motion.before measured it, while it was on the board.
+function cardLook(p, card) {
+  if (!p.classList.contains("compact")) return { look: "" };
+  if (!p.closest(".side.opp-cards")) return { look: "compact" };
+  return { look: "opp-card", ico: card.ico };
+}
+
 export class Motion {
   constructor() {
     /** @type {Set<Animation>} */
@@ -103,7 +113,7 @@ export class Motion {
       if (!p) continue;
       for (const node of p.querySelectorAll(".tab-cards > .card")) {
         const r = rect(node);
-        if (r) plan.cards.set(`${seat}:${node.dataset.key}`, { rect: r, node });
+        if (r) plan.cards.set(`${seat}:${node.dataset.key}`, { rect: r, node, ico: getComputedStyle(node).getPropertyValue("--ico").trim() });
       }
     }
     return plan;
@@ -213,7 +223,7 @@ export class Motion {
     if (card && pile) {
       const clone = card.node.cloneNode(true);
       clone.classList.remove("target");
-      this.fly(clone, card.rect, rect(pile), at, per * 2.2, "serve", true, p.classList.contains("compact"));
+      this.fly(clone, card.rect, rect(pile), at, per * 2.2, "serve", true, cardLook(p, card));
       this.pop(pile, at + per * 2.2, per);
     }
     return at + per * 2;
@@ -241,7 +251,7 @@ export class Motion {
       const clone = card.node.cloneNode(true);
       clone.classList.remove("target");
       clone.classList.add("motion-penalty");
-      this.fly(clone, card.rect, rect(pile), at + k * per / 2, per * 2.6, "penalty", true, p.classList.contains("compact"));
+      this.fly(clone, card.rect, rect(pile), at + k * per / 2, per * 2.6, "penalty", true, cardLook(p, card));
       this.pop(pile, at + k * per / 2 + per * 2.6, per);
       k++;
     }
@@ -338,10 +348,12 @@ export class Motion {
   }
 
   // A clone in the overlay, flying from one box to another (FLIP: it sits at the end box and
-  // is transformed back to the start box). `fade`: it melts into the end box.
-  fly(el, from, to, delay, duration, id, fade = false, compact = false) {
+  // is transformed back to the start box). `fade`: it melts into the end box. `card`: how an
+  // order card is drawn where it comes from (cardLook).
+  fly(el, from, to, delay, duration, id, fade = false, card = { look: "" }) {
     if (!from || !to) return;
-    const box = h("div", { class: `motion-fly motion-${id}${compact ? " compact" : ""}` }, el);
+    const box = h("div", { class: `motion-fly motion-${id}${card.look ? ` ${card.look}` : ""}` }, el);
+    if (card.ico) box.style.setProperty("--opp", card.ico);
     box.style.left = `${to.left}px`;
     box.style.top = `${to.top}px`;
     box.style.width = `${to.width}px`;

@@ -5,6 +5,13 @@
 // with its count. The zoom is a tooltip (role="tooltip", aria-describedby), so a screen
 // reader says it with the control; Escape or a tap elsewhere puts it away. It shows what
 // the table already shows, bigger: nothing hidden.
+//
+// A zoom shown by the mouse never outlives its chip: another player's move may redraw the
+// table under a resting pointer (view.js appends the opponents' boards again to keep them in
+// order, which makes Chromium forget the element under the pointer, so no pointerout comes
+// if the mouse leaves before its next hover update), so the zoom checks the pointer itself:
+// it goes when the pointer moves onto anything outside its chip, and after a redraw when the
+// chip is no longer under the pointer.
 import { h } from "../core/dom.js";
 import { icon } from "../core/icons.js";
 import { ing, orderName, t } from "../lang/i18n.js";
@@ -59,6 +66,10 @@ export function createZoom(root, drawCard) {
   const tip = h("div", { id: "card-zoom", class: "card-zoom", role: "tooltip", hidden: true });
   document.body.append(tip);
   let shownFor = null;
+  // How the zoom was shown: "mouse" (a hover) goes with the pointer; "focus" and "tap" stay.
+  let via = "";
+  // Where the mouse is (null: not over the page).
+  let mouse = null;
 
   function place(el) {
     const r = el.getBoundingClientRect();
@@ -74,9 +85,10 @@ export function createZoom(root, drawCard) {
     tip.style.top = `${Math.round(top)}px`;
   }
 
-  function show(el) {
+  function show(el, how) {
     const zoom = zoomOf(el, drawCard);
     if (!zoom) return;
+    via = how;
     if (shownFor && shownFor !== el) shownFor.removeAttribute("aria-describedby");
     shownFor = el;
     tip.replaceChildren(zoom.node);
@@ -89,13 +101,34 @@ export function createZoom(root, drawCard) {
   function hide() {
     if (shownFor) shownFor.removeAttribute("aria-describedby");
     shownFor = null;
+    via = "";
     tip.hidden = true;
+  }
+
+  // A hover's zoom whose chip is not under the mouse any more (nor focused) goes; another
+  // zoomable under it shows instead. `under`: the element under the mouse.
+  function follow(under) {
+    if (via !== "mouse" || !shownFor || document.activeElement === shownFor) return;
+    if (under instanceof Node && shownFor.contains(under)) return;
+    const el = under instanceof Element && root.contains(under) ? under.closest(ZOOMABLE) : null;
+    if (el) show(el, "mouse");
+    else hide();
   }
 
   const target = (e) => (e.target instanceof Element ? e.target.closest(ZOOMABLE) : null);
   root.addEventListener("pointerover", (e) => {
     const el = target(e);
-    if (el && e.pointerType === "mouse") show(el);
+    if (el && e.pointerType === "mouse") show(el, "mouse");
+  });
+  document.addEventListener("pointermove", (e) => {
+    if (e.pointerType !== "mouse") return;
+    mouse = [e.clientX, e.clientY];
+    follow(e.target);
+  }, { passive: true });
+  document.documentElement.addEventListener("pointerleave", (e) => {
+    if (e.pointerType !== "mouse") return;
+    mouse = null;
+    follow(null);
   });
   root.addEventListener("pointerout", (e) => {
     const el = target(e);
@@ -104,7 +137,7 @@ export function createZoom(root, drawCard) {
   });
   root.addEventListener("focusin", (e) => {
     const el = target(e);
-    if (el) show(el);
+    if (el) show(el, "focus");
     else hide();
   });
   root.addEventListener("focusout", (e) => {
@@ -116,7 +149,7 @@ export function createZoom(root, drawCard) {
     const el = target(e);
     if (el && el.getAttribute("aria-disabled") === "true") {
       if (shownFor === el && e.detail > 0 && document.activeElement !== el) hide();
-      else show(el);
+      else show(el, document.activeElement === el ? "focus" : "tap");
       return;
     }
     if (!el) hide();
@@ -137,11 +170,12 @@ export function createZoom(root, drawCard) {
 
   return {
     hide,
-    /** After a redraw: the element zoomed may have gone or changed. */
+    /** After a redraw: the element zoomed may have gone, changed or moved from the mouse. */
     sync() {
       if (!shownFor) return;
       if (!shownFor.isConnected) hide();
-      else show(shownFor);
+      else show(shownFor, via);
+      if (via === "mouse") follow(mouse && document.elementFromPoint(mouse[0], mouse[1]));
     },
   };
 }
