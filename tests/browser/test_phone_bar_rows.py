@@ -27,7 +27,7 @@ from .test_hint import (
     hint_room,
 )
 from .test_one_screen import phase
-from .ui import ARTIFACTS, CANDIDATES, settled, wait_for
+from .ui import ARTIFACTS, CANDIDATES, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -243,7 +243,7 @@ def test_pouring_with_a_token_picked_the_bar_covers_none_of_your_board(  # noqa:
             print(f"{lang} pour: bar top {seen['top']}, empty cups' bottoms {seen['empties']}, "
                   f"button rows {seen['rows']}, {seen['buttons']}")
             if seen["empties"] and not emptied:
-                page.screenshot(path=str(ARTIFACTS / f"phone-pour-360-740-{lang}.png"))
+                screenshot(page, f"phone-pour-360-740-{lang}", full_page=False)
             assert seen["under"] == [], (lang, seen)
             assert page.evaluate(BAR_CUTS) == {"overflow": 0, "cut": []}, (lang, seen)
             assert page.evaluate("scrollY") == 0, lang
