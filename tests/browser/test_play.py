@@ -116,7 +116,7 @@ def keyboard_turn(page: Page, game: Game) -> None:
         keyboard_until(page, f"(el.getAttribute('aria-label') || '').startsWith('{label}')")
         if page.evaluate("document.activeElement.getAttribute('aria-pressed')") != "true":
             page.keyboard.press("Enter")
-        keyboard_until(page, f"el.textContent === 'Return {ret['ingredient']} to the supply'")
+        keyboard_until(page, f"el.getAttribute('aria-label') === 'Return {ret['ingredient']} to the supply'")
         page.keyboard.press("Enter")
         apply(game, ret)
         settled(page)

@@ -56,11 +56,11 @@ document.body.append(bubble, live);
 
 const skipped = () => localStorage.getItem(SKIP) === "1";
 const seen = () => new Set((localStorage.getItem(SEEN) || "").split(",").filter(Boolean));
-// What a button shows: on a phone Return shows its short label (table-fit.css, ::after).
+// What Return shows: on a phone its short label (table-fit.css), else its whole sentence.
 /** @param {HTMLElement} b */
 function shownLabel(b) {
-  const after = getComputedStyle(b, "::after").content;
-  return /^".*"$/.test(after) ? after.slice(1, -1) : b.textContent;
+  const short = b.querySelector(".ret-short");
+  return short && short.checkVisibility() ? short.textContent : b.querySelector(".ret-full").textContent;
 }
 
 function mine(selector) {

@@ -152,10 +152,10 @@ function renderControls(view, acts, handlers) {
     // The whole sentence is the button's text, name and title; a phone shows a short label
     // instead (table-fit.css), so that Return, Hint and Undo share one row of the bar.
     const full = t("btn.return", { ing: ing(acts.returnAction.ingredient) });
-    text(ret.querySelector(".ret-full") || ret, full);
+    text(ret.querySelector(".ret-full"), full);
+    text(ret.querySelector(".ret-short"), t("btn.returnShort"));
     attr(ret, "aria-label", full);
     attr(ret, "title", full);
-    attr(ret, "data-short", t("btn.returnShort"));
   }
   syncList($("phase-buttons"), acts.buttons, (b) => b.id, (b) => {
     const el = h("button", { type: "button", class: `btn ${b.primary ? "primary" : ""}` });
