@@ -27,7 +27,7 @@ from .test_hint import (
     hint_room,
 )
 from .test_one_screen import phase
-from .ui import ARTIFACTS, CANDIDATES, settled, wait_for
+from .ui import ARTIFACTS, CANDIDATES, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -188,3 +188,68 @@ def test_the_phone_bar_with_a_long_hint_while_pouring_and_serving(new_page, base
         assert covered["usable"] == [] and covered["live"] == [], (lang, covered)
         assert "cups" not in covered["parts"] and "orders" not in covered["parts"], (lang, covered)
         assert page.evaluate("scrollY") == 0, lang
+
+
+# The boxes of the bar's buttons and of your own board's enabled controls, and which of
+# those the bar lies over.
+OWN_CONTROLS = """() => {
+  const bar = document.getElementById('actionbar'); const b = bar.getBoundingClientRect();
+  const live = ':not(:disabled):not([aria-disabled=true])';
+  const name = (e) => e.getAttribute('aria-label') || e.textContent.trim();
+  const meets = (r) => r.left < b.right - 1 && b.left < r.right - 1
+    && r.top < b.bottom - 1 && b.top < r.bottom - 1;
+  const seen = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.checkVisibility());
+  const mine = seen(`.pboard.is-me button${live}, .pboard.is-me .target`);
+  const buttons = seen('#actionbar .actions > .btn, #actionbar .phase-buttons .btn');
+  const shown = (e) => { const after = getComputedStyle(e, '::after').content;
+    return after.startsWith('"') ? after.slice(1, -1) : e.textContent.trim(); };
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height].map(Math.round); };
+  return {top: Math.round(b.top),
+          under: mine.filter((e) => meets(e.getBoundingClientRect())).map(name),
+          empties: seen('.pboard.is-me .empty-cup')
+            .map((e) => Math.round(e.getBoundingClientRect().bottom)),
+          rows: new Set(buttons.map((e) => Math.round(e.getBoundingClientRect().top))).size,
+          buttons: buttons.map((e) => [shown(e), ...box(e)])}; }"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "th-TH", "ko-KR"])
+def test_pouring_with_a_token_picked_the_bar_covers_none_of_your_board(  # noqa: ANN001
+        new_page, base_url: str, locale: str) -> None:
+    """Issue 43: at 360×740 in English, pouring with a token picked and no toast or hint, the
+    bar's "Return coffee to the supply", Hint and Undo took two rows: the bar's top (≈555 px)
+    reached your own board's "Empty cup N" buttons (bottoms ≈546 px, covered in some runs).
+    Now, at every pour step with a token picked and no note, in en, th and ko, no enabled
+    control of your own board (cups, Empty cup buttons) lies under the bar, no bar button is
+    cut, and the page is not scrolled."""
+    lang = locale[:2]
+    page = new_page(width=360, height=740, locale=locale)
+    hint_room(base_url, page)
+    page.wait_for_selector("#game:not([hidden])")
+    rng = random.Random(11)
+    checked = emptied = 0
+    for _ in range(400):
+        wait_for(page, MINE, timeout=60_000)
+        if phase(page) != "pour":
+            click_any(page, rng)
+            continue
+        make_usable(page)
+        if page.locator("#hand .token[aria-pressed=true]").count():
+            expect(page.locator("#toast")).to_be_hidden(timeout=8000)
+            expect(page.locator("#hint-line")).to_be_hidden()
+            page.evaluate("() => scrollTo(0, 0)")
+            page.wait_for_timeout(50)
+            seen = page.evaluate(OWN_CONTROLS)
+            print(f"{lang} pour: bar top {seen['top']}, empty cups' bottoms {seen['empties']}, "
+                  f"button rows {seen['rows']}, {seen['buttons']}")
+            if seen["empties"] and not emptied:
+                screenshot(page, f"phone-pour-360-740-{lang}", full_page=False)
+            assert seen["under"] == [], (lang, seen)
+            assert page.evaluate(BAR_CUTS) == {"overflow": 0, "cut": []}, (lang, seen)
+            assert page.evaluate("scrollY") == 0, lang
+            checked += 1
+            emptied += bool(seen["empties"])
+            if emptied >= 3:
+                break
+        click_any(page, rng)
+    assert checked and emptied, (checked, emptied)

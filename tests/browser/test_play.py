@@ -116,7 +116,8 @@ def keyboard_turn(page: Page, game: Game) -> None:
         keyboard_until(page, f"(el.getAttribute('aria-label') || '').startsWith('{label}')")
         if page.evaluate("document.activeElement.getAttribute('aria-pressed')") != "true":
             page.keyboard.press("Enter")
-        keyboard_until(page, f"el.textContent === 'Return {ret['ingredient']} to the supply'")
+        name = f"Return {ret['ingredient']} to the supply"
+        keyboard_until(page, f"el.getAttribute('aria-label') === '{name}'")
         page.keyboard.press("Enter")
         apply(game, ret)
         settled(page)

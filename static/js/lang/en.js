@@ -181,6 +181,7 @@ export default {
   "btn.done_pouring": "Done pouring",
   "btn.skip_upgrade": "Skip upgrade",
   "btn.return": "Return {ing} to the supply",
+  "btn.returnShort": "Return",
   "btn.empty": "Empty cup {n}",
   "btn.cancel": "Cancel",
   "btn.close": "Close",

@@ -175,6 +175,7 @@ export default {
   "btn.done_pouring": "붓기 완료",
   "btn.skip_upgrade": "업그레이드 건너뛰기",
   "btn.return": "{ing}을(를) 공급처에 돌려놓기",
+  "btn.returnShort": "공급처에 돌려놓기",
   "btn.empty": "{n}번 컵 비우기",
   "btn.cancel": "취소",
   "btn.close": "닫기",

@@ -175,6 +175,7 @@ export default {
   "btn.done_pouring": "เทเสร็จแล้ว",
   "btn.skip_upgrade": "ข้ามการอัปเกรด",
   "btn.return": "คืน{ing}กลับกองกลาง",
+  "btn.returnShort": "คืนกองกลาง",
   "btn.empty": "เทถ้วย {n} ทิ้ง",
   "btn.cancel": "ยกเลิก",
   "btn.close": "ปิด",

@@ -56,6 +56,13 @@ document.body.append(bubble, live);
 
 const skipped = () => localStorage.getItem(SKIP) === "1";
 const seen = () => new Set((localStorage.getItem(SEEN) || "").split(",").filter(Boolean));
+// What Return shows: on a phone its short label (table-fit.css), else its whole sentence.
+/** @param {HTMLElement} b */
+function shownLabel(b) {
+  const short = b.querySelector(".ret-short");
+  return short && short.checkVisibility() ? short.textContent : b.querySelector(".ret-full").textContent;
+}
+
 function mine(selector) {
   const seat = view && view.you.seat;
   return seat === null ? null : document.querySelector(`.pboard[data-seat="${seat}"] ${selector}`);
@@ -151,7 +158,7 @@ function target(a) {
       if (!picked || picked.dataset.ing !== a.ingredient) {
         return [document.querySelector(`#hand-list .token[data-ing="${a.ingredient}"]`), "learn.do.pick", { ing: ing(a.ingredient) }];
       }
-      if (a.type === "return") return [$("return-btn"), "learn.do.button", { button: $("return-btn").textContent }];
+      if (a.type === "return") return [$("return-btn"), "learn.do.button", { button: shownLabel($("return-btn")) }];
       return [mine(`.cup[data-cup="${a.cup}"]`), "learn.do.cup", { cup: a.cup + 1 }];
     case "serve": {
       const cup = mine(`.cup[data-cup="${a.cup}"]`);

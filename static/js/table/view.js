@@ -148,7 +148,15 @@ function renderControls(view, acts, handlers) {
   text(undo, t("btn.undo"));
   const ret = $("return-btn");
   ret.hidden = !acts.returnAction;
-  if (acts.returnAction) text(ret, t("btn.return", { ing: ing(acts.returnAction.ingredient) }));
+  if (acts.returnAction) {
+    // The whole sentence is the button's text, name and title; a phone shows a short label
+    // instead (table-fit.css), so that Return, Hint and Undo share one row of the bar.
+    const full = t("btn.return", { ing: ing(acts.returnAction.ingredient) });
+    text(ret.querySelector(".ret-full"), full);
+    text(ret.querySelector(".ret-short"), t("btn.returnShort"));
+    attr(ret, "aria-label", full);
+    attr(ret, "title", full);
+  }
   syncList($("phase-buttons"), acts.buttons, (b) => b.id, (b) => {
     const el = h("button", { type: "button", class: `btn ${b.primary ? "primary" : ""}` });
     el.addEventListener("click", () => handlers.act(el._action));
