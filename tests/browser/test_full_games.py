@@ -59,15 +59,17 @@ def start_game(page: Page, base_url: str, players: int, locale_name: str) -> lis
 
 
 def seat_in_new_game(page: Page, base_url: str, players: int, name: str,
-                     delay: float = 0) -> list[RandomPlayer]:
+                     delay: float = 0, bot_names: list[str] | None = None) -> list[RandomPlayer]:
     """As start_game, made over HTTP: `page` opens the started table in the first seat (the
     host's). For tests about the table rather than the lobby, which start_game's tests cover:
-    one page load instead of three, and no form to fill."""
+    one page load instead of three, and no form to fill. The bots are "Rowan 1", "Rowan 2"...
+    unless `bot_names` names them."""
     made = httpx.post(f"{base_url}/api/rooms", json={"players": players})
     made.raise_for_status()
     code, host = made.json()["code"], made.json()["host_token"]
     _, token = join(base_url, code, name)
-    bots = [RandomPlayer(base_url, code, join(base_url, code, f"Rowan {k}")[1], seed=100 + k,
+    names = bot_names or [f"Rowan {k}" for k in range(1, players)]
+    bots = [RandomPlayer(base_url, code, join(base_url, code, names[k - 1])[1], seed=100 + k,
                          delay=delay) for k in range(1, players)]
     for b in bots:
         b.start()

@@ -13,14 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
 from .geometry import outside_window, words_fit
-from .players import RandomPlayer, join
 from .test_desktop_fit import BOARD
-from .test_full_games import finish
+from .test_full_games import finish, seat_in_new_game
 from .ui import screenshot
 
 pytestmark = pytest.mark.browser
@@ -94,23 +92,6 @@ NAMES = {
 }
 
 
-def seat_with_names(page: Page, base_url: str, players: int, lang: str) -> list[RandomPlayer]:
-    """As test_full_games.seat_in_new_game, the other seats named in the page's language."""
-    made = httpx.post(f"{base_url}/api/rooms", json={"players": players})
-    made.raise_for_status()
-    code, host = made.json()["code"], made.json()["host_token"]
-    _, token = join(base_url, code, "Mina")
-    bots = [RandomPlayer(base_url, code, join(base_url, code, NAMES[lang][k - 1])[1],
-                         seed=100 + k, delay=3) for k in range(1, players)]
-    for b in bots:
-        b.start()
-    httpx.post(f"{base_url}/api/rooms/{code}/start", json={"token": host}).raise_for_status()
-    room = code.replace("-", "")
-    page.add_init_script(f"localStorage.setItem('cr.seat.{room}', '{token}')")
-    page.goto(f"/r/{room}")
-    return bots
-
-
 def opponents(page: Page, width: int, height: int, players: int, lang: str,
               floor: float) -> dict[str, Any]:
     page.set_viewport_size({"width": width, "height": height})
@@ -141,7 +122,8 @@ def test_the_opponents_cards_use_their_column(new_page, base_url: str,  # noqa: 
                                               players: int, locale: str) -> None:
     page = new_page(width=1440, height=900, locale=locale)
     lang = locale[:2]
-    bots = seat_with_names(page, base_url, players, lang)
+    bots = seat_in_new_game(page, base_url, players, "Mina", delay=3,
+                            bot_names=NAMES[lang][:players - 1])
     page.wait_for_selector("#game:not([hidden])")
     page.wait_for_selector("#players .pboard.compact .card")
     for (width, height), floor in NOW[players].items():
