@@ -18,6 +18,7 @@ from .geometry import (
     header_one_row,
     outside_window,
     thai_face_loaded,
+    tiles_headed,
     words_fit,
 )
 from .test_full_games import CANDIDATES, MY_TURN_OR_OVER, finish, seat_in_new_game
@@ -46,6 +47,7 @@ def check_phase(page: Page, players: int, name: str, lang: str) -> None:
         board_fills_height(page)
         board_column_fills_height(page)
         words_fit(page)
+        tiles_headed(page)
         screenshot(page, f"turn-{players}p-{name}-{width}-{lang}", full_page=False)
 
 

@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from server.bots.greedy import act, as_legal
 from server.rules import OVER, Game, apply, legal_actions, new_game
 
+from .geometry import bar_fits_its_content
 from .players import ScriptedPlayer, join
 from .ui import no_sideways_scroll, screenshot, wait_for
 
@@ -133,6 +134,7 @@ def says_the_tie(page, code: str, sentences: dict[str, str], sizes: tuple[tuple[
             page.set_viewport_size({"width": width, "height": height})
             expect(page.locator("#final .tie-note")).to_be_visible()
             assert page.evaluate(TIE_NOTES) == [sentences[lang]], lang
+            bar_fits_its_content(page)  # a spectator's bar at game over (issue 43)
             page.locator("#final .tie-note").scroll_into_view_if_needed()
             no_sideways_scroll(page)
             screenshot(page, f"{name}-{width}-{lang}", full_page=False)
