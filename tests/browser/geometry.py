@@ -210,3 +210,19 @@ def tiles_headed(page: Page) -> None:
         return
     assert got["shown"] and got["text"].startswith(got["name"]), got
     assert got["above"] and got["inside"] and got["overflow"] <= 1, got
+
+
+# The shown elements whose own text is Thai and whose style lets a line break inside a word
+# (overflow-wrap: anywhere, word-break: break-all / break-word) rather than where Thai
+# line breaking puts it.
+THAI_BREAKERS = """() => [...document.querySelectorAll('body *')].filter((e) => e.checkVisibility()
+    && [...e.childNodes].some((n) => n.nodeType === 3 && /[\\u0E00-\\u0E7F]/.test(n.textContent)))
+  .filter((e) => { const s = getComputedStyle(e);
+    return s.overflowWrap === 'anywhere' || ['break-all', 'break-word'].includes(s.wordBreak); })
+  .map((e) => `${e.className || e.tagName}: ${e.textContent.trim().slice(0, 30)}`)"""
+
+
+def thai_breaks_between_words(page: Page) -> None:
+    """Issue 43: no Thai text on the page is styled to break inside a word."""
+    found = page.evaluate(THAI_BREAKERS)
+    assert found == [], f"Thai text that may break inside a word: {found}"

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from .geometry import bar_fits_its_content, words_whole
+from .geometry import bar_fits_its_content, thai_breaks_between_words, words_whole
 from .players import RandomPlayer, join
 from .ui import ARTIFACTS, CANDIDATES, button, no_sideways_scroll, screenshot, settled, wait_for
 
@@ -159,6 +159,7 @@ def test_two_player_game_to_the_final_scoreboard(new_page, base_url: str) -> Non
         screenshot(page, f"final-360-{lang}")
     # Thai words stay whole on a phone's final table (issue 43), and the Rush column is Thai.
     assert words_whole(page, ".final", ("ออเดอร์", "อัปเกรด", "บทลงโทษ", "โทเคนรัช")) >= 4
+    thai_breaks_between_words(page)
     expect(page.locator(".scores thead")).not_to_contain_text("Rush")
     page.set_viewport_size({"width": 1440, "height": 900})
     screenshot(page, "final-1440-th")

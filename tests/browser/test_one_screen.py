@@ -17,6 +17,7 @@ from .geometry import (
     board_fills_height,
     header_one_row,
     outside_window,
+    thai_breaks_between_words,
     thai_face_loaded,
     tiles_headed,
     words_fit,
@@ -107,6 +108,7 @@ def test_phone_header_is_one_row(new_page, base_url: str, locale: str) -> None: 
     words_fit(page)
     if locale.startswith("th"):
         thai_face_loaded(page)
+        thai_breaks_between_words(page)
     screenshot(page, f"phone-table-360-{locale[:2]}", full_page=False)
     # Its menu keeps "How to play" and "Finished games" (issue 26), on screen.
     menu = page.locator("#nav-menu summary")
