@@ -185,3 +185,44 @@ def bar_fits_its_content(page: Page) -> None:
     overflow) and cuts none of its buttons."""
     got = page.evaluate(BAR_FIT)
     assert got["blank"] <= 2 and got["overflow"] <= 1 and not got["cut"], got
+
+
+TILES_HEADING = """async () => {
+  const { t } = await import('/static/js/lang/i18n.js');
+  const me = document.querySelector('.pboard.is-me');
+  const head = me.querySelector('.tiles-title'), tiles = me.querySelector('.tiles');
+  const r = head.getBoundingClientRect(), g = tiles.getBoundingClientRect();
+  const m = me.getBoundingClientRect();
+  return {lit: !!me.querySelector('.tile.on'), shown: head.checkVisibility(),
+          text: head.textContent, name: t('pb.tiles'),
+          above: r.bottom <= g.top + 1 && g.top - r.bottom <= 12,
+          inside: r.left >= m.left - 0.5 && r.right <= m.right + 0.5 && r.left >= 0
+            && r.right <= innerWidth,
+          overflow: head.scrollWidth - head.clientWidth}; }"""
+
+
+def tiles_headed(page: Page) -> None:
+    """Issue 43: until one of your upgrade tiles lights up, the four faint tiles have a
+    heading in your language, right above them, inside your board and the window."""
+    got = page.evaluate(TILES_HEADING)
+    if got["lit"]:
+        assert not got["shown"], got
+        return
+    assert got["shown"] and got["text"].startswith(got["name"]), got
+    assert got["above"] and got["inside"] and got["overflow"] <= 1, got
+
+
+# The shown elements whose own text is Thai and whose style lets a line break inside a word
+# (overflow-wrap: anywhere, word-break: break-all / break-word) rather than where Thai
+# line breaking puts it.
+THAI_BREAKERS = """() => [...document.querySelectorAll('body *')].filter((e) => e.checkVisibility()
+    && [...e.childNodes].some((n) => n.nodeType === 3 && /[\\u0E00-\\u0E7F]/.test(n.textContent)))
+  .filter((e) => { const s = getComputedStyle(e);
+    return s.overflowWrap === 'anywhere' || ['break-all', 'break-word'].includes(s.wordBreak); })
+  .map((e) => `${e.className || e.tagName}: ${e.textContent.trim().slice(0, 30)}`)"""
+
+
+def thai_breaks_between_words(page: Page) -> None:
+    """Issue 43: no Thai text on the page is styled to break inside a word."""
+    found = page.evaluate(THAI_BREAKERS)
+    assert found == [], f"Thai text that may break inside a word: {found}"

@@ -21,6 +21,12 @@ pytestmark = pytest.mark.browser
 REPLAY_PARTS = {"#rp-back": "step back", "#rp-play": "play", "#rp-forward": "step forward",
                 "#board": "board"}
 
+# The replay's header chip at its first step, and what it would say for a game going on.
+REPLAY_CHIP = """async () => {
+  const { t } = await import('/static/js/lang/i18n.js');
+  return {shown: document.querySelector('#token-state .token-words').textContent,
+          replay: t('hdr.replay'), open: t('hdr.open')}; }"""
+
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -71,12 +77,18 @@ def test_a_person_plays_three_bots_to_the_final_scoreboard(new_page) -> None:  #
     page.get_by_role("link", name="Watch the replay").click()
     page.wait_for_url(re.compile(r"/games/\d+"))
     expect(page.locator("#rp-forward")).to_be_visible()
-    # Issue 43: on a phone the replay's controls and the table's bar leave the board in view.
-    page.set_viewport_size({"width": 360, "height": 740})
+    # Issue 43: on a phone (and on the desktops) the replay's controls and the table's bar
+    # leave the board in view, and its header chip says a finished game is replayed, never
+    # that the game goes on.
     for lang, name in (("en", "English"), ("th", "ไทย"), ("ko", "한국어")):
         page.get_by_role("button", name=name).click()
-        page.evaluate("window.scrollTo(0, 0)")
-        page.wait_for_timeout(50)  # a layout frame
-        assert not outside_window(page, REPLAY_PARTS), outside_window(page, REPLAY_PARTS)
-        assert not covered_by(page, "#actionbar", ("#board",)), "the bar covers the board"
-        screenshot(page, f"replay-360-{lang}", full_page=False)
+        chip = page.evaluate(REPLAY_CHIP)
+        assert chip["shown"] == chip["replay"] != chip["open"], (lang, chip)
+        for width, height in ((360, 740), (1366, 768), (1440, 900)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate("window.scrollTo(0, 0)")
+            page.wait_for_timeout(50)  # a layout frame
+            bad = outside_window(page, REPLAY_PARTS)
+            assert not bad, (width, lang, bad)
+            assert not covered_by(page, "#actionbar", ("#board",)), (width, "the bar covers it")
+            screenshot(page, f"replay-{width}-{lang}", full_page=False)

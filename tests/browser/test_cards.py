@@ -9,6 +9,7 @@ tap or keyboard focus, as do upgrade tiles and the supply (issue 43)."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -262,7 +263,11 @@ def test_cards_read_at_a_glance(new_page, base_url: str, players: int, locale: s
                 check_cards_drawn(page)
                 words_fit(page)
                 # Each word of an order's name on one line, in every language (issue 43).
-                words_whole(page, ".pboard .card-name", tuple(page.evaluate(NAME_WORDS)))
+                words = tuple(page.evaluate(NAME_WORDS))
+                words_whole(page, ".pboard .card-name", words)
+                # And translated: no English order name inside a Thai or Korean table.
+                latin = [w for w in words if lang != "en" and re.search("[A-Za-z]", w)]
+                assert not latin, f"order names left in English: {latin}"
                 screenshot(page, f"cards-{now}-{width}-{lang}", full_page=width < 600)
             page.set_viewport_size({"width": 1440, "height": 900})
         if seen == {"move", "pour"}:

@@ -9,6 +9,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from .test_hint import game_with_a_hint
 from .ui import screenshot
 
 pytestmark = pytest.mark.browser
@@ -51,20 +52,22 @@ def test_api_clients_keep_json(base_url: str, path: str) -> None:
         assert res.json()["error"]["code"] == "not_found"
 
 
-SITE_PAGES = ("/", "/games", "/players", "/rules", "/account")
+SITE_PAGES = ("/", "/games", "/players", "/rules", "/account", "/tournaments")
 
 
 def test_a_signed_out_visitor_makes_no_failing_request(new_page, base_url: str) -> None:  # noqa: ANN001
     """Issue 43: a visitor who is not signed in browses the site (the lobby, a table, the
-    finished games, the players, the rules, the account page) and no request of theirs
-    fails (no 401 for "who am I", no 404 for a missing asset)."""
+    finished games and a replay, the players, the rules, the tournaments, the account page)
+    and no request of theirs fails (no 401 for "who am I", no 404 for a missing asset)."""
     page = new_page(width=1366, height=768)
     failed: list[str] = []
     page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     page.on("requestfailed", lambda r: failed.append(f"failed {r.url}"))
     made = httpx.post(f"{base_url}/api/rooms", json={"players": 2})
     made.raise_for_status()
-    for path in (*SITE_PAGES, f"/r/{made.json()['code']}"):
+    finished = httpx.post(f"{base_url}/api/games/import", json=game_with_a_hint(11)[0])
+    finished.raise_for_status()
+    for path in (*SITE_PAGES, f"/r/{made.json()['code']}", finished.json()["url"]):
         page.goto(path)
         page.wait_for_load_state("networkidle")
     assert failed == [], failed

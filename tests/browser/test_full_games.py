@@ -10,7 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from .geometry import bar_fits_its_content, words_whole
+from .geometry import bar_fits_its_content, thai_breaks_between_words, words_whole
 from .players import RandomPlayer, join
 from .ui import ARTIFACTS, CANDIDATES, button, no_sideways_scroll, screenshot, settled, wait_for
 
@@ -99,6 +99,23 @@ RESULT_IN_VIEW = """() => {
 }"""
 
 
+def final_in_view_everywhere(page: Page, lang: str) -> None:
+    """Issue 43, in `lang`: at the top of the page, the winner and Play again are in the window
+    at each size (beside each other on a desktop), the bar is as tall as what it says, and no
+    seed is shown (it is the replay's detail)."""
+    for width, height in ((360, 740), (1366, 768), (1440, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(50)  # a layout frame for the new size
+        shown = page.evaluate(RESULT_IN_VIEW)
+        assert shown["cheer"] and shown["again"] and shown["scores"], (lang, width, shown)
+        assert width < 600 or shown["beside"], (lang, width, shown)
+        bar_fits_its_content(page)
+        expect(page.locator("#final .seed")).to_have_count(0)
+        assert not re.search(r"\d{12}", page.locator("#final").inner_text()), lang  # a seed
+        screenshot(page, f"final-top-{width}-{lang}", full_page=False)
+
+
 def test_two_player_game_to_the_final_scoreboard(new_page, base_url: str) -> None:  # noqa: ANN001
     # On a phone, the player scrolled to the bottom of the page before each of their moves:
     # when the game ends, the result comes on screen all the same (issue 43).
@@ -132,13 +149,18 @@ def test_two_player_game_to_the_final_scoreboard(new_page, base_url: str) -> Non
     page.set_viewport_size({"width": 360, "height": 800})
     no_sideways_scroll(page)
     screenshot(page, "final-360-en")
-    page.get_by_role("button", name="ไทย").click()
-    expect(page.get_by_role("heading", name="คะแนนสุดท้าย")).to_be_visible()
-    no_sideways_scroll(page)
+    for lang, name, heading in (("ko", "한국어", "최종 점수"), ("th", "ไทย", "คะแนนสุดท้าย")):
+        page.set_viewport_size({"width": 360, "height": 800})
+        page.get_by_role("button", name=name).click()
+        expect(page.get_by_role("heading", name=heading)).to_be_visible()
+        no_sideways_scroll(page)
+        final_in_view_everywhere(page, lang)
+        page.set_viewport_size({"width": 360, "height": 800})
+        screenshot(page, f"final-360-{lang}")
     # Thai words stay whole on a phone's final table (issue 43), and the Rush column is Thai.
     assert words_whole(page, ".final", ("ออเดอร์", "อัปเกรด", "บทลงโทษ", "โทเคนรัช")) >= 4
+    thai_breaks_between_words(page)
     expect(page.locator(".scores thead")).not_to_contain_text("Rush")
-    screenshot(page, "final-360-th")
     page.set_viewport_size({"width": 1440, "height": 900})
     screenshot(page, "final-1440-th")
     # "Play again" opens a new table with the same options.

@@ -45,6 +45,7 @@ def rgb(hex_colour: str) -> str:
 
 @pytest.mark.parametrize(("width", "height", "locale"), [
     (360, 740, "en-US"), (360, 740, "th-TH"), (360, 740, "ko-KR"), (1366, 768, "en-US"),
+    (1440, 900, "ko-KR"),
 ])
 def test_help_opens_at_its_top(new_page, base_url: str, width: int, height: int,
                                locale: str) -> None:  # noqa: ANN001

@@ -20,7 +20,7 @@ from server.bots import greedy, hint
 from server.history.document import FORMAT
 from server.rules import MOVE, OVER, RULES_VERSION, apply, new_game, view
 
-from .geometry import words_whole
+from .geometry import thai_breaks_between_words, words_whole
 from .players import join
 from .ui import ARTIFACTS, CANDIDATES, no_sideways_scroll, screenshot, settled, wait_for
 
@@ -193,6 +193,7 @@ def test_a_hint_outlines_the_experts_move_and_says_why(new_page, base_url: str) 
     # caramel keeps each word on one line at 360 px.
     page.evaluate(LONG_THAI_HINT)
     assert words_whole(page, "#hint-line", ("ไอน้ำ", "น้ำแข็ง", "คาราเมล")) >= 4
+    thai_breaks_between_words(page)  # nor the log, the prompt or the cards
     assert page.evaluate(LINES, "#hint-line") >= 3  # it did wrap
     screenshot(page, "hint-360-th-long")
     # Issue 43: on a 360×740 phone, with the hint line shown, the bar is as tall as what it

@@ -17,7 +17,9 @@ from .geometry import (
     board_fills_height,
     header_one_row,
     outside_window,
+    thai_breaks_between_words,
     thai_face_loaded,
+    tiles_headed,
     words_fit,
 )
 from .test_full_games import CANDIDATES, MY_TURN_OR_OVER, finish, seat_in_new_game
@@ -46,6 +48,7 @@ def check_phase(page: Page, players: int, name: str, lang: str) -> None:
         board_fills_height(page)
         board_column_fills_height(page)
         words_fit(page)
+        tiles_headed(page)
         screenshot(page, f"turn-{players}p-{name}-{width}-{lang}", full_page=False)
 
 
@@ -105,6 +108,7 @@ def test_phone_header_is_one_row(new_page, base_url: str, locale: str) -> None: 
     words_fit(page)
     if locale.startswith("th"):
         thai_face_loaded(page)
+        thai_breaks_between_words(page)
     screenshot(page, f"phone-table-360-{locale[:2]}", full_page=False)
     # Its menu keeps "How to play" and "Finished games" (issue 26), on screen.
     menu = page.locator("#nav-menu summary")

@@ -10,6 +10,7 @@ import random
 import pytest
 from playwright.sync_api import Page
 
+from .geometry import bar_fits_its_content
 from .test_full_games import CANDIDATES, finish, seat_in_new_game
 from .ui import ARTIFACTS, BOARD_SIGNATURE, settled, wait_for
 
@@ -68,6 +69,7 @@ def test_a_click_out_of_turn_says_whose_turn_it_is(new_page, base_url: str, widt
     assert got["role"] == "status" and not got["toast"], "said as an alert, not quietly"
     assert got["inside"], "the note spills off the board's width"
     assert got["covers"] == [], f"the note covers cells of the board: {got['covers']}"  # issue 43
+    bar_fits_its_content(page)  # another's turn: the bar is as tall as what it says
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"out-of-turn-{width}-{locale[:2]}.png"))
     for b in bots:

@@ -15,6 +15,7 @@ import random
 import pytest
 from playwright.sync_api import Page
 
+from .geometry import tiles_headed
 from .test_full_games import CANDIDATES, MY_TURN_OR_OVER, finish, seat_in_new_game
 from .test_one_screen import phase
 from .ui import ARTIFACTS, settled, wait_for
@@ -121,6 +122,7 @@ def test_phone_layout_holds_still(new_page, base_url: str, players: int, locale:
         if now not in seen:
             seen.add(now)
             shot(page, f"phone-still-{now}-360-{lang}")
+            tiles_headed(page)
         if now == "move" and last != "move":
             turns += 1  # a new turn of mine (its first step)
         last = now

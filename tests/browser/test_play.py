@@ -13,8 +13,18 @@ from playwright.sync_api import Page, expect
 
 from server.rules import Game, apply, legal_actions, new_game
 
+from .geometry import bar_fits_its_content
 from .planner import Plan, plan_move, pour_actions
-from .ui import board_signature, button, cell, perform, same_version, screenshot, settled
+from .ui import (
+    ARTIFACTS,
+    board_signature,
+    button,
+    cell,
+    perform,
+    same_version,
+    screenshot,
+    settled,
+)
 
 pytestmark = pytest.mark.browser
 SEED = 7  # TEST_FIXED_SEED of the server started by conftest
@@ -204,6 +214,15 @@ def test_two_players_and_a_spectator_play_by_clicking(new_page) -> None:  # noqa
     # Spectators cannot act: nothing on their board is enabled.
     assert watcher.locator(".cell.legal").count() == 0
     expect(watcher.get_by_text("You are watching this game.")).to_be_visible()
+    # A spectator's bar is as tall as what it says, in each language (issue 43: it was a
+    # fixed 168 px, mostly blank).
+    watcher.set_viewport_size({"width": 360, "height": 740})
+    for lang in ("en", "th", "ko"):
+        watcher.evaluate("(l) => import('/static/js/lang/i18n.js').then((m) => m.setLang(l))", lang)
+        watcher.wait_for_timeout(50)  # a layout frame
+        bar_fits_its_content(watcher)
+        watcher.screenshot(path=str(ARTIFACTS / f"spectator-bar-360-{lang}.png"))
+    watcher.evaluate("() => import('/static/js/lang/i18n.js').then((m) => m.setLang('en'))")
     # The log tells the story in sentences; the hostile name stayed text.
     expect(alice.get_by_text(re.compile(r"^Alice served "))).to_be_visible()
     for p in (alice, bob, watcher):

@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from server.bots.greedy import act, as_legal
 from server.rules import OVER, Game, apply, legal_actions, new_game
 
+from .geometry import bar_fits_its_content
 from .players import ScriptedPlayer, join
 from .ui import no_sideways_scroll, screenshot, wait_for
 
@@ -133,6 +134,7 @@ def says_the_tie(page, code: str, sentences: dict[str, str], sizes: tuple[tuple[
             page.set_viewport_size({"width": width, "height": height})
             expect(page.locator("#final .tie-note")).to_be_visible()
             assert page.evaluate(TIE_NOTES) == [sentences[lang]], lang
+            bar_fits_its_content(page)  # a spectator's bar at game over (issue 43)
             page.locator("#final .tie-note").scroll_into_view_if_needed()
             no_sideways_scroll(page)
             screenshot(page, f"{name}-{width}-{lang}", full_page=False)
@@ -193,15 +195,21 @@ ALLOWED = re.compile(r"Coffee Rush|Ana|Bo(?![a-z])")
 
 def test_thai_and_korean_sentences_use_no_english_game_terms(new_page, finished: str) -> None:  # noqa: ANN001
     """Issue 43: "ใช้ Rush Token 1 อัน" in a Thai hint. No Latin word is left in what the log,
-    the hints, the prompt and the final screen say in Thai and Korean."""
+    the hints, the prompt and the final screen say in Thai and Korean; and in no language do
+    they name a cell by a coordinate ("R1C3")."""
     page = new_page(width=1440, height=900)
     page.goto(f"/r/{finished}")
     expect(page.locator("#final")).to_be_visible()
     # The log is filled after the snapshot, from the room's events (a request of its own).
     wait_for(page, "() => document.querySelectorAll('#log li').length > 20")
-    for lang in ("th", "ko"):
+    for lang in ("en", "th", "ko"):
         said = page.evaluate(SAID, lang)
         assert len(said) > 100, len(said)
+        # Cells in the board's own words, never a coordinate it does not draw (issue 43).
+        coordinates = [line for line in said if re.search(r"[rR]\d[cC]\d", line)]
+        assert coordinates == [], (lang, coordinates)
+        if lang == "en":
+            continue
         english = sorted({f"{w} <- {line}" for line in said
                           for w in re.findall(r"[A-Za-z]{2,}", ALLOWED.sub("", line))})
         assert english == [], (lang, english)

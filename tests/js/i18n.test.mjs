@@ -117,3 +117,24 @@ test("every order name (R-COMP-3) is translated in Thai and Korean; English keep
   setLang("ko");
   assert.equal(i18n.orderName("Iced Caramel Macchiato"), "아이스 카라멜 마키아토");
 });
+
+test("every table of strings (the page's own and each merged one) has the same keys in th and ko", async () => {
+  const { readdirSync } = await import("node:fs");
+  const dir = new URL("../../static/js/lang/", import.meta.url);
+  const parts = readdirSync(dir).filter((f) => f.endsWith(".en.js")).map((f) => f.slice(0, -6));
+  assert.ok(parts.includes("talk") && parts.includes("turns") && parts.includes("learn"), parts);
+  const tables = [["", en, th, ko]];
+  for (const part of parts) {
+    const [pe, pt, pk] = await Promise.all(["en", "th", "ko"].map(
+      (l) => import(new URL(`${part}.${l}.js`, dir).href).then((m) => m.default)));
+    tables.push([part, pe, pt, pk]);
+  }
+  for (const [part, e, tTh, tKo] of tables) {
+    for (const [lang, table] of [["th", tTh], ["ko", tKo]]) {
+      // (count.* are English plural helpers: Thai and Korean say numbers without them.)
+      const missing = Object.keys(e).filter((k) => !(k in table) && !k.startsWith("count."));
+      const stray = Object.keys(table).filter((k) => !(k in e));
+      assert.deepEqual([missing, stray], [[], []], `${part || "main"} ${lang}`);
+    }
+  }
+});
