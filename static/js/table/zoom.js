@@ -7,11 +7,11 @@
 // the table already shows, bigger: nothing hidden.
 //
 // A zoom shown by the mouse never outlives its chip: another player's move may redraw the
-// table under a resting pointer (view.js appends the opponents' boards again to keep them in
-// order, which makes Chromium forget the element under the pointer, so no pointerout comes
-// if the mouse leaves before its next hover update), so the zoom checks the pointer itself:
-// it goes when the pointer moves onto anything outside its chip, and after a redraw when the
-// chip is no longer under the pointer.
+// table under a resting pointer (a board moved in the DOM, as when the turn order of the
+// boards changes for a spectator, makes Chromium forget the element under the pointer, so no
+// pointerout comes if the mouse leaves before its next hover update), so the zoom checks the
+// pointer itself: it goes when the pointer moves onto anything outside its chip, and after a
+// redraw when the chip is no longer under the pointer.
 import { h } from "../core/dom.js";
 import { icon } from "../core/icons.js";
 import { ing, orderName, t } from "../lang/i18n.js";
