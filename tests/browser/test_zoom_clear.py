@@ -1,11 +1,12 @@
 """The zoom covers none of your own things (issue 43): at 1366×768 and 1440×900 with four
-players, hovering an opponent's order or cup, an upgrade tile or a supply pile shows it full
-size beside it (zoom.js), and that zoom never lies over your own name and points line, your
-counts (completed, penalties, Rush), or anything you can use at that moment (the walk's next
-cells, your cups while a token is picked, the bar's buttons), nor over the chip it shows.
-Before, it sat centred above its chip: an opponent's cup at the top of the side column was
-zoomed over your points ("0 points"), your own tiles' zoom over your cups and counts. Tap
-and keyboard place it the same way (test_cards.py). Bounding boxes, in your move and pour."""
+players, in en, th and ko, hovering an opponent's order or cup, an upgrade tile or a supply
+pile shows it full size beside it (zoom.js), and that zoom never lies over your own name and
+points line, your counts (completed, penalties, Rush), or anything you can use at that moment
+(the walk's next cells, your cups while a token is picked, the bar's buttons), nor over the
+chip it shows. Before, it sat centred above its chip: an opponent's cup at the top of the
+side column was zoomed over your points ("0 points"), your own tiles' zoom over your cups and
+counts. Tap and keyboard place it the same way (test_cards.py). Bounding boxes, in your move
+and pour."""
 
 from __future__ import annotations
 
@@ -62,8 +63,11 @@ def zoom_every_chip(page: Page, where: str) -> int:
     return checked
 
 
-def test_the_zoom_leaves_your_own_points_and_controls_clear(new_page, base_url: str) -> None:  # noqa: ANN001
-    page = new_page(width=1366, height=768)
+@pytest.mark.parametrize("locale", ["en-US", "th-TH", "ko-KR"])
+def test_the_zoom_leaves_your_own_points_and_controls_clear(new_page, base_url: str,  # noqa: ANN001
+                                                            locale: str) -> None:
+    page = new_page(width=1366, height=768, locale=locale)
+    lang = locale[:2]
     bots = seat_in_new_game(page, base_url, 4, "Mina", delay=0.2)
     page.wait_for_selector("#game:not([hidden])")
     rng = random.Random(4)
@@ -82,11 +86,11 @@ def test_the_zoom_leaves_your_own_points_and_controls_clear(new_page, base_url: 
         for width, height in ((1366, 768), (1440, 900)):
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(150)
-            checked = zoom_every_chip(page, f"{step} {width}x{height}")
-            print(f"{step} {width}x{height}: {checked} zooms, none over your own things")
+            checked = zoom_every_chip(page, f"{lang} {step} {width}x{height}")
+            print(f"{lang} {step} {width}x{height}: {checked} zooms, none over your own things")
             assert checked >= 20, checked
             page.locator("#players .pboard.compact .cup").first.hover()
-            screenshot(page, f"zoom-clear-{step}-{width}", full_page=False)
+            screenshot(page, f"zoom-clear-{step}-{width}-{lang}", full_page=False)
             page.mouse.move(2, 2)
     for b in bots:
         b.done.set()
