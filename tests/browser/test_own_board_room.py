@@ -51,6 +51,11 @@ OWN = """async () => {
       || box(n).right > box(n.parentElement).right + 0.5).map((n) => n.textContent),
   };
 }"""
+# The docked chat's reaction buttons: width and height of each.
+REACTIONS = """() => [...document.querySelectorAll('#talk .reaction')]
+  .filter((e) => e.checkVisibility())
+  .map((e) => { const r = e.getBoundingClientRect();
+    return [r.width, r.height].map(Math.round); })"""
 # The icons' size in your own recipes and cups: before (24 px at every width), and now at
 # least (the column's width less its margins, over 8, less 12 px: table-fit.css).
 SIZES = {(1440, 900): 28, (1366, 768): 32, (1920, 1080): 40}
@@ -100,6 +105,13 @@ def test_your_own_cards_fill_your_column(new_page, base_url: str, players: int, 
     # their 24 px floor), the chat's input stays in the window: short of room, the chat puts
     # its reactions beside its title (layout.js fitChat). Before, it was cut off there.
     assert not bad, f"with the chat open: {bad}, {got}"
+    # Its reactions, beside its title or in their own row, are comfortable targets (issue 43:
+    # beside the title they were 34×32 px).
+    tight = page.evaluate("document.getElementById('talk').classList.contains('tight')")
+    sizes = page.evaluate(REACTIONS)
+    print(f"chat {lang} {players}p: {'reactions beside the title' if tight else 'own row'}, "
+          f"{sizes}")
+    assert sizes and all(w >= 40 and h >= 40 for w, h in sizes), (tight, sizes)
     assert got["ico"] < SIZES[(1366, 768)] or got["h"] - got["bottom"] >= 200, got
     screenshot(page, f"own-board-chat-{players}p-1366-{lang}", full_page=False)
     page.locator("#talk-toggle").click()

@@ -14,19 +14,26 @@ import json
 import random
 import re
 
+import httpx
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
+from server.rules import Game, apply, legal_actions, new_game
+from tests.persist.live import Player
+
+from .planner import plan_move, pour_actions
+from .players import join
 from .test_hint import (
     BAR_BUTTONS,
     BAR_CUTS,
-        LINES,
+    LINES,
     LONG_HINT,
     MINE,
     UNDER_THE_BAR,
     hint_room,
 )
 from .test_one_screen import phase
+from .test_play import SEED, act
 from .ui import ARTIFACTS, CANDIDATES, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
@@ -253,3 +260,106 @@ def test_pouring_with_a_token_picked_the_bar_covers_none_of_your_board(  # noqa:
                 break
         click_any(page, rng)
     assert checked and emptied, (checked, emptied)
+
+
+def rival_turn(page: Page, game: Game, rival: Player) -> None:
+    """Rival's turn over its socket, short (the first meeple, a step, stop, the rest in
+    order), mirrored in `game`; the page then shows it."""
+    settled(page)
+    while rival.v < int(page.evaluate("document.body.dataset.v")):
+        rival.recv()  # Mina's last moves
+    while game.current == 1:
+        legal = legal_actions(game)
+        kinds = [a["type"] for a in legal]
+        pick = next((legal[kinds.index(k)] for k in ("stop", "done_pouring", "skip_upgrade",
+                                                        "end_turn") if k in kinds), legal[0])
+        rival.act(pick)
+        apply(game, pick)
+    wait_for(page, f"() => Number(document.body.dataset.v) >= {rival.v}")
+    settled(page)
+
+
+def to_a_servable_cup(page: Page, game: Game, rival: Player) -> int:
+    """Mina's turns (clicked, chosen by the rules engine to serve: planner.py) and Rival's,
+    until Mina has poured a cup that serves an order: the serve step, that cup's number."""
+    for _ in range(12):
+        if game.current == 1:
+            rival_turn(page, game, rival)
+            continue
+        wait_for(page, MINE, timeout=30_000)
+        legal = legal_actions(game)
+        if game.phase in ("placement", "starting_cup"):
+            act(page, game, legal[0])
+            continue
+        if legal[-1]["type"] == "skip_upgrade":
+            act(page, game, legal[-1])
+            legal = legal_actions(game)
+        best = None
+        for a in legal:  # the meeple whose walk serves, if one does
+            trial = game.clone()
+            apply(trial, a)
+            plan = plan_move(trial, 0)
+            if best is None or (plan.cup is not None and best[1].cup is None):
+                best = (a, plan)
+        assert best is not None
+        act(page, game, best[0])
+        plan = best[1]
+        for step in plan.steps:
+            act(page, game, step)
+        act(page, game, {"type": "stop"})
+        for a in pour_actions(game, plan):
+            act(page, game, a)
+        if plan.cup is not None:
+            return plan.cup
+        act(page, game, {"type": "end_turn"})
+    raise AssertionError("Mina never had a cup to serve from")
+
+
+def test_serving_with_the_longest_hint_the_bar_covers_nothing_you_can_use(  # noqa: ANN001
+        new_page, base_url: str) -> None:
+    """Issue 43: at 360×740, at a serve step where a cup can serve (a pinned game: seed 7,
+    each move chosen by the rules engine), the cup picked and the orders it serves lit up,
+    with the longest hint line (th, ko, and en): every button of the bar lies whole in the
+    bar and the window, clear of the hint's text; the bar covers none of the orders the cup
+    serves, nor the cup, nor any enabled control; the page is not scrolled."""
+    made = httpx.post(f"{base_url}/api/rooms",
+                      json={"players": 2, "hints": True, "starting_player": 0})
+    made.raise_for_status()
+    code, host = made.json()["code"], made.json()["host_token"]
+    _, mine = join(base_url, code, "Mina")
+    _, theirs = join(base_url, code, "Rival")
+    httpx.post(f"{base_url}/api/rooms/{code}/start", json={"token": host}).raise_for_status()
+    rival = Player(base_url.replace("http", "ws", 1) + f"/ws/{code}", theirs)
+    room = code.replace("-", "")
+    page = new_page(width=360, height=740)
+    page.add_init_script(f"localStorage.setItem('cr.seat.{room}', '{mine}')")
+    page.goto(f"/r/{room}")
+    page.wait_for_selector("#game:not([hidden])")
+    game = new_game(SEED, 2, 0, False)
+    cup = to_a_servable_cup(page, game, rival)
+    assert phase(page) == "process"
+    page.evaluate("() => scrollTo(0, 0)")
+    page.locator(".hint-btn").click()
+    expect(page.locator("#hint-line")).to_be_visible(timeout=30_000)
+    served = page.get_by_role("button", name=re.compile(rf"^Serve from cup {cup + 1}"))
+    served.click()
+    expect(served).to_have_attribute("aria-pressed", "true")
+    lit = page.locator(".pboard.is-me .card.target")
+    assert lit.count() >= 1
+    for lang in ("th", "ko", "en"):
+        page.evaluate(LONG_HINT, lang)
+        page.evaluate("() => scrollTo(0, 0)")
+        page.wait_for_timeout(50)
+        assert page.evaluate(LINES, "#hint-line") >= 3, lang
+        buttons = page.evaluate(BAR_BUTTONS)
+        covered = page.evaluate(UNDER_THE_BAR)
+        print(f"serve {lang}: bar top {covered['top']}, over {covered['parts']}, "
+              f"{lit.count()} orders lit, bar buttons {[b['text'] for b in buttons]}")
+        screenshot(page, f"phone-hint-serve-360-740-{lang}", full_page=False)
+        assert [b for b in buttons if b["wrong"]] == [], (lang, buttons)
+        assert any(b["enabled"] for b in buttons), (lang, buttons)
+        assert page.evaluate(BAR_CUTS) == {"overflow": 0, "cut": []}, lang
+        assert covered["usable"] == [] and covered["live"] == [], (lang, covered)
+        assert "cups" not in covered["parts"] and "orders" not in covered["parts"], (lang, covered)
+        assert page.evaluate("scrollY") == 0, lang
+    rival.close()

@@ -5,7 +5,8 @@ appending their boards again), so Chromium forgot which element the pointer was 
 mouse then left before Chromium's next hover update, no pointerout came to the chip and the
 zoom stayed. Now the zoom checks the pointer itself: it goes as soon as the pointer moves off
 its chip, and after a redraw when the chip is no longer under the pointer. Keyboard focus and
-a tap keep it, as before (test_cards.py)."""
+a tap keep it, as before (test_cards.py). And a redraw moves an opponent's board only when the
+boards' order changes (a spectator's, whose own column shows the player to act)."""
 
 from __future__ import annotations
 
@@ -139,3 +140,48 @@ def test_the_zoom_goes_when_the_mouse_leaves_after_a_redraw(new_page, base_url: 
             g = rival.game()
             rival_acts(page, rival, first(g["legal"], "stop", "done_pouring", "skip_upgrade",
                                           "end_turn"))
+
+
+# Every board added to or taken from the opponents' column since `watch` ran, and whether the
+# board first there is still the same element.
+WATCH = """() => {
+  const others = document.getElementById('players');
+  window.__first = others.firstElementChild;
+  window.__moves = [];
+  new MutationObserver((records) => records.forEach((r) => window.__moves.push(
+    [r.addedNodes.length, r.removedNodes.length]))).observe(others, { childList: true });
+}"""
+MOVES = """() => ({moves: window.__moves.length,
+  same: document.getElementById('players').firstElementChild === window.__first,
+  seats: [...document.getElementById('players').children].map((p) => p.dataset.seat)})"""
+
+
+def test_a_redraw_leaves_the_opponents_boards_where_they_are(new_page, base_url: str) -> None:  # noqa: ANN001
+    """Issue 43: every redraw appended the opponents' boards to their column again to keep
+    them in turn order, though the order had not changed: each move of another player moved
+    their board in the DOM (180 child-list changes over these 59 versions), which is what made
+    Chromium forget the element under a resting pointer. Now a board moves only when the
+    order changes: over three of Rival's turns and Mina's between them, their board is the
+    same element, never moved; a spectator's boards still change places with the turn."""
+    page, rival = table(new_page, base_url)
+    watcher = new_page(width=1440, height=900)  # a spectator: the boards change places
+    watcher.goto(page.url)
+    watcher.wait_for_selector("#game:not([hidden])")
+    rng = random.Random(2)
+    page.evaluate(WATCH)
+    v = int(page.evaluate("document.body.dataset.v"))
+    for _ in range(3):
+        to_rivals_turn(page, rival, rng)
+        while rival.game()["current"] == 1:
+            g = rival.game()
+            rival_acts(page, rival, first(g["legal"], "choose_meeple", "step", "stop",
+                                          "done_pouring", "skip_upgrade", "end_turn"))
+        # The spectator's own column shows the player to act; the other is in the column.
+        now = rival.game()["current"]
+        expect(watcher.locator("#me-area .pboard")).to_have_attribute("data-seat", str(now))
+        expect(watcher.locator("#players .pboard")).to_have_attribute("data-seat", str(1 - now))
+    got = page.evaluate(MOVES)
+    redraws = int(page.evaluate("document.body.dataset.v")) - v
+    print(f"{redraws} versions drawn, opponents' boards moved {got['moves']} times")
+    assert redraws >= 10, redraws
+    assert got == {"moves": 0, "same": True, "seats": ["1"]}, got

@@ -73,6 +73,58 @@ export function placeBarNotes() {
   for (const e of shown) sink(e);  // nowhere clear: rows of the bar
 }
 
+// Between a phone and a desktop (600 to 1199 px: a tablet) the toast floats at the window's
+// bottom centre (app.css) while the page scrolls under it, the action bar stuck to the top:
+// it lay over the board's bottom row, or over your cups and their Empty buttons, wherever the
+// player had scrolled them to. There it moves, as it shows and as the page scrolls, to the
+// first spot where it covers nothing usable: the bottom's centre, left or right, then under
+// the bar (centre, left, right); where none is clear, the one covering least (issue 43).
+const TABLET = "(min-width: 600px) and (max-width: 1199px)";
+const SPOTS = [{}, { left: "l", transform: "none" }, { left: "auto", right: "r", transform: "none" },
+  { top: "t", bottom: "auto" }, { top: "t", bottom: "auto", left: "l", transform: "none" },
+  { top: "t", bottom: "auto", left: "auto", right: "r", transform: "none" }];
+const SET_LOOSE = ["top", "bottom", "left", "right", "transform"];
+
+/**
+ * Place a tablet's toast where it covers nothing usable (see TABLET above).
+ * @returns {void}
+ */
+export function placeLooseToast() {
+  const toast = document.getElementById("toast");
+  const bar = document.getElementById("actionbar");
+  if (!toast || !bar || toast.parentElement === bar || !window.matchMedia(TABLET).matches) return;
+  for (const p of SET_LOOSE) toast.style.removeProperty(p);
+  if (toast.hidden) return;
+  const usable = [...document.querySelectorAll(`${USABLE}, #actionbar button${LIVE}`)]
+    .filter((e) => e.checkVisibility());
+  const over = () => {
+    const r = toast.getBoundingClientRect();
+    return usable.filter((u) => meets(u.getBoundingClientRect(), r)).length;
+  };
+  const head = document.querySelector(".topbar");
+  const under = Math.max(0, bar.getBoundingClientRect().bottom, head ? head.getBoundingClientRect().bottom : 0) + GAP;
+  const words = { l: `${GAP + 2}px`, r: `${GAP + 2}px`, t: `${Math.round(under)}px` };
+  let best = null;
+  for (const spot of SPOTS) {
+    for (const p of SET_LOOSE) toast.style.removeProperty(p);
+    for (const [p, v] of Object.entries(spot)) toast.style.setProperty(p, words[v] || v);
+    const n = over();
+    if (!n) return;
+    if (!best || n < best.n) best = { spot, n };
+  }
+  for (const p of SET_LOOSE) toast.style.removeProperty(p);
+  for (const [p, v] of Object.entries(best.spot)) toast.style.setProperty(p, words[v] || v);
+}
+
+/**
+ * Place the bar's notes (a phone's) and a tablet's toast.
+ * @returns {void}
+ */
+export function placeNotes() {
+  placeBarNotes();
+  placeLooseToast();
+}
+
 /**
  * Keep the notes placed as they show, change, and as what is usable changes (a token picked,
  * a new step), once a frame.
@@ -88,7 +140,7 @@ export function keepBarNotesClear() {
     queued = true;
     requestAnimationFrame(() => {
       queued = false;
-      placeBarNotes();
+      placeNotes();
     });
   };
   const line = document.getElementById("hint-line");
@@ -96,7 +148,9 @@ export function keepBarNotesClear() {
     new MutationObserver(later).observe(line, { attributes: true, attributeFilter: ["hidden"],
       childList: true, characterData: true, subtree: true });
   }
-  const shows = () => [...bar.querySelectorAll(":scope > #toast, :scope > #hint-line")].some((e) => !e.hidden);
+  const toast = document.getElementById("toast");
+  const shows = () => [...bar.querySelectorAll(":scope > #toast, :scope > #hint-line")].some((e) => !e.hidden)
+    || Boolean(toast && !toast.hidden && window.matchMedia(TABLET).matches);
   // Not for the notes' own class (placing them floats and sinks them).
   new MutationObserver((records) => {
     if (shows() && records.some((r) => r.target !== line && r.target.id !== "toast")) later();

@@ -1,4 +1,4 @@
-import { placeBarNotes } from "./bar-notes.js";
+import { placeNotes } from "./bar-notes.js";
 
 // One screen on a desktop: the board takes the height left below whatever sits above it
 // (header, banner, replay controls). CSS reads --board-top; this keeps it true.
@@ -226,7 +226,7 @@ export function keepToastClear() {
   const home = toast.parentElement;
   const place = () => {
     placeToast();
-    placeBarNotes();
+    placeNotes();
   };
   const placeToast = () => {
     const style = toast.style;

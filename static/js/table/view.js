@@ -188,11 +188,14 @@ function renderPlayers(parts, view, acts, sel, nameOf) {
     toggle(panel, "compact", seat !== focus);
     updatePlayer(panel, view, seat, acts, sel, nameOf, parts.handlers.player);
   }
-  // Keep opponents in turn order after the focused seat.
-  for (const seat of order) {
-    const panel = parts.players.get(seat);
-    if (panel.parentElement === others) others.append(panel);
-  }
+  // Keep opponents in turn order after the focused seat, moving a board only when it is out
+  // of place: a board moved in the DOM makes Chromium forget what the pointer is over (a
+  // zoom shown by hover, zoom.js), and most redraws change no order at all.
+  const wanted = order.map((seat) => parts.players.get(seat)).filter((panel) => panel.parentElement === others);
+  wanted.forEach((panel, i) => {
+    const there = others.children[i];
+    if (there !== panel) others.insertBefore(panel, there || null);
+  });
 }
 
 function renderSupply(g) {

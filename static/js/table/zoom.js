@@ -7,11 +7,11 @@
 // the table already shows, bigger: nothing hidden.
 //
 // A zoom shown by the mouse never outlives its chip: another player's move may redraw the
-// table under a resting pointer (view.js appends the opponents' boards again to keep them in
-// order, which makes Chromium forget the element under the pointer, so no pointerout comes
-// if the mouse leaves before its next hover update), so the zoom checks the pointer itself:
-// it goes when the pointer moves onto anything outside its chip, and after a redraw when the
-// chip is no longer under the pointer.
+// table under a resting pointer (a board moved in the DOM, as when the turn order of the
+// boards changes for a spectator, makes Chromium forget the element under the pointer, so no
+// pointerout comes if the mouse leaves before its next hover update), so the zoom checks the
+// pointer itself: it goes when the pointer moves onto anything outside its chip, and after a
+// redraw when the chip is no longer under the pointer.
 import { h } from "../core/dom.js";
 import { icon } from "../core/icons.js";
 import { ing, orderName, t } from "../lang/i18n.js";
@@ -56,6 +56,65 @@ function zoomOf(el, drawCard) {
   return null;
 }
 
+// What the zoom never covers (issue 43; at 1366×768 with four players an opponent's cup
+// zoomed over your own points): your own name and points line, your counts (completed,
+// penalties, Rush), and whatever you can use now (a legal cell, a target, an enabled control
+// of your own board, of the board's area or of the action bar, a token of your hand). And
+// where it can, it leaves your orders, cups and tiles and the board alone too.
+const LIVE = ":not(:disabled):not([aria-disabled=true])";
+const NEVER = `.pboard.is-me .pb-head, .pboard.is-me .stats, #board .cell.legal, .target, `
+  + `.pboard.is-me button${LIVE}, #board-area button${LIVE}, #actionbar button${LIVE}`;
+const RATHER_NOT = ".pboard.is-me .tab, .pboard.is-me .cup-wrap, .pboard.is-me .tile, #board";
+const GAP = 8;
+
+/**
+ * @param {Element} chip
+ * @returns {{box: DOMRect, weight: number}[]} what the zoom of `chip` keeps clear of, and how
+ *   much: what it never covers weighs a thousand times what it would rather not
+ */
+function keepClear(chip) {
+  const boxes = (sel, weight) => [...document.querySelectorAll(sel)]
+    .filter((e) => !e.contains(chip) && e.checkVisibility())
+    .map((e) => ({ box: e.getBoundingClientRect(), weight }));
+  return [...boxes(NEVER, 1000), ...boxes(RATHER_NOT, 1)];
+}
+
+/**
+ * Where the zoom of a chip goes: beside it (above, below, then to its right or left; centred on
+ * it, else flush with one of its edges), inside the window, never over the chip, and over none
+ * of `clear` where it can; else where it covers least of them, by weight.
+ * @param {DOMRect} r the chip's box
+ * @param {number} w the zoom's width
+ * @param {number} hgt the zoom's height
+ * @param {{box: DOMRect, weight: number}[]} clear
+ * @returns {{left: number, top: number}}
+ */
+function spotFor(r, w, hgt, clear) {
+  const inX = (x) => Math.max(GAP, Math.min(x, innerWidth - w - GAP));
+  const inY = (y) => Math.max(GAP, Math.min(y, innerHeight - hgt - GAP));
+  const xs = [r.left + r.width / 2 - w / 2, r.left, r.right - w];
+  const ys = [r.top + r.height / 2 - hgt / 2, r.top, r.bottom - hgt];
+  const spots = [
+    ...xs.map((x) => [x, r.top - hgt - GAP]), ...xs.map((x) => [x, r.bottom + GAP]),
+    ...ys.map((y) => [r.right + GAP, y]), ...ys.map((y) => [r.left - w - GAP, y]),
+  ];
+  const overlap = (left, top, b) => Math.max(0, Math.min(left + w, b.right) - Math.max(left, b.left))
+    * Math.max(0, Math.min(top + hgt, b.bottom) - Math.max(top, b.top));
+  let best = null;
+  for (const [x, y] of spots) {
+    const left = inX(x);
+    const top = inY(y);
+    if (overlap(left, top, r) > 1) continue;  // (pushed back into the window over its chip)
+    const covered = clear.reduce((sum, { box, weight }) => {
+      const area = overlap(left, top, box);
+      return sum + (area > 1 ? area * weight : 0);
+    }, 0);
+    if (!best || covered < best.covered) best = { left, top, covered };
+    if (!covered) break;
+  }
+  return best || { left: inX(xs[0]), top: inY(r.top - hgt - GAP) };
+}
+
 /**
  * The table's zoom: one tooltip, moved to whatever is hovered, tapped or focused.
  * @param {HTMLElement} root the table (its zoomable parts may be redrawn at any time)
@@ -74,15 +133,9 @@ export function createZoom(root, drawCard) {
   function place(el) {
     const r = el.getBoundingClientRect();
     const box = tip.getBoundingClientRect();
-    const gap = 8;
-    let left = r.left + r.width / 2 - box.width / 2;
-    left = Math.max(gap, Math.min(left, innerWidth - box.width - gap));
-    // Beside it where there is room (above, else below), never over the chip itself.
-    let top = r.top - box.height - gap;
-    if (top < gap) top = r.bottom + gap;
-    if (top + box.height > innerHeight - gap) top = Math.max(gap, innerHeight - box.height - gap);
-    tip.style.left = `${Math.round(left)}px`;
-    tip.style.top = `${Math.round(top)}px`;
+    const spot = spotFor(r, box.width, box.height, keepClear(el));
+    tip.style.left = `${Math.round(spot.left)}px`;
+    tip.style.top = `${Math.round(spot.top)}px`;
   }
 
   function show(el, how) {
