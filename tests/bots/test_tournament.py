@@ -32,7 +32,9 @@ def test_json_report_shape(capsys):
         assert 0.0 <= lo <= row["win_rate"] <= hi <= 1.0
         assert 0 <= row["mean_penalties"] <= 5  # R-END-PEN closes the game at five
         cpu = row["cpu_per_decision"]
-        assert cpu["decisions"] > 0 and 0 <= cpu["mean"] <= cpu["p95"] <= cpu["max"]
+        # Measured CPU: a mean may pass the p95 when one decision is an outlier, never the max.
+        assert cpu["decisions"] > 0 and 0 <= cpu["p95"] <= cpu["max"]
+        assert 0 <= cpu["mean"] <= cpu["max"]
     assert sum(row["wins"] for row in pair["rows"]) == pytest.approx(2.0)
     assert sum(pair["end_reasons"].values()) == 2 == sum(report["end_reasons"].values())
 
