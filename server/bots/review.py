@@ -57,11 +57,11 @@ from .hint import path_of
 FORMAT = 2
 # Grades by a turn's loss in expected points (expert.evaluate's scale: a point of margin
 # is 1, a game's result WIN = 3 either way, so a turn that turns a win into a loss costs
-# about 6). From 119 seeded 4-player games, one seat of each level (bench/review_levels.py,
-# docs/BOTS.md), the share of turns at or above each: 1 point, random 92% of its turns,
-# greedy 21%, strong 15%, expert 15%; 2 points, 57 / 6.2 / 5.2 / 5.3%; 4 points,
-# 11 / 4.2 / 2.3 / 2.3%. An inaccuracy is an order's point lost; a mistake, two (the
-# expert, the reference, is there about one turn in 20: the review's noise and its deeper
+# about 6). From 200 seeded 4-player games, one seat of each level (bench/review_levels.py,
+# docs/BOTS.md), the share of turns at or above each: 1 point, random 88% of its turns,
+# greedy 15%, strong 8.5%, expert 8.5%; 2 points, 49 / 4.5 / 2.4 / 3.1%; 4 points,
+# 10 / 2.2 / 1.1 / 1.7%. An inaccuracy is an order's point lost; a mistake, two (the
+# expert, the reference, is there about one turn in 30: the review's noise and its deeper
 # look); a blunder, four or more (a penalty and more, or a game's result).
 INACCURACY, MISTAKE, BLUNDER = 1.0, 2.0, 4.0
 GRADES = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY))
