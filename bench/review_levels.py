@@ -8,7 +8,8 @@ per game.
     .venv/bin/python bench/review_levels.py --log review4.jsonl --from-log
 
 Each game seats the levels given (`--bots`, one per seat, rotated through the seats game
-by game on the same deal, as a tournament's blocks are), plays it with each bot at
+by game on the same deal, as a tournament's blocks are; a rotation that repeats one is
+left out, so `--bots expert,expert` plays one game a deal), plays it with each bot at
 `--play` of its full work, then reviews it at `--work` of the expert's (the review's own
 budget, server/bots/review.py). Every game is appended to the log as it ends, so a run cut
 short still reports (and `--log` resumes one). Work is counted, never timed: the same
