@@ -8,7 +8,8 @@ per game.
     .venv/bin/python bench/review_levels.py --log review4.jsonl --from-log
 
 Each game seats the levels given (`--bots`, one per seat, rotated through the seats game
-by game on the same deal, as a tournament's blocks are), plays it with each bot at
+by game on the same deal, as a tournament's blocks are; a rotation that repeats one is
+left out, so `--bots expert,expert` plays one game a deal), plays it with each bot at
 `--play` of its full work, then reviews it at `--work` of the expert's (the review's own
 budget, server/bots/review.py). Every game is appended to the log as it ends, so a run cut
 short still reports (and `--log` resumes one). Work is counted, never timed: the same
@@ -65,19 +66,23 @@ def one(index: int, seed: int, lineup: tuple[str, ...], args: argparse.Namespace
             "turns": len(done["turns"]),
             "players": [{k: p[k] for k in ("turns", "lost", "per_turn", "inaccuracy",
                                            "mistake", "blunder")} for p in done["players"]],
-            "losses": [[t["seat"], t["loss"]] for t in done["turns"]]}
+            "losses": [[t["seat"], t["loss"]] for t in done["turns"]],
+            "edges": [[t["seat"], t["edge"]] for t in done["turns"] if "edge" in t]}
 
 
 def schedule(args: argparse.Namespace) -> list[tuple[int, int, tuple[str, ...]]]:
     bots = args.bots.split(",")
+    lineups: list[tuple[str, ...]] = []  # the distinct rotations: one game each a deal
+    for shift in range(len(bots)):
+        lineup = tuple(bots[(s + shift) % len(bots)] for s in range(args.players))
+        if lineup not in lineups:
+            lineups.append(lineup)
     seeds = random.Random(args.seed)
     out, deal = [], 0
     for index in range(args.games):
-        shift = index % len(bots)
-        if shift == 0:
+        if index % len(lineups) == 0:
             deal = seeds.getrandbits(63)
-        out.append((index, deal, tuple(bots[(s + shift) % len(bots)]
-                                       for s in range(args.players))))
+        out.append((index, deal, lineups[index % len(lineups)]))
     return out
 
 
@@ -123,6 +128,15 @@ def report(games: list[dict]) -> None:
         print(f"  {level:8} {len(vals):6}  {m:8.3f} ({se:.3f})        "
               f"{pct(tl, .5):5.2f} / {pct(tl, .9):5.2f} / {pct(tl, .95):5.2f} / {pct(tl, .99):5.2f}"
               f"        {share[0]:5.1f} / {share[1]:5.1f} / {share[2]:5.1f}")
+    edges: dict[str, list[float]] = {}  # signed: the played plan may beat the expert's
+    for g in games:
+        for seat, edge in g.get("edges", []):
+            edges.setdefault(g["lineup"][seat], []).append(edge)
+    for level in (lv for lv in order if edges.get(lv)):
+        vals = edges[level]
+        se = statistics.stdev(vals) / math.sqrt(len(vals)) if len(vals) > 1 else float("nan")
+        print(f"  {level:8} signed edge of the expert's plan per turn: "
+              f"{statistics.fmean(vals):+.3f} (s.e. {se:.3f}) over {len(vals)} turns")
     ordered = [lv for lv in LEVELS if lv in means]
     holds = all(means[a] > means[b] for a, b in zip(ordered, ordered[1:], strict=False))
     print(f"  ordering {' > '.join(ordered)} by mean loss per turn: "

@@ -7,15 +7,23 @@ a turn is judged as it could be seen then). The plans compared are the expert's 
 candidates (`expert.candidate_plans`: greedy's whole-turn plan, the best other moves,
 rescues when tab 4 threatens the penalty limit) and the plan the seat played: the turn's
 actions net of undos (the engine's turn log), which within a turn draw nothing from the
-deck, so they replay on any deck the view allows. Each is played on the same decks
-sampled from the unseen cards (common random numbers) and valued by the expert's own
-`sample_value` (HORIZON greedy turns, then `expert.evaluate`: WIN points times the
-expected result plus the margin over the best opponent). Successive halving spends the
-work, counted, never timed (budget.py): the played plan and greedy's are never dropped,
-so both are measured on every deck. The loss of a turn is the best plan's mean less the
-played plan's, on the same decks (never below 0: the played plan is a candidate).
+deck, so they replay on any deck the view allows. A plan is valued by the expert's own
+`sample_value` on a deck sampled from the unseen cards (HORIZON greedy turns, then
+`expert.evaluate`: WIN points times the expected result plus the margin over the best
+opponent); the work is counted, never timed (budget.py).
 
-The RNG seed of a turn comes from the review's seed, the turn's number and its seat,
+Two steps, on decks of their own. First CHOOSE_SHARE of the work chooses the best plan:
+every candidate played on the same decks (common random numbers), successive halving,
+the played plan and greedy's never dropped. The chosen plan's mean there is the largest
+of several noisy means, too high on average (the winner's curse): valued on those decks,
+a turn played as well as the expert's best would still show a loss (measured in
+docs/BOTS.md). So the rest of the work values the chosen plan and the played one on
+fresh decks, drawn by an RNG of their own, the same decks for both (paired). The turn's
+`edge` is the chosen plan's mean less the played plan's there, unbiased, and negative
+when the played plan came out ahead; its `loss` is the edge if positive, else 0 (a plan
+chosen as the played one loses nothing).
+
+The RNG seeds of a turn come from the review's seed, the turn's number and its seat,
 never from the game's seed or deck, so the same game, work and seed give the same review
 on any machine, and reordering the unseen cards changes nothing (tests/bots/test_review.py).
 
@@ -35,7 +43,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.rules import Action, GameOptions, GameView, apply, new_game_from, turn_actions
+from server.rules import Action, Game, GameOptions, GameView, apply, new_game_from, turn_actions
 from server.rules import view as seat_view
 from server.rules.actions import action_key
 from server.rules.state import MOVE, TURN_PHASES, UPGRADE
@@ -44,18 +52,23 @@ from . import expert, greedy
 from .determinize import determinize, unseen_cards
 from .hint import path_of
 
-FORMAT = 1  # the stored review's shape; a new one is computed when it changes
+# The stored review's shape and meaning, stored with it: 2 since its values come from
+# fresh decks (a turn's `edge`). A review stored before is served as it was.
+FORMAT = 2
 # Grades by a turn's loss in expected points (expert.evaluate's scale: a point of margin
 # is 1, a game's result WIN = 3 either way, so a turn that turns a win into a loss costs
-# about 6). From 119 seeded 4-player games, one seat of each level (bench/review_levels.py,
-# docs/BOTS.md), the share of turns at or above each: 1 point, random 92% of its turns,
-# greedy 21%, strong 15%, expert 15%; 2 points, 57 / 6.2 / 5.2 / 5.3%; 4 points,
-# 11 / 4.2 / 2.3 / 2.3%. An inaccuracy is an order's point lost; a mistake, two (the
-# expert, the reference, is there about one turn in 20: the review's noise and its deeper
+# about 6). From 200 seeded 4-player games, one seat of each level (bench/review_levels.py,
+# docs/BOTS.md), the share of turns at or above each: 1 point, random 88% of its turns,
+# greedy 15%, strong 8.5%, expert 8.5%; 2 points, 49 / 4.5 / 2.4 / 3.1%; 4 points,
+# 10 / 2.2 / 1.1 / 1.7%. An inaccuracy is an order's point lost; a mistake, two (the
+# expert, the reference, is there about one turn in 30: the review's noise and its deeper
 # look); a blunder, four or more (a penalty and more, or a game's result).
 INACCURACY, MISTAKE, BLUNDER = 1.0, 2.0, 4.0
 GRADES = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY))
 SIGNIFICANT = 1.0  # and only a loss of this many standard errors of its paired mean
+# The share of a turn's work that chooses the best plan; the rest values the chosen plan
+# and the played one on fresh decks (see appraise).
+CHOOSE_SHARE = 0.5
 TOP = 3  # biggest losses per player, linked from the replay
 TURNS_MAX = 600  # turns of one game reviewed at most (a long 4-player game has ~120)
 
@@ -109,12 +122,82 @@ def _keys(actions: list[Action]) -> tuple:
     return tuple(map(action_key, actions))
 
 
+def _stream(seed: int, name: str) -> random.Random:
+    """An RNG of its own for one use of a turn's seed (choosing, valuing): the streams
+    are independent, and each is the same on any machine."""
+    text = f"{name}:{seed}".encode()
+    return random.Random(int.from_bytes(hashlib.sha256(text).digest()[:8], "big"))
+
+
+@dataclass(slots=True)
+class _Sampler:
+    """Plays plans on decks drawn from the unseen cards by its own RNG, counting the work
+    (turns simulated, allocations, endings: expert.work_units)."""
+
+    game: Game
+    unseen: list[int]  # the cards the seat has not seen, in id order: the shuffle test
+    count: int  # the deck's size
+    rng: random.Random
+    memo: greedy.AllocationMemo
+    stop: Callable[[], bool] | None
+    turns: int = 0
+
+    @property
+    def work(self) -> float:
+        return expert.work_units(self.turns, self.memo)
+
+    def round(self, plans: list[expert.Plan]) -> None:
+        """Every plan played once more, on one new deck (the same deck for each)."""
+        self.rng.shuffle(self.unseen)
+        deck = self.unseen[:self.count]
+        for plan in plans:
+            if self.stop is not None and self.stop():  # a sample is a few ms: yield at once
+                raise Yielded
+            value, turns = expert.sample_value(self.game, plan, deck, self.memo)
+            plan.values.append(value)
+            self.turns += turns
+
+
+def choose(sampler: _Sampler, plans: list[expert.Plan], mine: int, work: float) -> int:
+    """The expert's best plan, by successive halving over `work` units of sampled decks;
+    the played plan (`mine`) and greedy's are never dropped. The chosen plan's mean here
+    is the best of several noisy means, too high on average (the winner's curse): these
+    decks choose, they never value."""
+    keep = sorted({0, mine})
+    alive = list(range(len(plans)))
+    stages = max(1, (len(plans) - len(keep)).bit_length())
+    per_stage = work / stages
+    start, stage_start, rounds = sampler.work, 0.0, 0
+    while True:
+        sampler.round([plans[i] for i in alive])
+        done = sampler.work - start
+        rounds += 1
+        if done >= work:
+            break
+        others = [i for i in alive if i not in keep]
+        if done - stage_start >= per_stage and rounds >= expert.MIN_ROUNDS and len(others) > 1:
+            others.sort(key=lambda i: (-plans[i].mean, i))
+            alive = sorted([*keep, *others[: max(1, len(others) // 2)]])
+            stage_start, rounds = done, 0
+    return max(alive, key=lambda i: (plans[i].mean, i == mine, -i))
+
+
+def value(sampler: _Sampler, plans: list[expert.Plan], work: float) -> None:
+    """`plans` valued on `work` units of decks of their own (at least MIN_ROUNDS), the
+    same decks for each (paired)."""
+    start, rounds = sampler.work, 0
+    while rounds < expert.MIN_ROUNDS or sampler.work - start < work:
+        sampler.round(plans)
+        rounds += 1
+
+
 def appraise(view: GameView, played: list[Action], seed: int, work: float,
              stop: Callable[[], bool] | None = None) -> dict[str, Any]:
     """The played plan's value and the best plan's, from `view` (the seat's own, at the
-    start of its turn), at `work` of the expert's FULL_WORK. `stop` (the pool's) raises
-    Yielded: the caller queues the turn again."""
-    rng = random.Random(seed)
+    start of its turn), at `work` of the expert's FULL_WORK: CHOOSE_SHARE of it chooses
+    the best plan, the rest values it and the played one on fresh decks (paired). `stop`
+    (the pool's) raises Yielded: the caller queues the turn again."""
+    rng = _stream(seed, "choose")
     game = determinize(view, rng)
     plans = expert.candidate_plans(game) if game.phase in (UPGRADE, MOVE) else []
     mine = next((i for i, p in enumerate(plans) if _keys(p.actions) == _keys(played)), None)
@@ -122,40 +205,23 @@ def appraise(view: GameView, played: list[Action], seed: int, work: float,
         plans.append(expert.Plan(list(played), "played"))
         mine = len(plans) - 1
     if len(plans) == 1:
-        return {"loss": 0.0, "se": 0.0, "played": None, "best": None, "plans": 1,
-                "samples": 0, "best_plan": None}
-    unseen = unseen_cards(view)
-    count = view["deck"]
+        return {"loss": 0.0, "edge": 0.0, "se": 0.0, "played": None, "best": None,
+                "plans": 1, "samples": 0, "best_plan": None}
     planned = max(1.0, expert.FULL_WORK * work)
     memo = greedy.AllocationMemo()
-    keep = sorted({0, mine})
-    alive = list(range(len(plans)))
-    stages = max(1, (len(plans) - len(keep)).bit_length())
-    per_stage = planned / stages
-    stage_start, rounds, turns_done = 0.0, 0, 0
-    while True:
-        rng.shuffle(unseen)
-        deck = unseen[:count]
-        for i in alive:
-            if stop is not None and stop():  # a plan's sample is a few ms: yield at once
-                raise Yielded
-            value, turns = expert.sample_value(game, plans[i], deck, memo)
-            plans[i].values.append(value)
-            turns_done += turns
-        done = expert.work_units(turns_done, memo)
-        rounds += 1
-        if done >= planned:
-            break
-        others = [i for i in alive if i not in keep]
-        if done - stage_start >= per_stage and rounds >= expert.MIN_ROUNDS and len(others) > 1:
-            others.sort(key=lambda i: (-plans[i].mean, i))
-            alive = sorted([*keep, *others[: max(1, len(others) // 2)]])
-            stage_start, rounds = done, 0
-    best = max(alive, key=lambda i: (plans[i].mean, i == mine, -i))
-    loss, se = expert.paired(plans[best].values, plans[mine].values)
-    return {"loss": round(max(0.0, loss), 3), "se": round(se, 3) if math.isfinite(se) else None,
-            "played": round(plans[mine].mean, 3), "best": round(plans[best].mean, 3),
-            "plans": len(plans), "samples": plans[mine].samples,
+    chooser = _Sampler(game, unseen_cards(view), view["deck"], rng, memo, stop)
+    best = choose(chooser, plans, mine, CHOOSE_SHARE * planned)
+    valuer = _Sampler(game, unseen_cards(view), view["deck"], _stream(seed, "value"), memo,
+                      stop)
+    fresh = [expert.Plan(plans[mine].actions, "played")]
+    if best != mine:
+        fresh.append(expert.Plan(plans[best].actions, plans[best].label))
+    value(valuer, fresh, planned - chooser.work)
+    edge, se = expert.paired(fresh[-1].values, fresh[0].values)
+    return {"loss": round(max(0.0, edge), 3), "edge": round(edge, 3),
+            "se": round(se, 3) if math.isfinite(se) else None,
+            "played": round(fresh[0].mean, 3), "best": round(fresh[-1].mean, 3),
+            "plans": len(plans), "samples": fresh[0].samples,
             "best_plan": None if best == mine else plans[best].actions}
 
 
@@ -177,7 +243,8 @@ def appraise_turn(turn: Turn, work: float, review_seed: int, yields: bool = True
     entry: dict[str, Any] = {
         "turn": turn.number, "seat": turn.seat, "at": turn.at, "end": turn.end,
         "played": found["played"], "best": found["best"], "loss": found["loss"],
-        "se": found["se"], "plans": found["plans"], "samples": found["samples"],
+        "edge": found["edge"], "se": found["se"], "plans": found["plans"],
+        "samples": found["samples"],
     }
     plan = found["best_plan"]
     if plan is not None:

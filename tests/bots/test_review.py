@@ -6,8 +6,12 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from server.bots import review
+from server.bots.budget import Budget
 from server.bots.determinize import unseen_cards
+from server.bots.greedy import choose as greedy_choose
 from server.rules import apply, new_game, view
 
 WORK = 0.03  # a small share of the expert's work: the same code, quickly
@@ -71,6 +75,37 @@ def test_the_same_game_work_and_seed_give_the_same_review_and_no_turn_loses_less
         # Coordinates only as the `cell` parameter, which the page says by its ingredient.
         said = {k: v for k, v in t["why"]["args"].items() if k != "cell"}
         assert not re.search(r"\br[1-5]c[1-5]\b", repr(said)), said
+
+
+def _greedy_game(seed: int) -> list[list]:
+    """A seeded game of two greedy seats: the played plan is mostly the expert's first
+    candidate, which the review often cannot tell from its best."""
+    game = new_game(seed, 2)
+    rng = random.Random(seed)
+    actions: list[list] = []
+    while game.phase != "over":
+        action = greedy_choose(dict(view(game, game.current)), rng, Budget(1.0))
+        actions.append([game.current, action])
+        apply(game, action, game.current)
+    return actions
+
+
+def test_the_best_plan_is_valued_on_decks_other_than_those_it_was_chosen_on():
+    """The winner's curse: chosen as the best of noisy means, a plan's mean on the decks
+    that chose it is too high, and the played plan (always among those compared) can
+    never beat it there, so every turn would show a loss. The review values the chosen
+    plan and the played one on fresh decks, paired: there the played plan may come out
+    ahead (no loss, a negative edge), and the loss is the best's mean less the played's."""
+    actions = _greedy_game(1)
+    options = new_game(1, 2).options.to_dict()
+    entries = [review.appraise_turn(t, 0.05, 3) for t in review.walk(1, options, actions)[:16]]
+    ahead = [e for e in entries if e["best"] is not None and e["best"] < e["played"]]
+    assert ahead, "on fresh decks the played plan sometimes beats the one chosen"
+    assert all(e["loss"] == 0 and "expert" in e for e in ahead)
+    for e in entries:
+        if e["best"] is not None:  # else a single plan: nothing to compare
+            assert e["edge"] == pytest.approx(e["best"] - e["played"], abs=0.002)
+            assert e["loss"] == max(0.0, e["edge"])
 
 
 def test_the_plan_played_is_the_turn_net_of_its_undos():  # R-TURN (undo)
