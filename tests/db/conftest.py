@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server.db.migrate import upgrade
 from server.db.session import make_engine, session_factory, sqlite_path
+from tests.pg_template import migrated_copy
 
 from .proxy import TcpProxy
 
@@ -31,9 +32,9 @@ def _per_worker(url: str) -> str:
     return base.set(database=f"{base.database}_{worker}").render_as_string(hide_password=False)
 
 
-PG_URL = _per_worker(os.environ.get(
-    "TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/coffee_rush_test"
-))
+TEST_PG = os.environ.get(
+    "TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/coffee_rush_test")
+PG_URL = _per_worker(TEST_PG)
 
 
 def _create_missing(url: URL) -> None:
@@ -81,7 +82,12 @@ def sqlite_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def migrated_url(db_url: str) -> str:
-    upgrade(db_url)
+    """db_url at the newest schema: SQLite migrated, PostgreSQL a copy of the migrated
+    template (tests/pg_template.py: the same schema, seconds sooner)."""
+    if db_url == PG_URL:
+        migrated_copy(PG_URL, template_of=TEST_PG)
+    else:
+        upgrade(db_url)
     return db_url
 
 
