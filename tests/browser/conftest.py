@@ -27,13 +27,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(skip)
 
 
+# The package's server: a fixed seed, and rate limits no test run reaches (a module that
+# needs one more setting starts its own server with these and that one).
+SERVER = {"TEST_FIXED_SEED": "7", "ROOM_CREATE_RATE": "1000", "SIGN_UPS_PER_ADDRESS": "1000",
+          "WS_FLOOD_MESSAGES": "100000", "WS_PER_ADDRESS": "100000",
+          "SEEKS_PER_ADDRESS": "1000", "SEEK_RATE": "1000"}
+
+
 @pytest.fixture(scope="session")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`python -m server` on a free port with a temporary database and a fixed seed."""
     database = tmp_path_factory.mktemp("db") / "browser.db"
-    with served(database, TEST_FIXED_SEED="7", ROOM_CREATE_RATE="1000",
-                SIGN_UPS_PER_ADDRESS="1000", WS_FLOOD_MESSAGES="100000",
-                WS_PER_ADDRESS="100000", SEEKS_PER_ADDRESS="1000", SEEK_RATE="1000") as url:
+    with served(database, **SERVER) as url:
         yield url
 
 

@@ -12,14 +12,28 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.serving import served
+
+from .conftest import SERVER
 from .ui import ARTIFACTS, no_sideways_scroll, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The package's server, but the lesson's bot moves as soon as it has chosen (BOT_DELAY
+    0, not 0.6 s: a lesson has 49 bot moves, which the newcomers here only wait out). Its
+    choices are the same (BOT_BUDGET as in play), so the lesson is the same game."""
+    database = tmp_path_factory.mktemp("lesson-db") / "lesson.db"
+    with served(database, **{**SERVER, "BOT_DELAY": "0"}) as url:
+        yield url
 
 # What the pointer asks of the newcomer now: "done" (the game is over), "next" (a concept
 # to read), "target" (the ringed element to tap), or nothing yet (the bot plays, or the

@@ -38,7 +38,7 @@ from server.cluster.dev import (
     wait_healthy,
     write_proxy_config,
 )
-from server.db.migrate import upgrade
+from tests.pg_template import migrated_copy
 from tests.serving import free_port
 
 PG_SERVER = os.environ.get(
@@ -70,18 +70,14 @@ def _admin_url(server_url: str) -> URL:
 
 
 def create_database(server_url: str = PG_SERVER) -> str:
-    """A new empty database on `server_url`'s server, migrated; its asyncpg URL."""
+    """A new database on `server_url`'s server, migrated (a copy of the migrated template,
+    tests/pg_template.py) before any instance starts, so they do not race on the schema; its
+    asyncpg URL."""
     base = make_url(server_url)
     name = f"{base.database or 'crush'}_cl_{uuid.uuid4().hex[:10]}"
-    engine = create_engine(_admin_url(server_url), isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-    finally:
-        engine.dispose()
     url = base.set(drivername="postgresql+asyncpg", database=name).render_as_string(
         hide_password=False)
-    upgrade(url)  # once, before any instance starts, so they do not race on the schema
+    migrated_copy(url, template_of=server_url)
     return url
 
 

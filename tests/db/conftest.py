@@ -5,6 +5,7 @@ each worker has a database of its own on that server (`<name>_gw0`, ...)."""
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -17,8 +18,8 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from server.db.migrate import upgrade
 from server.db.session import make_engine, session_factory, sqlite_path
+from tests.pg_template import migrated_copy
 
 from .proxy import TcpProxy
 
@@ -31,9 +32,9 @@ def _per_worker(url: str) -> str:
     return base.set(database=f"{base.database}_{worker}").render_as_string(hide_password=False)
 
 
-PG_URL = _per_worker(os.environ.get(
-    "TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/coffee_rush_test"
-))
+TEST_PG = os.environ.get(
+    "TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/coffee_rush_test")
+PG_URL = _per_worker(TEST_PG)
 
 
 def _create_missing(url: URL) -> None:
@@ -71,18 +72,31 @@ def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
     return PG_URL
 
 
-@pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
-    """A migrated SQLite file of this test's own (for SQLite-only tests)."""
-    url = f"sqlite+aiosqlite:///{tmp_path}/db/coffee-rush.db"
-    upgrade(url)
+def _migrated_sqlite_copy(url: str, migrated_sqlite: Path) -> str:
+    """`url`'s SQLite file made a copy of the session's migrated one (tests/conftest.py)."""
+    path = sqlite_path(url)
+    assert path is not None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(migrated_sqlite, path)
     return url
 
 
 @pytest.fixture
-def migrated_url(db_url: str) -> str:
-    upgrade(db_url)
-    return db_url
+def sqlite_url(tmp_path: Path, migrated_sqlite: Path) -> str:
+    """A migrated SQLite file of this test's own (for SQLite-only tests)."""
+    return _migrated_sqlite_copy(f"sqlite+aiosqlite:///{tmp_path}/db/coffee-rush.db",
+                                 migrated_sqlite)
+
+
+@pytest.fixture
+def migrated_url(db_url: str, migrated_sqlite: Path) -> str:
+    """db_url at the newest schema, as a copy made in a fraction of a second: of the
+    session's migrated SQLite file, or of the migrated PostgreSQL template
+    (tests/pg_template.py). The migrations themselves are tested in test_migrations.py."""
+    if db_url == PG_URL:
+        migrated_copy(PG_URL, template_of=TEST_PG)
+        return db_url
+    return _migrated_sqlite_copy(db_url, migrated_sqlite)
 
 
 @pytest_asyncio.fixture
