@@ -9,6 +9,7 @@ import { h, markOnly, svg, text, toggle } from "../core/dom.js";
 import { ing, orderName, t, tokens } from "../lang/i18n.js";
 import { cellWords } from "./cell-words.js";
 import { rulesData } from "../core/rules-data.js";
+import { badge, drawBadge, stepLabels } from "./step-numbers.js";
 
 // How a parameter of a why reads, by its name (the names server/bots/hint.py gives).
 const ARGS = {
@@ -97,12 +98,11 @@ function drawHintPath(hint, from) {
   }
   const points = [...(from ? [from] : []), ...cells].map((c) => centre(c).join(",")).join(" ");
   const line = svg("polyline", { class: "hint-path-line", points });
-  const dots = cells.map((cell, i) => {
-    const [x, y] = centre(cell);
-    const dot = svg("g", { class: "hint-path-dot", "data-step-cell": cell });
-    const label = svg("text", { x: x - 30, y: y - 30, "text-anchor": "middle", dy: "5" });
-    label.textContent = String((hint.first || 0) + i + 1);
-    dot.append(svg("circle", { cx: x - 30, cy: y - 30, r: "13" }), label);
+  // One badge per cell, saying each step of the hinted walk that ends there ("1·3").
+  const dots = stepLabels(cells, hint.first || 0).map(({ cell, label }) => {
+    const dot = badge("hint-path-dot");
+    dot.setAttribute("data-step-cell", cell);
+    drawBadge(dot, centre(cell), label);
     return dot;
   });
   group.replaceChildren(line, ...dots);
