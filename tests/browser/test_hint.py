@@ -20,7 +20,7 @@ from server.bots import greedy, hint
 from server.history.document import FORMAT
 from server.rules import MOVE, OVER, RULES_VERSION, apply, new_game, view
 
-from .geometry import thai_breaks_between_words, words_whole
+from .geometry import STEP_NUMBER_OVERLAPS, thai_breaks_between_words, words_whole
 from .players import join
 from .ui import ARTIFACTS, CANDIDATES, no_sideways_scroll, screenshot, settled, wait_for
 
@@ -249,6 +249,7 @@ def test_a_hint_outlines_the_experts_move_and_says_why(new_page, base_url: str) 
         expect(page.locator("#hint-line")).to_be_visible()
         numbered_and_bold(page, path[i:], i)
         numbered = page.evaluate(NUMBERED)
+        assert page.evaluate(STEP_NUMBER_OVERLAPS) == [], i  # none hides another
         if i:
             screenshot(page, f"hint-follow-{width}-{lang}", full_page=False)
         if i == 0:  # a step the server refuses is not walked: the numbers stay as they were

@@ -1,6 +1,7 @@
 """A walk that comes back to a cell (R-MOVE: a path may revisit cells): the cell's number
 says every step that ended there ("1·3"), on the walked path and on a hinted one alike, and
-sits inside its cell (issue 43: the walk showed "2" and "3", no "1", having come back)."""
+sits inside its cell (issue 43: the walk showed "2" and "3", no "1", having come back); a
+hinted walk's number on a cell already walked onto sits beside the walk's, not under it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import random
 import pytest
 from playwright.sync_api import Page, expect
 
+from .geometry import STEP_NUMBER_OVERLAPS as OVERLAPS
 from .test_hint import MINE, hint_room, inside
 from .ui import CANDIDATES, screenshot, settled, wait_for
 
@@ -30,9 +32,11 @@ START = """() => { const [x, y] = document.querySelector('.path-line')
   .getAttribute('points').split(' ')[0].split(',').map(Number);
   return `r${y / 100 + 0.5}c${x / 100 + 0.5}`; }"""
 LEGAL = "() => [...document.querySelectorAll('#board .cell.legal')].map((c) => c.dataset.cell)"
-HINT_A_WALK = """async (cells) => {
+HINT_A_WALK = """async ([cells, walked]) => {
   const { showTargets } = await import('/static/js/table/hint.js');
-  showTargets({ action: { type: 'step', cell: cells[0] }, path: cells, first: 0 }, 0); }"""
+  const view = walked && { game: { move: { meeple: 0, path: walked } } };
+  showTargets({ action: { type: 'step', cell: cells[0] }, path: cells,
+                first: walked ? walked.length - 1 : 0, view }, 0); }"""
 
 
 def step(page: Page, cell: str) -> None:
@@ -82,7 +86,14 @@ def test_a_cell_walked_onto_twice_shows_both_step_numbers(  # noqa: ANN001
     screenshot(page, f"walk-revisit-{width}-{locale[:2]}", full_page=False)
     # A hinted walk that comes back is numbered the same way (drawn here as the table draws
     # the expert's answer).
-    page.evaluate(HINT_A_WALK, [start, there, start, there, start])
+    page.evaluate(HINT_A_WALK, [[start, there, start, there, start], None])
     assert page.evaluate(HINTED) == [[start, "1·3·5"], [there, "2·4"]]
     numbers_inside_cells(page, "#board .hint-path-dot")
     expect(page.locator("#board .hint-path-dot")).to_have_count(2)
+    # A hint that walks on over the cells walked so far: its numbers sit beside the walk's
+    # own on those cells, not under them (the walk's "2" hid the hint's "4").
+    page.evaluate(HINT_A_WALK, [[start, there], [start, there, start, there]])
+    assert page.evaluate(HINTED) == [[start, "4"], [there, "5"]]
+    assert page.evaluate(OVERLAPS) == []
+    numbers_inside_cells(page, "#board .path-dot, #board .hint-path-dot")
+    screenshot(page, f"walk-revisit-hinted-{width}-{locale[:2]}", full_page=False)

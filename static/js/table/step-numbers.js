@@ -35,23 +35,36 @@ export function badge(className) {
 }
 
 /**
- * Place `g` (made by `badge`) in the cell centred on (x, y) of the board's drawing (a cell
- * is 100 wide, gaps included), saying `label`: toward the cell's upper left, so that it does not hide the
- * icon, and inside the cell however many steps it says.
+ * Where a badge saying `label` sits in the cell centred on (x, y) of the board's drawing (a
+ * cell is 100 wide, gaps included): toward the cell's upper left, so that it does not hide
+ * the icon, and inside the cell however many steps it says; or, given `left`, from there
+ * (beside another badge of the same cell).
+ * @param {[number, number]} centre
+ * @param {string} label
+ * @param {number} [left]
+ * @returns {{x: number, y: number, w: number, right: number}} its centre, width and right edge
+ */
+export function badgeBox([x, y], label, left) {
+  const w = width(label);
+  const cx = left === undefined ? Math.max(x - 30, x - 42 + w / 2) : left + w / 2;
+  return { x: cx, y: y - 30, w, right: cx + w / 2 };
+}
+
+/**
+ * Place `g` (made by `badge`) in its cell, saying `label` (see badgeBox).
  * @param {SVGGElement} g
  * @param {[number, number]} centre
  * @param {string} label
+ * @param {number} [left]
  * @returns {void}
  */
-export function drawBadge(g, [x, y], label) {
-  const w = width(label);
-  const cx = Math.max(x - 30, x - 42 + w / 2);
-  const cy = y - 30;
+export function drawBadge(g, centre, label, left) {
+  const { x, y, w } = badgeBox(centre, label, left);
   const [box, words] = [g.firstChild, g.lastChild];
-  attr(box, "x", cx - w / 2);
-  attr(box, "y", cy - HEIGHT / 2);
+  attr(box, "x", x - w / 2);
+  attr(box, "y", y - HEIGHT / 2);
   attr(box, "width", w);
-  attr(words, "x", cx);
-  attr(words, "y", cy);
+  attr(words, "x", x);
+  attr(words, "y", y);
   text(words, label);
 }
