@@ -226,3 +226,16 @@ def thai_breaks_between_words(page: Page) -> None:
     """Issue 43: no Thai text on the page is styled to break inside a word."""
     found = page.evaluate(THAI_BREAKERS)
     assert found == [], f"Thai text that may break inside a word: {found}"
+
+
+# Pairs of a walk's step numbers on the board (walked or hinted) that lie over one another
+# (issue 43: a hint's number hidden under the walk's on a cell walked onto).
+STEP_NUMBER_OVERLAPS = """() => {
+  const dots = [...document.querySelectorAll('#board .path-dot, #board .hint-path-dot')];
+  const meets = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const out = [];
+  dots.forEach((a, i) => dots.slice(i + 1).forEach((b) => {
+    if (meets(a.getBoundingClientRect(), b.getBoundingClientRect()))
+      out.push([a.textContent, b.textContent]); }));
+  return out; }"""

@@ -20,7 +20,7 @@ from server.bots import greedy, hint
 from server.history.document import FORMAT
 from server.rules import MOVE, OVER, RULES_VERSION, apply, new_game, view
 
-from .geometry import thai_breaks_between_words, words_whole
+from .geometry import STEP_NUMBER_OVERLAPS, thai_breaks_between_words, words_whole
 from .players import join
 from .ui import ARTIFACTS, CANDIDATES, no_sideways_scroll, screenshot, settled, wait_for
 
@@ -66,6 +66,24 @@ LONG_THAI_HINT = """async () => {
 LINES = """(sel) => { const e = document.querySelector(sel);
   const line = parseFloat(getComputedStyle(e).lineHeight);
   return Math.round(e.getBoundingClientRect().height / line); }"""
+
+
+def step_labels(cells: list[str], first: int = 0) -> list[list[str]]:
+    """The numbers a walk's cells show, first visit first: a cell walked onto twice says
+    both steps ("1·3"), as static/js/table/step-numbers.js draws them."""
+    steps: dict[str, list[int]] = {}
+    for i, cell in enumerate(cells):
+        steps.setdefault(cell, []).append(first + i + 1)
+    return [[cell, "·".join(map(str, numbers))] for cell, numbers in steps.items()]
+
+
+# Where the hinted path is drawn and numbered, read again at each size and language it is
+# shown in (issue 43): each number inside its cell, the line bolder than a walk's.
+def numbered_and_bold(page: Page, cells: list[str], first: int = 0) -> None:
+    assert page.evaluate(NUMBERED) == step_labels(cells, first)
+    for cell, box in page.evaluate(NUMBER_BOXES):
+        assert inside(box, page.evaluate(BOX, cell)), (cell, box)
+    assert page.evaluate(HINT_STROKE) >= 2 * page.evaluate(WALK_STROKE)
 
 
 def inside(inner: list[float], outer: list[float]) -> bool:
@@ -176,10 +194,7 @@ def test_a_hint_outlines_the_experts_move_and_says_why(new_page, base_url: str) 
     steps = f"{len(path)} step" + ("s" if len(path) > 1 else "")
     assert line.startswith(f"Expert's hint: Walk {steps} to the "), line
     assert not re.search(r"[rR]\d[cC]\d", line), line  # no coordinate the board does not draw
-    assert page.evaluate(NUMBERED) == [[c, str(i + 1)] for i, c in enumerate(path)]
-    for cell, box in page.evaluate(NUMBER_BOXES):  # each number inside its cell, bold
-        assert inside(box, page.evaluate(BOX, cell)), (cell, box)
-    assert page.evaluate(HINT_STROKE) >= 2 * page.evaluate(WALK_STROKE)
+    numbered_and_bold(page, path)  # each number inside its cell, the line bold
     screenshot(page, "hint-1440-en")
     page.evaluate("() => import('/static/js/lang/i18n.js').then((m) => m.setLang('th'))")
     expect(page.locator("#hint-line")).to_contain_text(f"คำใบ้จากผู้เชี่ยวชาญ: เดิน {len(path)} ก้าว ไปที่")
@@ -208,7 +223,15 @@ def test_a_hint_outlines_the_experts_move_and_says_why(new_page, base_url: str) 
         assert page.evaluate(BAR_CUTS) == {"overflow": 0, "cut": []}, lang
         assert page.evaluate(LINES, "#hint-line") >= 2, lang
         assert page.evaluate(UNDER_BAR) == [], lang
+        numbered_and_bold(page, path)  # issue 43: the numbered path on a phone too
         screenshot(page, f"hint-360-740-{lang}", full_page=False)
+    # And at 1366×768 in Korean: the same path, numbered, bold, with its line of why.
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.evaluate("() => import('/static/js/lang/i18n.js').then((m) => m.setLang('ko'))")
+    expect(page.locator("#hint-line")).to_contain_text("전문가의 힌트: ")
+    expect(page.locator("#hint-line")).to_be_in_viewport()
+    numbered_and_bold(page, path)
+    screenshot(page, "hint-1366-ko", full_page=False)
 
     page.set_viewport_size({"width": 1440, "height": 900})
     page.evaluate("() => import('/static/js/lang/i18n.js').then((m) => m.setLang('en'))")
@@ -216,10 +239,19 @@ def test_a_hint_outlines_the_experts_move_and_says_why(new_page, base_url: str) 
     expect(start).to_have_attribute("aria-label", re.compile("move this meeple"))
     start.click()  # the hinted meeple
     settled(page)
-    for i, cell in enumerate(path):  # the walk followed: the rest stays, numbered on
+    # The walk followed: the rest stays, numbered on, step after step at each size (issue
+    # 43: 1440×900 en, 360×740 th, 1366×768 ko in turn).
+    sizes = [((1440, 900), "en"), ((360, 740), "th"), ((1366, 768), "ko")]
+    for i, cell in enumerate(path):
+        (width, height), lang = sizes[i % 3]
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(f"() => import('/static/js/lang/i18n.js').then((m) => m.setLang('{lang}'))")
         expect(page.locator("#hint-line")).to_be_visible()
-        numbered = [[c, str(i + j + 1)] for j, c in enumerate(path[i:])]
-        assert page.evaluate(NUMBERED) == numbered
+        numbered_and_bold(page, path[i:], i)
+        numbered = page.evaluate(NUMBERED)
+        assert page.evaluate(STEP_NUMBER_OVERLAPS) == [], i  # none hides another
+        if i:
+            screenshot(page, f"hint-follow-{width}-{lang}", full_page=False)
         if i == 0:  # a step the server refuses is not walked: the numbers stay as they were
             refuse["cell"] = cell
             page.locator(f'#board [data-cell="{cell}"]').click()
@@ -231,6 +263,8 @@ def test_a_hint_outlines_the_experts_move_and_says_why(new_page, base_url: str) 
         settled(page)
     expect(page.locator("#hint-line")).to_be_hidden()  # walked: the hint is spent
     assert page.evaluate(OUTLINED) == [] and page.evaluate(NUMBERED) == []
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.evaluate("() => import('/static/js/lang/i18n.js').then((m) => m.setLang('en'))")
 
     # On through the turn at random, to where End turn is all that is left (R-TURN): the
     # line says so, and no hint can be asked (none spent on it).

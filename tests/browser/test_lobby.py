@@ -8,6 +8,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from .players import join
 from .ui import button, no_sideways_scroll, screenshot
 
 pytestmark = pytest.mark.browser
@@ -66,6 +67,52 @@ def test_lobby_puts_play_now_first_and_create_table_near(new_page, locale: str) 
         more.locator("summary").click()
         expect(more.locator("#option-mode")).to_be_visible()
         no_sideways_scroll(page)
+
+
+# Where your table under way is listed, beside the main actions' boxes.
+MINE_AT = """() => { const box = (e) => e.getBoundingClientRect();
+  const mine = box(document.querySelector('#mine'));
+  const create = box(document.querySelector('#create-form > .btn.big'));
+  return {top: mine.top, left: mine.left, createBottom: create.bottom,
+          createRight: create.right}; }"""
+
+
+def table_under_way(base_url: str) -> tuple[str, str]:
+    """A 2-player table under way, made over HTTP: Mira in seat 1 (its code and her seat
+    token), a bot in seat 2."""
+    made = httpx.post(f"{base_url}/api/rooms", json={"players": 2})
+    made.raise_for_status()
+    code, host = made.json()["code"], made.json()["host_token"]
+    _, token = join(base_url, code, "Mira")
+    httpx.post(f"{base_url}/api/rooms/{code}/bot",
+               json={"token": host, "seat": 1, "level": "random"}).raise_for_status()
+    httpx.post(f"{base_url}/api/rooms/{code}/start", json={"token": host}).raise_for_status()
+    return code, token
+
+
+@pytest.mark.parametrize("locale", ["en-US", "th-TH", "ko-KR"])
+def test_my_tables_come_after_play_now_and_create_table(  # noqa: ANN001
+        new_page, base_url: str, locale: str) -> None:
+    """Issue 43: with a table of yours under way, the lobby lists it ("My tables") after the
+    main actions, under Create table on a phone and beside it on a desktop: Play now and
+    Create table stay on the first screen at 360×740 and 1366×768 (My tables sat between
+    them and pushed Create table below the fold on a phone)."""
+    code, token = table_under_way(base_url)
+    for width, height in ((360, 740), (1366, 768)):
+        page = new_page(width=width, height=height, locale=locale)
+        page.add_init_script(f"localStorage.setItem('cr.seat.{code.replace('-', '')}', '{token}')")
+        page.goto("/")
+        expect(page.locator("#my-tables li .room-link")).to_have_text(code)
+        at = page.evaluate(FIRST)
+        assert at["play"]["top"] >= 0 and at["play"]["bottom"] <= height, (width, at)
+        assert at["play"]["bottom"] < at["createBottom"] <= height, (width, at)
+        assert at["play"]["bottom"] <= at["firstOther"], (width, at)
+        mine = page.evaluate(MINE_AT)
+        # Under Create table, or beside it.
+        assert mine["top"] >= mine["createBottom"] or mine["left"] >= mine["createRight"], \
+            (width, mine)
+        no_sideways_scroll(page)
+        screenshot(page, f"lobby-mine-{width}-{locale[:2]}", full_page=False)
 
 
 def test_rules_page_follows_the_browser_language(new_page, base_url: str) -> None:  # noqa: ANN001

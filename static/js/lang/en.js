@@ -168,9 +168,9 @@ export default {
   "prompt.process": "Serve: pick a cup, then a matching order — or end your turn.",
   "prompt.processCup": "Pick a highlighted order for cup {n}.",
   "prompt.processNone": "No cup matches an order right now — end your turn.",
-  "hint.notYourTurn": "Not your turn yet: it is {name}'s.",
-  "hint.turnOf": "It is {name}'s turn.",
-  "prompt.wait": "{name} is {phase}.",
+  "note.notYourTurn": "Not your turn yet.",
+  "note.watching": "You are watching: only the players move.",
+  "prompt.wait": "Waiting for your turn.",
   "prompt.over": "The game is over.",
   "prompt.waiting": "Waiting for the game to start.",
 

@@ -163,9 +163,9 @@ export default {
   "prompt.process": "서빙: 컵을 고른 뒤 맞는 주문을 고르세요 — 또는 차례 끝내기.",
   "prompt.processCup": "{n}번 컵에 맞는 강조된 주문을 고르세요.",
   "prompt.processNone": "지금 주문과 맞는 컵이 없습니다 — 차례를 끝내세요.",
-  "hint.notYourTurn": "아직 내 차례가 아니에요. 지금은 {name}의 차례예요.",
-  "hint.turnOf": "지금은 {name}의 차례예요.",
-  "prompt.wait": "{name}: {phase}",
+  "note.notYourTurn": "아직 내 차례가 아니에요.",
+  "note.watching": "관전 중이에요. 플레이어만 움직일 수 있어요.",
+  "prompt.wait": "내 차례를 기다리는 중이에요.",
   "prompt.over": "게임이 끝났습니다.",
   "prompt.waiting": "게임 시작을 기다리는 중입니다.",
 

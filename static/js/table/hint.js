@@ -9,6 +9,7 @@ import { h, markOnly, svg, text, toggle } from "../core/dom.js";
 import { ing, orderName, t, tokens } from "../lang/i18n.js";
 import { cellWords } from "./cell-words.js";
 import { rulesData } from "../core/rules-data.js";
+import { badge, badgeBox, drawBadge, stepLabels } from "./step-numbers.js";
 
 // How a parameter of a why reads, by its name (the names server/bots/hint.py gives).
 const ARGS = {
@@ -80,9 +81,10 @@ function centre(cell) {
  * each numbered from `first` (the steps already walked along it come before).
  * @param {{path?: string[], first?: number} | null} hint
  * @param {string | null} from the cell the walk starts from (null: its first cell)
+ * @param {string[]} [walked] the cells the walk so far stepped onto (numbered by view-board.js)
  * @returns {void}
  */
-function drawHintPath(hint, from) {
+function drawHintPath(hint, from, walked = []) {
   const layer = document.querySelector("#board .path-layer");
   if (!layer) return;
   let group = layer.querySelector(".hint-path");
@@ -97,12 +99,14 @@ function drawHintPath(hint, from) {
   }
   const points = [...(from ? [from] : []), ...cells].map((c) => centre(c).join(",")).join(" ");
   const line = svg("polyline", { class: "hint-path-line", points });
-  const dots = cells.map((cell, i) => {
-    const [x, y] = centre(cell);
-    const dot = svg("g", { class: "hint-path-dot", "data-step-cell": cell });
-    const label = svg("text", { x: x - 30, y: y - 30, "text-anchor": "middle", dy: "5" });
-    label.textContent = String((hint.first || 0) + i + 1);
-    dot.append(svg("circle", { cx: x - 30, cy: y - 30, r: "13" }), label);
+  // One badge per cell, saying each step of the hinted walk that ends there ("1·3"); on a
+  // cell the walk so far already numbers, beside that number rather than under it.
+  const before = new Map(stepLabels(walked).map(({ cell, label }) => [cell, label]));
+  const dots = stepLabels(cells, hint.first || 0).map(({ cell, label }) => {
+    const dot = badge("hint-path-dot");
+    dot.setAttribute("data-step-cell", cell);
+    const there = before.get(cell);
+    drawBadge(dot, centre(cell), label, there && badgeBox(centre(cell), there).right + 3);
     return dot;
   });
   group.replaceChildren(line, ...dots);
@@ -120,7 +124,8 @@ export function showTargets(hint, seat) {
   const start = !g ? null : hint.action.type === "choose_meeple"
     ? g.players[seat]?.meeples[hint.action.meeple] ?? null
     : g.move?.meeple !== null && g.move?.path.length ? g.move.path[g.move.path.length - 1] : null;
-  drawHintPath(hint, start);
+  const walked = g && g.move?.meeple !== null && g.move?.path.length ? g.move.path.slice(1) : [];
+  drawHintPath(hint, start, walked);
 }
 
 /**

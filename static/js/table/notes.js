@@ -1,5 +1,5 @@
-// Short words at the table: the polite live region, the toast, the note on the board's edge
-// ("whose turn"), and what a bot did while it stood in for this seat.
+// Short words at the table: the polite live region, the toast, the note in the bar ("not
+// your turn yet"), and what a bot did while it stood in for this seat.
 import { text } from "../core/dom.js";
 import { t } from "../lang/i18n.js";
 import { rulesData } from "../core/rules-data.js";
@@ -24,19 +24,25 @@ export function createNotes({ view }) {
     setTimeout(() => { live.textContent = message; }, 30);
   }
 
-  // A click on the board out of turn: say quietly whose turn it is (a polite status under
-  // the board, gone after a moment), never an alert.
+  // A click on the board out of turn: say quietly that it is not yours (a polite status in
+  // the action bar, in the prompt's place for a moment: the status line beside it says whose
+  // turn it is), never an alert. It covers nothing: it takes the prompt's line, in the bar.
   function whoseTurn() {
     const v = view();
     const g = v && v.game;
     if (!g || g.phase === rulesData().phase_over) return;
-    const note = $("board-note");
-    const key = v.you.seat === null ? "hint.turnOf"
-      : g.current === v.you.seat && standingIn(v) ? "status.timeUp" : "hint.notYourTurn";
-    text(note, t(key, { name: nameOfFactory(v)(g.current) }));
+    const note = $("turn-note");
+    const bar = $("actionbar");
+    const key = v.you.seat === null ? "note.watching"
+      : g.current === v.you.seat && standingIn(v) ? "prompt.timeUp" : "note.notYourTurn";
+    text(note, t(key));
     note.hidden = false;
+    bar.dataset.note = "";
     clearTimeout(noteTimer);
-    noteTimer = setTimeout(() => { note.hidden = true; }, 2500);
+    noteTimer = setTimeout(() => {
+      note.hidden = true;
+      delete bar.dataset.note;
+    }, 2500);
   }
 
   function toast(message, ms = 5000) {

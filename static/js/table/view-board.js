@@ -5,6 +5,7 @@ import { icon } from "../core/icons.js";
 import { ing, t } from "../lang/i18n.js";
 
 import { rulesData } from "../core/rules-data.js";
+import { badge, drawBadge, stepLabels } from "./step-numbers.js";
 
 // The board's layout, specialty cells and corners come from the server (rules-data.js).
 function isSpecialty(cell) {
@@ -142,24 +143,14 @@ function updatePath(parts, g) {
   const path = g && rulesData().turn_phases.includes(g.phase) ? g.move.path : [];
   const pts = path.map((c) => centre(c).join(",")).join(" ");
   if (parts.line.getAttribute("points") !== pts) parts.line.setAttribute("points", pts);
-  const want = path.length > 1 ? path.slice(1) : [];
+  // One badge per cell the walk reaches, saying each step that ends there (R-MOVE: a walk
+  // may revisit a cell).
+  const want = stepLabels(path.slice(1));
   while (parts.dots.children.length > want.length) parts.dots.lastChild.remove();
-  want.forEach((cell, i) => {
-    let gEl = parts.dots.children[i];
-    if (!gEl) {
-      gEl = svg("g", { class: "path-dot" });
-      gEl.append(svg("circle", { r: "13" }), svg("text", { "text-anchor": "middle", dy: "5" }));
-      parts.dots.append(gEl);
-    }
-    const [x, y] = centre(cell);
-    // Offset the number toward the cell's upper left so it does not hide the icon.
-    const circle = gEl.firstChild;
-    attr(circle, "cx", x - 30);
-    attr(circle, "cy", y - 30);
-    const label = gEl.lastChild;
-    attr(label, "x", x - 30);
-    attr(label, "y", y - 30);
-    text(label, i + 1);
+  want.forEach(({ cell, label }, i) => {
+    const gEl = parts.dots.children[i] || parts.dots.appendChild(badge("path-dot"));
+    drawBadge(gEl, centre(cell), label);
+    attr(gEl, "data-step-cell", cell);
   });
 }
 

@@ -109,7 +109,9 @@ export function renderTable(parts, view, acts, sel, ctx) {
   } else if (g.phase === over) prompt = "";
   else if (timeUp) prompt = t("prompt.timeUp");
   else if (view.you.seat === null) prompt = t("status.spectating");
-  else prompt = t("prompt.wait", { name: nameOf(g.current), phase: t(`phase.${g.phase}`) });
+  // The status line says whose turn it is and what they are doing; the prompt says what
+  // you do meanwhile, not the same thing again.
+  else prompt = t("prompt.wait");
   text($("prompt"), prompt);
 
   renderHand(view, acts, sel, parts.handlers);
