@@ -152,6 +152,9 @@ class ConnectionFacade:
     async def execute(self, *args: Any, **kwargs: Any) -> Result[Any]:
         return self._connection.execute(*args, **kwargs)
 
+    async def scalar(self, *args: Any, **kwargs: Any) -> Any:
+        return self._connection.scalar(*args, **kwargs)
+
 
 def run_to_end(coro: Coroutine[Any, Any, T]) -> T:
     """The result of a coroutine that never waits (it only awaits a facade above)."""
@@ -160,7 +163,7 @@ def run_to_end(coro: Coroutine[Any, Any, T]) -> T:
     except StopIteration as done:
         return cast(T, done.value)
     coro.close()
-    raise RuntimeError("a journal write waited on something other than its session")
+    raise RuntimeError("a write or read waited on something other than its connection")
 
 
 def _forget(future: asyncio.Future[Any]) -> None:

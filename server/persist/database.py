@@ -32,6 +32,7 @@ from server.db.migrate import DatabaseRefused, upgrade_async, where
 from server.db.models import utcnow
 from server.db.records import UnfinishedRoom
 from server.db.session import make_engine, session_factory, sqlite_path
+from server.db.sqlite_reader import SqliteReader
 
 from .lock import DatabaseLock, FileLock, LockHeld, is_postgresql
 
@@ -55,6 +56,7 @@ class Database:
         self._engine: AsyncEngine | None = None
         self._sessions: async_sessionmaker[AsyncSession] | None = None
         self._journal: DbJournal | None = None
+        self._reader: SqliteReader | None = None
 
     @property
     def journal(self) -> DbJournal:
@@ -74,6 +76,12 @@ class Database:
         if self._engine is None:
             raise RuntimeError("the database is not open")
         return self._engine
+
+    @property
+    def reader(self) -> SqliteReader | None:
+        """On SQLite, single reads in one trip to a thread (server.db.sqlite_reader); on
+        PostgreSQL, None: read on `engine`."""
+        return self._reader
 
     @property
     def degraded(self) -> bool:
@@ -119,6 +127,8 @@ class Database:
             self.url, connect_timeout=self.timeout, statement_timeout=self.timeout
         )
         self._sessions = session_factory(self._engine)
+        if (path := sqlite_path(self.url)) is not None:
+            self._reader = SqliteReader(path, busy_timeout=self.timeout)
         self._journal = DbJournal(
             self._engine, self.fallback_path, fence=self.fence, write_timeout=self.timeout
         )
@@ -138,6 +148,9 @@ class Database:
         """Write what is queued (or keep it in the fallback file) and release connections."""
         if self._journal is not None:
             await self._journal.stop()
+        if self._reader is not None:
+            await self._reader.close()
+            self._reader = None
         if self._engine is not None:
             await self._engine.dispose()
         if self._db_lock is not None:

@@ -101,6 +101,7 @@ async def open_database(app: FastAPI, services: Services, running: Running) -> N
         database.journal.on_commit = services.metrics.committed
         app.state.db_sessions = database.sessions  # history and replays read here
         app.state.db_engine = database.engine  # a guest's name check reads here
+        app.state.db_reader = database.reader  # or here, on SQLite
         room_journal = manager.journal = RoomJournal(database.journal)
         if cluster is None:
             await restore_rooms(manager, room_journal, stored)

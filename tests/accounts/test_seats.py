@@ -172,6 +172,7 @@ async def test_a_database_away_neither_breaks_nor_hangs_a_join(sqlite_app: FastA
         gone = make_engine(f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/none")
         sqlite_app.state.db_sessions = session_factory(gone)
         sqlite_app.state.db_engine = gone  # where a guest's name is checked
+        sqlite_app.state.db_reader = None  # (on SQLite, by way of its reader thread)
         try:
             refused(await guest.post(f"/api/rooms/{code}/join", json={"name": "Bob"}),
                     503, "unavailable")
