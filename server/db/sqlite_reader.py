@@ -18,24 +18,17 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Connection, create_engine, event
+from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
-from sqlalchemy.pool import NullPool
 
-from server.jsontext import dumps
-
-from .session import sqlite_pragmas
-from .sqlite_writer import ConnectionFacade, run_to_end
+from .sqlite_writer import ConnectionFacade, run_to_end, thread_engine
 
 T = TypeVar("T")
 
 
 class SqliteReader:
     def __init__(self, path: Path, busy_timeout: float) -> None:
-        self.engine = create_engine(f"sqlite:///{path}", poolclass=NullPool,
-                                    connect_args={"timeout": busy_timeout},
-                                    json_serializer=dumps)  # as make_engine's
-        event.listen(self.engine, "connect", sqlite_pragmas)
+        self.engine = thread_engine(path, busy_timeout)
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="reads-sqlite")
         self._conn: Connection | None = None  # the reader's, kept between reads
 

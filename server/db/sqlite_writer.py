@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Connection, Result, create_engine, event
+from sqlalchemy import Connection, Engine, Result, create_engine, event
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
@@ -39,12 +39,18 @@ from .sqlite_short import SqliteShortWay
 T = TypeVar("T")
 
 
+def thread_engine(path: Path, busy_timeout: float) -> Engine:
+    """A synchronous engine on the SQLite file, for a thread of its own (the writer's, the
+    reader's): no pool, the same pragmas and JSON text as make_engine's."""
+    engine = create_engine(f"sqlite:///{path}", poolclass=NullPool,
+                           connect_args={"timeout": busy_timeout}, json_serializer=dumps)
+    event.listen(engine, "connect", sqlite_pragmas)
+    return engine
+
+
 class SqliteWriter:
     def __init__(self, path: Path, busy_timeout: float) -> None:
-        self.engine = create_engine(f"sqlite:///{path}", poolclass=NullPool,
-                                    connect_args={"timeout": busy_timeout},
-                                    json_serializer=dumps)  # as make_engine's
-        event.listen(self.engine, "connect", sqlite_pragmas)
+        self.engine = thread_engine(path, busy_timeout)
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="journal-sqlite")
         self._conn: Connection | None = None  # the writer's, kept between batches
         self._short = SqliteShortWay(self.engine.dialect)

@@ -19,6 +19,19 @@ def join(base_url: str, code: str, name: str) -> tuple[int, str]:
     return data["seat"], data["seat_token"]
 
 
+def bot_table(base_url: str, name: str, **room: Any) -> tuple[str, str]:
+    """A 2-player table under way, made over HTTP with `room`'s options: `name` in the
+    first free seat (0), a random bot in seat 1; its code and `name`'s seat token."""
+    made = httpx.post(f"{base_url}/api/rooms", json={"players": 2, **room})
+    made.raise_for_status()
+    code, host = made.json()["code"], made.json()["host_token"]
+    _, token = join(base_url, code, name)
+    httpx.post(f"{base_url}/api/rooms/{code}/bot",
+               json={"token": host, "seat": 1, "level": "random"}).raise_for_status()
+    httpx.post(f"{base_url}/api/rooms/{code}/start", json={"token": host}).raise_for_status()
+    return code, token
+
+
 class SeatPlayer(threading.Thread):
     """A seat played over the websocket until the game ends: it keeps the seat's view from
     the frames and, at each version where it is this seat's turn, asks `turn` to act. A

@@ -21,7 +21,7 @@ from server.history.document import FORMAT
 from server.rules import MOVE, OVER, RULES_VERSION, apply, new_game, view
 
 from .geometry import STEP_NUMBER_OVERLAPS, thai_breaks_between_words, words_whole
-from .players import join
+from .players import bot_table
 from .ui import ARTIFACTS, CANDIDATES, no_sideways_scroll, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
@@ -138,14 +138,7 @@ UNDER_BAR = """() => { const top = document.getElementById('actionbar').getBound
 def hint_room(base_url: str, page: Page) -> None:
     """A 2-player room allowing hints, made over HTTP: `page` in seat 0 (who starts), a
     random bot in seat 1."""
-    made = httpx.post(f"{base_url}/api/rooms",
-                      json={"players": 2, "hints": True, "starting_player": 0})
-    made.raise_for_status()
-    code, host = made.json()["code"], made.json()["host_token"]
-    _, token = join(base_url, code, "Mina")
-    httpx.post(f"{base_url}/api/rooms/{code}/bot",
-               json={"token": host, "seat": 1, "level": "random"}).raise_for_status()
-    httpx.post(f"{base_url}/api/rooms/{code}/start", json={"token": host}).raise_for_status()
+    code, token = bot_table(base_url, "Mina", hints=True, starting_player=0)
     room = code.replace("-", "")
     page.add_init_script(f"localStorage.setItem('cr.seat.{room}', '{token}')")
     page.goto(f"/r/{room}")

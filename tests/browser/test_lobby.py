@@ -8,7 +8,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from .players import join
+from .players import bot_table
 from .ui import button, no_sideways_scroll, screenshot
 
 pytestmark = pytest.mark.browser
@@ -80,14 +80,7 @@ MINE_AT = """() => { const box = (e) => e.getBoundingClientRect();
 def table_under_way(base_url: str) -> tuple[str, str]:
     """A 2-player table under way, made over HTTP: Mira in seat 1 (its code and her seat
     token), a bot in seat 2."""
-    made = httpx.post(f"{base_url}/api/rooms", json={"players": 2})
-    made.raise_for_status()
-    code, host = made.json()["code"], made.json()["host_token"]
-    _, token = join(base_url, code, "Mira")
-    httpx.post(f"{base_url}/api/rooms/{code}/bot",
-               json={"token": host, "seat": 1, "level": "random"}).raise_for_status()
-    httpx.post(f"{base_url}/api/rooms/{code}/start", json={"token": host}).raise_for_status()
-    return code, token
+    return bot_table(base_url, "Mira")
 
 
 @pytest.mark.parametrize("locale", ["en-US", "th-TH", "ko-KR"])

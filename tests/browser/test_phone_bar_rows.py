@@ -126,10 +126,7 @@ def test_a_refusal_on_your_turn_covers_nothing_you_can_use(new_page, base_url: s
     one can serve), the toast and the bar cover nothing usable and cut no button."""
     lang = locale[:2]
     page = new_page(width=360, height=740, locale=locale)
-    state = {"spoil": False}
-    page.route_web_socket(re.compile(r"/ws/"), lambda ws: refusing(ws, state))
-    hint_room(base_url, page)
-    page.wait_for_selector("#game:not([hidden])")
+    state = refusing_game(page, base_url)
     rng = random.Random(5)
     for step, walking in (("move", True), ("pour", False), ("process", False)):
         to_step(page, rng, step, walking)
@@ -179,22 +176,7 @@ def test_the_phone_bar_with_a_long_hint_while_pouring_and_serving(new_page, base
         page.locator(".hint-btn").click()
     expect(page.locator("#hint-line")).to_be_visible(timeout=30_000)
     make_usable(page)
-    for lang in ("th", "ko", "en"):
-        page.evaluate(LONG_HINT, lang)
-        page.evaluate("() => scrollTo(0, 0)")
-        page.wait_for_timeout(50)
-        assert page.evaluate(LINES, "#hint-line") >= 3, lang
-        buttons = page.evaluate(BAR_BUTTONS)
-        covered = page.evaluate(UNDER_THE_BAR)
-        print(f"{step} {lang}: bar top {covered['top']}, over {covered['parts']}, "
-              f"targets {page.locator('.target').count()}")
-        page.screenshot(path=str(ARTIFACTS / f"phone-hint-{step}-360-740-{lang}.png"))
-        assert [b for b in buttons if b["wrong"]] == [], (lang, buttons)
-        assert any(b["enabled"] for b in buttons), (lang, buttons)
-        assert page.evaluate(BAR_CUTS) == {"overflow": 0, "cut": []}, lang
-        assert covered["usable"] == [] and covered["live"] == [], (lang, covered)
-        assert "cups" not in covered["parts"] and "orders" not in covered["parts"], (lang, covered)
-        assert page.evaluate("scrollY") == 0, lang
+    longest_hint_covers_nothing(page, step)
 
 
 # The boxes of the bar's buttons and of your own board's enabled controls, and which of
@@ -346,6 +328,14 @@ def test_serving_with_the_longest_hint_the_bar_covers_nothing_you_can_use(  # no
     expect(served).to_have_attribute("aria-pressed", "true")
     lit = page.locator(".pboard.is-me .card.target")
     assert lit.count() >= 1
+    longest_hint_covers_nothing(page, "serve")
+    rival.close()
+
+
+def longest_hint_covers_nothing(page: Page, step: str) -> None:
+    """The longest hint line (three lines and more) shown in th, ko and en at `step`: every
+    visible button of the bar whole in the bar and the window, none cut, at least one
+    enabled; the bar over none of your cups, orders or enabled controls; page unscrolled."""
     for lang in ("th", "ko", "en"):
         page.evaluate(LONG_HINT, lang)
         page.evaluate("() => scrollTo(0, 0)")
@@ -353,13 +343,23 @@ def test_serving_with_the_longest_hint_the_bar_covers_nothing_you_can_use(  # no
         assert page.evaluate(LINES, "#hint-line") >= 3, lang
         buttons = page.evaluate(BAR_BUTTONS)
         covered = page.evaluate(UNDER_THE_BAR)
-        print(f"serve {lang}: bar top {covered['top']}, over {covered['parts']}, "
-              f"{lit.count()} orders lit, bar buttons {[b['text'] for b in buttons]}")
-        screenshot(page, f"phone-hint-serve-360-740-{lang}", full_page=False)
+        print(f"{step} {lang}: bar top {covered['top']}, over {covered['parts']}, "
+              f"targets {page.locator('.target').count()}, "
+              f"bar buttons {[b['text'] for b in buttons]}")
+        screenshot(page, f"phone-hint-{step}-360-740-{lang}", full_page=False)
         assert [b for b in buttons if b["wrong"]] == [], (lang, buttons)
         assert any(b["enabled"] for b in buttons), (lang, buttons)
         assert page.evaluate(BAR_CUTS) == {"overflow": 0, "cut": []}, lang
         assert covered["usable"] == [] and covered["live"] == [], (lang, covered)
         assert "cups" not in covered["parts"] and "orders" not in covered["parts"], (lang, covered)
         assert page.evaluate("scrollY") == 0, lang
-    rival.close()
+
+
+def refusing_game(page: Page, base_url: str) -> dict[str, bool]:
+    """`page` seated in a hint room whose socket `refusing` watches: set the returned
+    state's "spoil" and the page's next action is swapped for one the rules refuse."""
+    state = {"spoil": False}
+    page.route_web_socket(re.compile(r"/ws/"), lambda ws: refusing(ws, state))
+    hint_room(base_url, page)
+    page.wait_for_selector("#game:not([hidden])")
+    return state

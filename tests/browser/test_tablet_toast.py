@@ -10,14 +10,12 @@ scroll position, in the walk, the pour (a token picked) and the serve (a cup pic
 from __future__ import annotations
 
 import random
-import re
 
 import pytest
 from playwright.sync_api import expect
 
-from .test_hint import hint_room
 from .test_one_screen import phase
-from .test_phone_bar_rows import UNDER_THE_TOAST, click_any, make_usable, refusing, to_step
+from .test_phone_bar_rows import UNDER_THE_TOAST, click_any, make_usable, refusing_game, to_step
 from .ui import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -27,10 +25,7 @@ pytestmark = pytest.mark.browser
 def test_a_refusal_on_a_tablet_covers_nothing_you_can_use(new_page, base_url: str,  # noqa: ANN001
                                                           width: int, height: int) -> None:
     page = new_page(width=width, height=height)
-    state = {"spoil": False}
-    page.route_web_socket(re.compile(r"/ws/"), lambda ws: refusing(ws, state))
-    hint_room(base_url, page)
-    page.wait_for_selector("#game:not([hidden])")
+    state = refusing_game(page, base_url)
     rng = random.Random(5)
     for step, walking in (("move", True), ("pour", False), ("process", False)):
         to_step(page, rng, step, walking)

@@ -7,7 +7,8 @@
 // they and the bar then cover nothing usable. Where nothing is clear they stay rows of the bar,
 // as before (issue 43). The board and your own area never move for it.
 
-const LIVE = ":not(:disabled):not([aria-disabled=true])";
+// An enabled control (the zoom keeps clear of these too).
+export const LIVE = ":not(:disabled):not([aria-disabled=true])";
 // What a player can use now outside the bar: a legal cell, a target, an enabled button of
 // the board or of your own board, the header's controls.
 const USABLE = `#board .cell.legal, .target, #board-area button${LIVE}, .pboard.is-me button${LIVE}, `
@@ -104,16 +105,18 @@ export function placeLooseToast() {
   const head = document.querySelector(".topbar");
   const under = Math.max(0, bar.getBoundingClientRect().bottom, head ? head.getBoundingClientRect().bottom : 0) + GAP;
   const words = { l: `${GAP + 2}px`, r: `${GAP + 2}px`, t: `${Math.round(under)}px` };
-  let best = null;
-  for (const spot of SPOTS) {
+  const put = (spot) => {
     for (const p of SET_LOOSE) toast.style.removeProperty(p);
     for (const [p, v] of Object.entries(spot)) toast.style.setProperty(p, words[v] || v);
+  };
+  let best = null;
+  for (const spot of SPOTS) {
+    put(spot);
     const n = over();
     if (!n) return;
     if (!best || n < best.n) best = { spot, n };
   }
-  for (const p of SET_LOOSE) toast.style.removeProperty(p);
-  for (const [p, v] of Object.entries(best.spot)) toast.style.setProperty(p, words[v] || v);
+  put(best.spot);
 }
 
 /**

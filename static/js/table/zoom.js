@@ -13,6 +13,7 @@
 // pointer itself: it goes when the pointer moves onto anything outside its chip, and after a
 // redraw when the chip is no longer under the pointer.
 import { h } from "../core/dom.js";
+import { LIVE } from "./bar-notes.js";
 import { icon } from "../core/icons.js";
 import { ing, orderName, t } from "../lang/i18n.js";
 
@@ -61,7 +62,6 @@ function zoomOf(el, drawCard) {
 // penalties, Rush), and whatever you can use now (a legal cell, a target, an enabled control
 // of your own board, of the board's area or of the action bar, a token of your hand). And
 // where it can, it leaves your orders, cups and tiles and the board alone too.
-const LIVE = ":not(:disabled):not([aria-disabled=true])";
 const NEVER = `.pboard.is-me .pb-head, .pboard.is-me .stats, #board .cell.legal, .target, `
   + `.pboard.is-me button${LIVE}, #board-area button${LIVE}, #actionbar button${LIVE}`;
 const RATHER_NOT = ".pboard.is-me .tab, .pboard.is-me .cup-wrap, .pboard.is-me .tile, #board";
