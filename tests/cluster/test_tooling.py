@@ -9,7 +9,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ from server.cluster.dev import (
     write_proxy_config,
 )
 from server.rooms.codes import ALPHABET, display
+from tests.ports import ports_in_a_row
 
 from .harness import Cluster, Instance, create_database, drop_database, free_port, redis_ping
 
@@ -134,21 +134,6 @@ def test_a_dead_instance_is_skipped_and_taken_back_once_it_returns(
         fresh = fresh[12:]
     for code in on_victim:
         assert c.route(f"/r/{code}")[0] is survivor
-
-
-def ports_in_a_row(n: int) -> int:
-    """The first of n consecutive free ports."""
-    for _ in range(100):
-        first = random.randint(20000, 60000 - n)
-        with contextlib.ExitStack() as stack:
-            try:
-                for port in range(first, first + n):
-                    s = stack.enter_context(socket.socket())
-                    s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return first
-    raise RuntimeError("no run of free ports")
 
 
 def test_the_launcher_refuses_sqlite_in_one_line() -> None:
