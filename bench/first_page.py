@@ -21,8 +21,8 @@ import json
 import os
 import resource
 import signal
-import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -30,12 +30,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.ports import free_port  # noqa: E402  (standard library only, as this script)
 
 
 def answers(url: str) -> bool:

@@ -50,7 +50,6 @@ import queue as queue_module
 import random
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -66,6 +65,10 @@ import jsonpatch
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.ports import free_port  # noqa: E402  (one place picks the ports: tests/ports.py)
+
 NODE_DIR = ROOT / "bench" / "node"
 SEATS = 4
 SPECTATORS = 4
@@ -76,12 +79,6 @@ TRACKED = ("/game/phase", "/game/current", "/game/legal")
 
 def tracked(game: dict | None) -> dict | None:
     return game and {k: game.get(k) for k in ("phase", "current", "legal")}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # --- the server under test -------------------------------------------------------------
@@ -109,6 +106,8 @@ def start_server(kind: str, port: int, data_dir: str, database_url: str | None,
             [sys.executable, str(ROOT / "bench" / "baseline.py"), "--port", str(port)]
     proc = subprocess.Popen(cmd, cwd=root or ROOT, env=env)
     for _ in range(300):
+        if proc.poll() is not None:  # e.g. its port taken: not another server's /healthz
+            raise SystemExit(f"{kind} server exited with {proc.returncode}")
         try:
             if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
                 return proc

@@ -4,6 +4,7 @@
 the two halves for callers that stop and start a server themselves (tests/persist/live.py)
 or watch what it spawned (tests/bots/test_orphans.py). The cluster harness starts its
 instances through server.cluster.dev, as `make cluster` does, and takes its ports here.
+`free_port` is tests/ports.py's, re-exported: the one place that picks a port to bind later.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -22,13 +22,9 @@ from typing import IO
 
 import httpx
 
+from tests.ports import free_port
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def children(pid: int) -> set[int]:

@@ -134,23 +134,31 @@ def start_instance(env: Mapping[str, str], *, stdout: IO[bytes] | int | None = N
 
 
 def wait_healthy(url: str, proc: subprocess.Popen[bytes] | None = None,
-                 timeout: float = 30.0) -> dict:
+                 timeout: float = 30.0, instance: str | None = None) -> dict:
     """/healthz's answer once the instance at `url` gives one; ClusterError if it dies or
-    does not answer within `timeout` seconds."""
+    does not answer within `timeout` seconds. With `instance`, only an answer naming it
+    (its INSTANCE_ID) counts: a process that held the port before the instance could
+    bind it (a leftover one, another test's server) answers /healthz too, while the instance
+    fails to bind and exits; taken for it, the proxy would send its rooms there."""
     import httpx  # here: `render` runs in the image, which has no test tooling
 
+    stranger = ""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
-            raise ClusterError(f"{url} exited with code {proc.returncode}")
+            raise ClusterError(f"{url} exited with code {proc.returncode}{stranger}")
         try:
             r = httpx.get(f"{url}/healthz", timeout=1)
             if r.status_code == 200:
-                return r.json()
-        except httpx.HTTPError:
+                health: dict = r.json()
+                if instance in (None, health.get("instance")):
+                    return health
+                stranger = (f"; another process answers on its port (instance "
+                            f"{health.get('instance')!r}, not {instance!r})")
+        except (httpx.HTTPError, ValueError):
             pass
         time.sleep(0.1)
-    raise ClusterError(f"{url} did not answer /healthz within {timeout:.0f} s")
+    raise ClusterError(f"{url} did not answer /healthz within {timeout:.0f} s{stranger}")
 
 
 def stop_instance(proc: subprocess.Popen[bytes], timeout: float = 20.0) -> int:
@@ -238,7 +246,8 @@ def run(instances: int, port: int, first_port: int, workdir: Path) -> None:
             procs[name] = start_instance(env)
             (workdir / f"{name}.pid").write_text(f"{procs[name].pid}\n")
         for n, (name, proc) in enumerate(procs.items()):
-            health = wait_healthy(f"http://127.0.0.1:{first_port + n}", proc, timeout=60)
+            health = wait_healthy(f"http://127.0.0.1:{first_port + n}", proc, timeout=60,
+                                  instance=name)
             print(f"{name}: http://127.0.0.1:{first_port + n} (pid {proc.pid}, "
                   f"{health.get('rooms', 0)} rooms)", flush=True)
         servers = [f"127.0.0.1:{first_port + n}" for n in range(instances)]

@@ -298,10 +298,12 @@ class Ownership:
         while True:
             await asyncio.sleep(self.ttl / 3)
             try:
+                # The rooms as they were when their leases were checked: by the time the
+                # answer is acted on, one may have been handed over, or claimed here anew.
+                held = dict(self.manager.rooms)
                 # Claims under way hold leases too, before their rooms are registered.
-                lost, missing = await self.leases.renew(
-                    sorted({*self.manager.rooms, *self._claims}))
-                lost |= await self._retake(missing)
+                lost, missing = await self.leases.renew(sorted({*held, *self._claims}))
+                lost |= await self._retake(missing, held)
                 await self.publish_lobby()
                 if not await self.identity.renew():
                     log.error("another instance runs as INSTANCE_ID=%s: each needs its own",
@@ -315,14 +317,30 @@ class Ownership:
                 log.warning("redis reachable again")
             self.redis_ok = True
             for code in lost:
+                # Only a room registered then and still: a claim under way was waiting for
+                # that lease (had it finished meanwhile, dropping would lose the room it just
+                # claimed, and the request waiting for it would find none); the next round
+                # checks whatever it registered.
+                if code not in held or not self._unchanged(code, held):
+                    continue
                 log.warning("lease of room %s taken by another instance; dropping it", code)
                 await self.drop(code)
 
-    async def _retake(self, missing: set[str]) -> set[str]:
+    def _unchanged(self, code: str, held: dict[str, Room]) -> bool:
+        """Whether room `code` is here as it was when its lease was checked (`held`): the
+        same room still registered, or a claim of it still under way."""
+        if code in held:
+            return self.manager.rooms.get(code) is held[code]
+        return code in self._claims and code not in self.manager.rooms
+
+    async def _retake(self, missing: set[str], held: dict[str, Room]) -> set[str]:
         """Take back the missing leases of rooms whose epoch in PostgreSQL is still ours (Redis
         lost them: it restarted empty); returns the others, lost (they expired while we were
         frozen, and another instance claimed the room since). A claim under way has no epoch
-        yet: its lease is taken back if free (its claim raises the epoch anyway)."""
+        yet: its lease is taken back if free (its claim raises the epoch anyway). A room
+        handed over since it was checked (its lease given back, not lost) is not taken
+        back: its next owner is waiting for that lease."""
+        missing = {code for code in missing if self._unchanged(code, held)}
         if not missing:
             return set()
         assert self.database is not None
@@ -336,6 +354,8 @@ class Ownership:
             return set()
         lost = set()
         for code, epoch in ours.items():
+            if not self._unchanged(code, held):
+                continue  # handed over or claimed since the check: not ours to take back
             if epoch is not None and stored.get(code, epoch) != epoch \
                     or not await self.leases.acquire(code):
                 lost.add(code)

@@ -229,7 +229,8 @@ class Cluster:
         for name in names or list(self.instances):
             inst = self.instances[name]
             try:
-                out[name] = wait_healthy(inst.url, inst.proc, timeout or self.start_timeout)
+                out[name] = wait_healthy(inst.url, inst.proc, timeout or self.start_timeout,
+                                         instance=name)
             except ClusterError as e:
                 raise ClusterError(f"{name}: {e}\n{inst.tail()}") from None
         return out

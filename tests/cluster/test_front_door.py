@@ -8,8 +8,10 @@ table), never bouncing seats between instances."""
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import time
+from collections.abc import Iterator
 
 import httpx
 
@@ -21,44 +23,56 @@ from .test_through_proxy import PLAYERS, ThroughProxy, drain, reconnect
 ROOMS = 4
 
 
-def tables_on(c: Cluster, proxy: ThroughProxy, name: str, count: int) -> list[Table]:
-    """`count` tables whose rooms the proxy routes to instance `name` (made until enough)."""
+@contextlib.contextmanager
+def tables_on(c: Cluster, proxy: ThroughProxy, name: str, count: int) -> Iterator[list[Table]]:
+    """`count` tables whose rooms the proxy routes to instance `name` (made until enough),
+    for the block; every socket and client they opened is closed after it, whatever
+    happens (one left open fails the worker's next test with a ResourceWarning)."""
     tables: list[Table] = []
-    for seed in range(100, 140):
-        table = Table(proxy, PLAYERS, seed=seed)  # type: ignore[arg-type]
-        if c.route(f"/api/rooms/{table.code}")[0].name == name:
-            tables.append(table)
-            if len(tables) == count:
-                return tables
+    try:
+        for seed in range(100, 140):
+            tables.append(Table(proxy, PLAYERS, seed=seed))  # type: ignore[arg-type]
+            if c.route(f"/api/rooms/{tables[-1].code}")[0].name != name:
+                tables.pop().close()
+            elif len(tables) == count:
+                break
         else:
+            raise AssertionError(f"fewer than {count} rooms landed on {name}")
+        yield tables
+    finally:
+        for table in tables:
             table.close()
-    raise AssertionError(f"fewer than {count} rooms landed on {name}")
 
 
 def test_a_frozen_instance_gives_up_its_rooms_through_the_front_door(cluster) -> None:
     c: Cluster = cluster(2)
     proxy = ThroughProxy(c)
-    tables = tables_on(c, proxy, "i1", 2)
-    for table in tables:
-        table.play(2)
-    c.kill("i1", signal.SIGSTOP)
-    frozen = time.monotonic()
-    try:
+    with tables_on(c, proxy, "i1", 2) as tables:
         for table in tables:
-            reconnect(table, proxy)  # the socket to the frozen one is cut; the client retries
-            table.play(2)  # a move answered over the websocket: the room is playable
-            home, answer = c.route(f"/api/rooms/{table.code}")
-            assert answer.status_code == 200 and home.name == "i2"
-        # LEASE_TTL is 2 s in the harness; without active checks this takes > 60 s (504s).
-        assert time.monotonic() - frozen < 2 + 10
-    finally:
-        c.kill("i1", signal.SIGCONT)
+            table.play(2)
+        c.kill("i1", signal.SIGSTOP)
+        frozen = time.monotonic()
+        try:
+            for table in tables:
+                reconnect(table, proxy)  # the socket to the frozen one is cut; the client retries
+                table.play(2)  # a move answered over the websocket: the room is playable
+                home, answer = c.route(f"/api/rooms/{table.code}")
+                assert answer.status_code == 200 and home.name == "i2"
+            # LEASE_TTL is 2 s in the harness; without active checks this takes > 60 s (504s).
+            assert time.monotonic() - frozen < 2 + 10
+        finally:
+            c.kill("i1", signal.SIGCONT)
 
 
 def test_a_restart_moves_each_room_once(cluster) -> None:
     c: Cluster = cluster(2)
     proxy = ThroughProxy(c)
-    tables = tables_on(c, proxy, "i1", ROOMS)
+    with tables_on(c, proxy, "i1", ROOMS) as tables:
+        restarted_once(c, proxy, tables)
+
+
+def restarted_once(c: Cluster, proxy: ThroughProxy, tables: list[Table]) -> None:
+    """Each table's room moves once when i1 restarts: away, and it stays there."""
     for table in tables:
         table.play(2)
     moved = dict.fromkeys((t.code for t in tables), 0)

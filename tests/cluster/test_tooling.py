@@ -9,7 +9,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,16 +16,21 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import pytest
 from websockets.sync.client import connect
 
 from server.cluster.dev import (
     ROOT,
+    ClusterError,
     proxy_binary,
     render_proxy_config,
     write_proxy_config,
 )
 from server.rooms.codes import ALPHABET, display
+from tests.ports import ports_in_a_row
+from tests.serving import served
 
+from . import harness
 from .harness import Cluster, Instance, create_database, drop_database, free_port, redis_ping
 
 
@@ -136,19 +140,19 @@ def test_a_dead_instance_is_skipped_and_taken_back_once_it_returns(
         assert c.route(f"/r/{code}")[0] is survivor
 
 
-def ports_in_a_row(n: int) -> int:
-    """The first of n consecutive free ports."""
-    for _ in range(100):
-        first = random.randint(20000, 60000 - n)
-        with contextlib.ExitStack() as stack:
-            try:
-                for port in range(first, first + n):
-                    s = stack.enter_context(socket.socket())
-                    s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return first
-    raise RuntimeError("no run of free ports")
+def test_a_server_that_took_an_instances_port_is_not_taken_for_the_instance(
+    cluster_parts: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Another test's server bound the port picked for i1 before i1 could: it answers
+    # /healthz, and i1 exits ("address already in use"). Taken for i1, the proxy would send
+    # i1's share of the rooms to a server that has none of them (not_found at the front door).
+    with served(tmp_path / "other.db") as other:
+        taken = int(other.rsplit(":", 1)[1])
+        picks = iter([free_port(), free_port(), taken, free_port()])  # redis, proxy, i1, i2
+        monkeypatch.setattr(harness, "free_port", lambda: next(picks))
+        with pytest.raises(ClusterError, match="another process answers on its port"), \
+                Cluster(tmp_path / "cluster", 2):
+            pass
 
 
 def test_the_launcher_refuses_sqlite_in_one_line() -> None:

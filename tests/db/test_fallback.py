@@ -7,7 +7,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from server.db.fallback import FallbackFile
 from server.db.journal import Journal
 from server.db.models import JournalEntry
 from server.db.session import make_engine, session_factory
+from tests.ports import free_port
 
 from .conftest import Clock, Outage
 from .helpers import new_room
@@ -131,15 +131,9 @@ asyncio.run(main(sys.argv[1], sys.argv[2]))
 """
 
 
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def run_child_until_killed(fallback: Path, acks: int) -> int:
     """A server that journals during an outage and is SIGKILLed; returns its last ack."""
-    unreachable = f"postgresql+asyncpg://postgres@127.0.0.1:{closed_port()}/gone"
+    unreachable = f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/gone"
     last = 0
     with subprocess.Popen(  # leaving the block closes its stdout pipe
         [sys.executable, "-c", CHILD, unreachable, str(fallback)], cwd=ROOT,

@@ -85,11 +85,15 @@ class Player:
         # `source`: the local address to connect from (another client, e.g. 127.0.0.2).
         where = {} if source is None else {"source_address": (source, 0)}
         self.ws: ClientConnection = connect(url, open_timeout=5, **where).__enter__()
-        self.ws.send(json.dumps({"type": "hello", "token": token, "v": v}))
         self.view: dict[str, Any] | None = None
         self.v = -1
         self.watcher: dict[str, Any] | None = None
-        self.first = self.recv()  # the snapshot, or an error
+        try:
+            self.ws.send(json.dumps({"type": "hello", "token": token, "v": v}))
+            self.first = self.recv()  # the snapshot, or an error
+        except BaseException:
+            self.close()
+            raise
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
         frame = json.loads(self.ws.recv(timeout=timeout))
@@ -122,18 +126,31 @@ class Player:
 
 
 class Table:
-    """A room made over HTTP; its players' sockets; every acknowledged (seat, action)."""
+    """A room made over HTTP; its players' sockets; every acknowledged (seat, action).
+    A context manager (closed after the block); one that fails to set up closes what it
+    opened before raising."""
 
     def __init__(self, server: Server, players: int, seed: int) -> None:
         self.api = httpx.Client(base_url=server.http, timeout=10)
-        created = self.api.post("/api/rooms", json={"players": players}).json()
-        self.code, self.host = created["code"], created["host_token"]
-        self.tokens = [self.join(f"P{s}") for s in range(players)]
-        assert self.api.post(f"/api/rooms/{self.code}/start", json={"token": self.host}).is_success
-        self.rng = random.Random(seed)
-        self.acked: list[tuple[int, dict[str, Any]]] = []
         self.players: list[Player] = []
-        self.connect(server)
+        try:
+            created = self.api.post("/api/rooms", json={"players": players}).json()
+            self.code, self.host = created["code"], created["host_token"]
+            self.tokens = [self.join(f"P{s}") for s in range(players)]
+            started = self.api.post(f"/api/rooms/{self.code}/start", json={"token": self.host})
+            assert started.is_success, started.text
+            self.rng = random.Random(seed)
+            self.acked: list[tuple[int, dict[str, Any]]] = []
+            self.connect(server)
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def join(self, name: str) -> str:
         """A seat's token; a refused join fails with the server's answer, not a KeyError."""
@@ -146,9 +163,15 @@ class Table:
         self.api.close()
         self.api = httpx.Client(base_url=server.http, timeout=10)
         seen = [p.v for p in self.players] or [None] * len(self.tokens)
-        self.players = [
-            Player(server.ws(self.code), t, v) for t, v in zip(self.tokens, seen, strict=True)
-        ]
+        players: list[Player] = []
+        try:
+            for t, v in zip(self.tokens, seen, strict=True):
+                players.append(Player(server.ws(self.code), t, v))
+        except BaseException:  # the sockets opened so far are closed; the old ones stay
+            for p in players:
+                p.close()
+            raise
+        self.players = players
 
     def current(self) -> Player:
         """The player to act, once every socket has caught up with the newest version."""
