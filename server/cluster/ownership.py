@@ -91,7 +91,8 @@ class Ownership:
         self._handoffs: dict[str, asyncio.Future[None]] = {}  # releases under way, by code
         self._fenced: set[asyncio.Task[None]] = set()  # clean-ups of rooms fenced out
         self._orphans: tuple[set[str], set[str]] = (set(), set())  # the last two scans
-        self._silent: dict[str, float] = {}  # instance -> since when nobody hears its channel
+        # instance -> (since when nobody hears its channel, when that was last seen)
+        self._silent: dict[str, tuple[float, float]] = {}
 
     def fence(self, code: str) -> int | None:
         """The epoch to stamp on a journal write of room `code` (None: not ours)."""
@@ -225,15 +226,34 @@ class Ownership:
         log.info("claimed room %s (epoch %s)", code, epoch)
 
     async def _gone(self, instance: str) -> bool:
-        """Whether `instance` is dead rather than slow: its subscription to its handoff
-        channel is gone (Redis sees a killed process's connection close at once), twice,
-        GONE_CHECK apart. A frozen instance keeps its connection: its leases run out."""
+        """Whether `instance` is dead rather than slow: nobody has listened on its handoff
+        channel (Redis sees a killed process's connection close at once) for GONE_CHECK,
+        as seen by checks less than GONE_CHECK apart. A silence seen after a longer gap
+        starts anew: the instance may have been heard in between (it resubscribed, or a
+        brief hiccup ended), and a live one must not lose its rooms to two brief silences.
+        A frozen instance keeps its connection: its leases run out."""
         listening = await self.redis.pubsub_numsub(handoff_channel(instance))
+        now = self.clock()
         if listening and listening[0][1] > 0:
             self._silent.pop(instance, None)
             return False
-        since = self._silent.setdefault(instance, self.clock())
-        return self.clock() - since >= GONE_CHECK
+        since, seen = self._silent.get(instance, (now, now))
+        if now - seen >= GONE_CHECK:
+            since = now
+        self._silent[instance] = (since, now)
+        return now - since >= GONE_CHECK
+
+    async def _dead(self, instance: str) -> bool:
+        """`_gone`, asked until it can tell (for a caller that asks once in a while): True
+        once `instance` has been silent GONE_CHECK, False once it is heard or after a few
+        rounds without a verdict (its leases run out then)."""
+        for _ in range(8):
+            if await self._gone(instance):
+                return True
+            if instance not in self._silent:
+                return False
+            await asyncio.sleep(GONE_CHECK / 4)
+        return False
 
     # --- rooms going out -------------------------------------------------------------
 
@@ -400,7 +420,7 @@ class Ownership:
         ready = orphans & self._orphans[0] & self._orphans[1]
         self._orphans = (self._orphans[1], orphans)
         for holder in {h for h in holders if h is not None and h != self.instance}:
-            if await self._gone(holder):  # died holding leases: no need to wait them out
+            if await self._dead(holder):  # died holding leases: no need to wait them out
                 ready |= {c for c, h in zip(codes, holders, strict=True) if h == holder}
         for code in _jitter.sample(sorted(ready), len(ready)):
             with contextlib.suppress(RoomError):
