@@ -7,6 +7,9 @@ reads the challenge the browser signed (in clientDataJSON), consumes that row (s
 answer replayed, or answered twice, finds none) and only then verifies. The relying party
 (RP id and origin) comes from PUBLIC_URL's origin, else from the request's own host and scheme:
 an answer made for another site (another origin or RP id) fails verification.
+
+`webauthn` (with cryptography, pyOpenSSL and pyasn1: about a tenth of the server's import)
+is imported by the functions of a ceremony, at the first one, not at every server start.
 """
 
 from __future__ import annotations
@@ -15,23 +18,12 @@ import hashlib
 import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
-from webauthn import (
-    generate_authentication_options,
-    generate_registration_options,
-    verify_authentication_response,
-    verify_registration_response,
-)
-from webauthn.helpers import base64url_to_bytes, bytes_to_base64url, options_to_json_dict
-from webauthn.helpers.exceptions import WebAuthnException
-from webauthn.helpers.structs import (
-    AuthenticatorSelectionCriteria,
-    PublicKeyCredentialDescriptor,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
+
+if TYPE_CHECKING:
+    from webauthn.helpers.structs import AuthenticatorSelectionCriteria
 
 from . import store
 from .errors import AccountError
@@ -67,6 +59,12 @@ def challenge_id(challenge: bytes) -> str:
 
 
 def _selection() -> AuthenticatorSelectionCriteria:
+    from webauthn.helpers.structs import (
+        AuthenticatorSelectionCriteria,
+        ResidentKeyRequirement,
+        UserVerificationRequirement,
+    )
+
     return AuthenticatorSelectionCriteria(
         resident_key=ResidentKeyRequirement.REQUIRED,
         user_verification=UserVerificationRequirement.REQUIRED,
@@ -78,6 +76,10 @@ async def begin_registration(session: AsyncSession, rp: RelyingParty, purpose: s
                              exclude: list[str], data: dict[str, Any],
                              now: datetime) -> dict[str, Any]:
     """The creation options for the browser (JSON-ready); the challenge is stored."""
+    from webauthn import generate_registration_options
+    from webauthn.helpers import base64url_to_bytes, options_to_json_dict
+    from webauthn.helpers.structs import PublicKeyCredentialDescriptor
+
     options = generate_registration_options(
         rp_id=rp.rp_id, rp_name=RP_NAME, user_name=user_name, user_id=user_id,
         user_display_name=user_name, authenticator_selection=_selection(),
@@ -92,6 +94,10 @@ async def begin_registration(session: AsyncSession, rp: RelyingParty, purpose: s
 async def begin_authentication(session: AsyncSession, rp: RelyingParty,
                                now: datetime) -> dict[str, Any]:
     """Request options for a discoverable passkey (no name asked); the challenge stored."""
+    from webauthn import generate_authentication_options
+    from webauthn.helpers import options_to_json_dict
+    from webauthn.helpers.structs import UserVerificationRequirement
+
     options = generate_authentication_options(
         rp_id=rp.rp_id, user_verification=UserVerificationRequirement.REQUIRED)
     await store.put_challenge(session, challenge_id(options.challenge), SIGN_IN, None, {},
@@ -101,6 +107,8 @@ async def begin_authentication(session: AsyncSession, rp: RelyingParty,
 
 def signed_challenge(credential: dict[str, Any]) -> bytes:
     """The challenge a browser's answer claims to sign (checked again by verification)."""
+    from webauthn.helpers import base64url_to_bytes
+
     try:
         client_data = json.loads(base64url_to_bytes(credential["response"]["clientDataJSON"]))
         return base64url_to_bytes(client_data["challenge"])
@@ -121,6 +129,10 @@ async def take(session: AsyncSession, credential: dict[str, Any], purpose: str,
 
 def verify_registration(rp: RelyingParty, credential: dict[str, Any],
                         challenge: bytes) -> NewPasskey:
+    from webauthn import verify_registration_response
+    from webauthn.helpers import bytes_to_base64url
+    from webauthn.helpers.exceptions import WebAuthnException
+
     try:
         verified = verify_registration_response(
             credential=credential, expected_challenge=challenge, expected_rp_id=rp.rp_id,
@@ -143,6 +155,9 @@ def credential_id(credential: dict[str, Any]) -> str:
 def verify_assertion(rp: RelyingParty, credential: dict[str, Any], challenge: bytes,
                      passkey: PasskeyInfo) -> int:
     """The new signature count of a verified sign-in answer."""
+    from webauthn import verify_authentication_response
+    from webauthn.helpers.exceptions import WebAuthnException
+
     try:
         verified = verify_authentication_response(
             credential=credential, expected_challenge=challenge, expected_rp_id=rp.rp_id,

@@ -16,10 +16,8 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from server.cluster.manager import ClusterRoomManager
 from server.rooms.ratelimit import RateLimit
 
-from .cluster import Reports
 from .feed import Operations
 from .refusals import Watch
 from .routes import ACTIONS_PER_MINUTE, report_of, router
@@ -60,8 +58,10 @@ async def _start(app: FastAPI, ops: Operations) -> list[asyncio.Task[None]]:
             await ops.load(session)
             ops.migration = await database_migration(session)
         tasks.append(asyncio.create_task(ops.run(sessions)))
-    manager = app.state.rooms
-    if isinstance(manager, ClusterRoomManager):
+    if app.state.settings.cluster:  # Redis is imported by a server in cluster mode only
+        from .cluster import Reports
+
+        manager = app.state.rooms
         reports = Reports(manager.redis, manager.instance, lambda: report_of(app))
         app.state.operator_reports = reports
         tasks.append(asyncio.create_task(reports.run()))

@@ -6,6 +6,7 @@ reporting (stopped, frozen, or cut off from Redis)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -35,6 +36,12 @@ class Reports:
 
     async def publish(self) -> None:
         await self.redis.set(REPORT + self.instance, orjson.dumps(self.report()), px=REPORT_MS)
+
+    async def publish_now(self) -> None:
+        """Publish at once (after a change the next look must see), unless Redis is out of
+        reach: the regular publishing catches up then."""
+        with contextlib.suppress(RedisError):
+            await self.publish()
 
     async def run(self, every: float = PUBLISH_EVERY) -> None:
         while True:

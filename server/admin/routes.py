@@ -7,13 +7,11 @@ operator and time before its answer."""
 
 from __future__ import annotations
 
-import contextlib
 import time
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import Response
-from redis.exceptions import RedisError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.accounts import store as accounts
@@ -27,10 +25,12 @@ from server.rooms.ratelimit import RateLimit
 
 from . import store
 from .actions import close_room
-from .cluster import Reports
 from .feed import Operations
 from .models import AccountAction, Announcement
 from .snapshot import instance_report
+
+if TYPE_CHECKING:  # a type only: Redis is imported by a server in cluster mode only
+    from .cluster import Reports
 
 router = APIRouter(include_in_schema=False)
 ACTIONS_PER_MINUTE = 30
@@ -166,8 +166,7 @@ async def close(code: str, request: Request, me: Acting) -> dict[str, Any]:
     await _record(request, me, store.CLOSE_ROOM, room.display_code, room.status)
     reports: Reports | None = request.app.state.operator_reports
     if reports is not None:  # the owner's report, without the room, for the next look
-        with contextlib.suppress(RedisError):
-            await reports.publish()
+        await reports.publish_now()
     return {"ok": True, "code": room.display_code}
 
 

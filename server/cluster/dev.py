@@ -144,20 +144,22 @@ def wait_healthy(url: str, proc: subprocess.Popen[bytes] | None = None,
 
     stranger = ""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            raise ClusterError(f"{url} exited with code {proc.returncode}{stranger}")
-        try:
-            r = httpx.get(f"{url}/healthz", timeout=1)
-            if r.status_code == 200:
-                health: dict = r.json()
-                if instance in (None, health.get("instance")):
-                    return health
-                stranger = (f"; another process answers on its port (instance "
-                            f"{health.get('instance')!r}, not {instance!r})")
-        except (httpx.HTTPError, ValueError):
-            pass
-        time.sleep(0.1)
+    # One client for all the looks: httpx.get makes one (and its TLS context) per call.
+    with httpx.Client(timeout=1) as client:
+        while time.monotonic() < deadline:
+            if proc is not None and proc.poll() is not None:
+                raise ClusterError(f"{url} exited with code {proc.returncode}{stranger}")
+            try:
+                r = client.get(f"{url}/healthz")
+                if r.status_code == 200:
+                    health: dict = r.json()
+                    if instance in (None, health.get("instance")):
+                        return health
+                    stranger = (f"; another process answers on its port (instance "
+                                f"{health.get('instance')!r}, not {instance!r})")
+            except (httpx.HTTPError, ValueError):
+                pass
+            time.sleep(0.05)
     raise ClusterError(f"{url} did not answer /healthz within {timeout:.0f} s{stranger}")
 
 

@@ -11,13 +11,15 @@ canonical form first, so the proxy hashes one form per room.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.rooms import RoomError, display, normalize
 
-from .ownership import Ownership
+if TYPE_CHECKING:  # a type only: Redis is imported where a cluster is made
+    from .ownership import Ownership
 
 ROOM_PATH = re.compile(r"^/(?:r|ws|api/rooms)/([^/]+)")
 

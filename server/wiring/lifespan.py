@@ -15,7 +15,7 @@ from fastapi import FastAPI
 
 from server.api.account_seats import watch as watch_accounts
 from server.bots.driver import BotDriver
-from server.bots.hint import Hints
+from server.bots.hint_requests import Hints
 from server.bots.pool import BotPool
 from server.history.reviews import Reviews
 from server.memory import Collector, PauseWatch

@@ -7,9 +7,8 @@ import dataclasses
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from server.cluster.manager import ClusterRoomManager, redis_client
 from server.cluster.settings import check_cluster_settings
 from server.config import Settings
 from server.db.models import utcnow
@@ -19,6 +18,9 @@ from server.persist import Database
 from server.quickplay import Quickplay
 from server.rooms import Journal, RoomManager
 from server.tournaments import Tournaments
+
+if TYPE_CHECKING:
+    from server.cluster.manager import ClusterRoomManager
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +46,9 @@ def build_services(settings: Settings, journal: Journal | None,
     manager: RoomManager
     database: Database | None
     if settings.cluster:
+        # Redis and the cluster's modules are imported by a server in cluster mode only.
+        from server.cluster.manager import ClusterRoomManager, redis_client
+
         check_cluster_settings(settings, journal)
         cluster = ClusterRoomManager(settings, redis_client(settings), **clocked)
         manager = cluster

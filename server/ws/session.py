@@ -7,7 +7,7 @@ import logging
 import time
 from collections.abc import Callable, Collection
 
-from server.bots.hint import Hints
+from server.bots.hint_requests import Hints
 from server.config import Settings
 from server.metrics import Metrics
 from server.rooms import Connection, Room, RoomError, chat, outgoing, timeouts

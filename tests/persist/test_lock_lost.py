@@ -17,7 +17,7 @@ from db.conftest import PG_URL, reset_postgres
 from sqlalchemy.engine import make_url
 
 from server.persist.lock import JOURNAL_LOCK_KEY
-from tests.serving import free_port, launch, stop
+from tests.serving import POLL, free_port, launch, stop
 
 from .live import Server, Table, replay, seat_views
 
@@ -56,12 +56,13 @@ def env_for(tmp_path: Path, name: str) -> dict[str, str]:
 
 def serving_or_exit(proc: subprocess.Popen[bytes], url: str) -> bool:
     """Wait until the process serves (True) or exits (False)."""
-    while proc.poll() is None:
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return True
-        except httpx.TransportError:
-            time.sleep(0.1)
+    with httpx.Client(timeout=1) as client:  # one client for all the looks (serving.POLL)
+        while proc.poll() is None:
+            try:
+                if client.get(f"{url}/healthz").status_code == 200:
+                    return True
+            except httpx.TransportError:
+                time.sleep(POLL)
     return False
 
 

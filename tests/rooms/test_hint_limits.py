@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from server.bots.hint import RATE, WINDOW, Hints
+from server.bots.hint_requests import RATE, WINDOW, Hints
 from server.config import Settings
 from server.rooms import Connection, RoomError, RoomManager, RoomOptions, seating
 from tests.clocks import FakeClock
