@@ -55,6 +55,7 @@ from __future__ import annotations
 import math
 import random
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from server.rules import Action, Game, GameView, apply, public_view
@@ -104,6 +105,7 @@ RUSH_VALUE = 0.2
 WIN = 3.0  # a finished game won (lost) outweighs a few points either way
 POINTS = 1.0  # weight of the margin in points
 RESCUE = True  # offer endgame.py's rescues when tab 4 threatens the penalty limit
+RACE_FROM = 3  # penalties held by a player from which Style.race_turns applies
 RESCUE_SLACK = 0  # offer them too when tab 4 would bring us this close to the limit
 RESCUE_ROLLOUTS = True  # and play the best rescue in our own rollout turns
 ROLLOUT_RESCUE_RUSH = 3  # with at most this many Rush Tokens (a cheaper search)
@@ -147,6 +149,13 @@ class Style:
     # or left for later, and the hand goes to the others), the rest returned (R-POUR).
     pour_endings: int = 0
     pours: int = 0
+    # The other seats' rollout turns play the best rescue too (endgame.py) when their
+    # tab-4 orders threaten the penalty limit, as greedy never does: the penalty race is
+    # then judged against an opponent that rescues.
+    opponent_rescues: bool = False
+    # 2 players: once a player holds RACE_FROM penalties, rollouts go on to the end of the
+    # game for at most this many turns more (0: off).
+    race_turns: int = 0
 
 
 EXPERT_1 = Style("expert-1")
@@ -371,18 +380,22 @@ def _chance_ahead(standings: list[float], seat: int, scale: float) -> float:
 
 def sample_value(
     game: Game, plan: Plan, deck: list[int], memo: greedy.AllocationMemo,
+    style: Style = EXPERT,
 ) -> tuple[float, int]:
-    """(value, simulated turns): the plan played on `deck`, then HORIZON greedy turns,
-    then what greedy's best move would make of our next turn (LOOKAHEAD of its value)."""
+    """(value, simulated turns): the plan played on `deck`, then HORIZON greedy turns
+    (`style`: the other seats rescue too, races go on to the end), then what greedy's
+    best move would make of our next turn (LOOKAHEAD of its value)."""
     seat = game.current
     g = game.clone()
     g.deck = deck[:]
     for action in plan.actions:
         apply(g, action)
     turns = 1
-    while _rolls_on(g, seat, turns):
+    while _rolls_on(g, seat, turns, style):
         if g.current != seat:
-            rollout.finish_turn(g, memo, OPPONENT_RUSH)
+            if not (style.opponent_rescues
+                    and _rescue_turn(g, memo, greedy.upgrade_action, OPPONENT_RUSH)):
+                rollout.finish_turn(g, memo, OPPONENT_RUSH)
         elif not _rescue_turn(g, memo):
             rollout.finish_turn(g, memo, own_rush(g), upgrade_action)
         turns += 1
@@ -395,12 +408,16 @@ def sample_value(
     return value, turns
 
 
-def _rolls_on(game: Game, seat: int, turns: int) -> bool:
+def _rolls_on(game: Game, seat: int, turns: int, style: Style = EXPERT) -> bool:
     """Whether a rollout goes on: HORIZON turns and on until our turn, then (END_DECK)
-    on to the end of a game about to end."""
+    on to the end of a game about to end, and (`style.race_turns`, 2 players) of a
+    penalty race."""
     if game.phase == OVER:
         return False
     if turns <= HORIZON or game.current != seat:
+        return True
+    if (style.race_turns and game.n == 2 and turns <= HORIZON + style.race_turns
+            and max(len(p.penalties) for p in game.players) >= RACE_FROM):
         return True
     return (END_DECK is not None and turns <= HORIZON + END_TURNS
             and (game.closed or len(game.deck) <= END_DECK))
@@ -411,16 +428,20 @@ def own_rush(game: Game) -> int:
     return RUSH_ROLLOUT if game.n in RUSH_TABLES else OWN_RUSH
 
 
-def _rescue_turn(game: Game, memo: greedy.AllocationMemo) -> bool:
-    """In a rollout, our own turn when the tab-4 orders threaten the penalty limit: play
-    the best rescue (endgame.py) if there is one, as the expert itself would consider."""
+def _rescue_turn(
+    game: Game, memo: greedy.AllocationMemo,
+    upgrade: Callable[[Game], Action] = upgrade_action, rush: int | None = None,
+) -> bool:
+    """In a rollout, a turn when the tab-4 orders threaten the penalty limit: play the
+    best rescue (endgame.py) if there is one, as the expert itself would consider (our
+    own turns: the expert's upgrade rule and Rush; another seat's: `upgrade`, `rush`)."""
     if not RESCUE_ROLLOUTS or not endgame.at_risk(game):
         return False
     if game.phase == UPGRADE:
-        apply(game, upgrade_action(game))
+        apply(game, upgrade(game))
     found = endgame.rescues(game, 1, ROLLOUT_RESCUE_RUSH, memo)
     if not found:
-        rollout.finish_turn(game, memo, own_rush(game), upgrade_action)
+        rollout.finish_turn(game, memo, own_rush(game) if rush is None else rush, upgrade)
         return True
     for action in _finish_plan(game, found[0].meeple, found[0].ending, found[0].pour):
         apply(game, action)
@@ -458,7 +479,7 @@ def search(
         rng.shuffle(unseen)
         deck = unseen[:deck_count]
         for i in alive:
-            value, turns = sample_value(game, plans[i], deck, memo)
+            value, turns = sample_value(game, plans[i], deck, memo, style)
             plans[i].values.append(value)
             turns_done += turns
         work = work_units(turns_done, memo)
@@ -546,7 +567,8 @@ def decide(
 
 
 def choose(view: GameView, rng: random.Random, budget: Budget) -> Action:
-    return decide(view, rng, budget).action
+    # EXPERT looked up at the call: bench/bots_paired.py --style varies it in-process.
+    return decide(view, rng, budget, style=EXPERT).action
 
 
 def choose_v1(view: GameView, rng: random.Random, budget: Budget) -> Action:
