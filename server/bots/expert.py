@@ -105,6 +105,7 @@ RUSH_VALUE = 0.2
 WIN = 3.0  # a finished game won (lost) outweighs a few points either way
 POINTS = 1.0  # weight of the margin in points
 RESCUE = True  # offer endgame.py's rescues when tab 4 threatens the penalty limit
+SCREEN_DECKS = 2  # decks of the first screen (Style.screen)
 RACE_FROM = 3  # penalties held by a player from which Style.race_turns applies
 RESCUE_SLACK = 0  # offer them too when tab 4 would bring us this close to the limit
 RESCUE_ROLLOUTS = True  # and play the best rescue in our own rollout turns
@@ -156,6 +157,11 @@ class Style:
     # 2 players: once a player holds RACE_FROM penalties, rollouts go on to the end of the
     # game for at most this many turns more (0: off).
     race_turns: int = 0
+    # A first screen when there are more plans than this (0: none): every plan played on
+    # SCREEN_DECKS sampled decks up to our next turn (no rollout past it), and only the
+    # best `screen` go on to the search, greedy's and the rescues kept whatever their
+    # screen: more plans then need not starve each of samples.
+    screen: int = 0
 
 
 EXPERT_1 = Style("expert-1")
@@ -175,6 +181,7 @@ class Plan:
     actions: list[Action]  # the rest of the turn, end_turn included
     label: str  # what the plan does, for the reason line
     values: list[float] = field(default_factory=list)  # one per sampled deck, in order
+    rescue: bool = False  # a rescue of tab-4 orders (endgame.py): never screened out
 
     @property
     def samples(self) -> int:
@@ -337,7 +344,8 @@ def candidate_plans(game: Game, style: Style = EXPERT) -> list[Plan]:
             for r in endgame.rescues(base):
                 actions = prefix + _finish_plan(base, r.meeple, r.ending, r.pour)
                 if tuple(map(action_key, actions)) not in known:
-                    plans.append(Plan(actions, _label(prefix, r.saved, r.rush, r.saved)))
+                    plans.append(Plan(actions, _label(prefix, r.saved, r.rush, r.saved),
+                                      rescue=True))
     return plans
 
 
@@ -393,9 +401,7 @@ def sample_value(
     turns = 1
     while _rolls_on(g, seat, turns, style):
         if g.current != seat:
-            if not (style.opponent_rescues
-                    and _rescue_turn(g, memo, greedy.upgrade_action, OPPONENT_RUSH)):
-                rollout.finish_turn(g, memo, OPPONENT_RUSH)
+            _opponent_turn(g, memo, style)
         elif not _rescue_turn(g, memo):
             rollout.finish_turn(g, memo, own_rush(g), upgrade_action)
         turns += 1
@@ -406,6 +412,14 @@ def sample_value(
         value += LOOKAHEAD * greedy.best_endings(g, 1, rollout.ROLLOUT_RUSH, memo)[0].value
         turns += 1
     return value, turns
+
+
+def _opponent_turn(game: Game, memo: greedy.AllocationMemo, style: Style) -> None:
+    """Another seat's turn in a rollout: greedy's, or (`style.opponent_rescues`) the best
+    rescue when its tab-4 orders threaten the penalty limit."""
+    if not (style.opponent_rescues
+            and _rescue_turn(game, memo, greedy.upgrade_action, OPPONENT_RUSH)):
+        rollout.finish_turn(game, memo, OPPONENT_RUSH)
 
 
 def _rolls_on(game: Game, seat: int, turns: int, style: Style = EXPERT) -> bool:
@@ -462,6 +476,7 @@ def search(
     beats it on the same decks by more than MARGIN standard errors: with a dozen samples
     a plan, noise would otherwise pick worse plans about as often as better ones."""
     plans = candidate_plans(game, style)
+    compared = len(plans)
     if len(plans) == 1:
         return plans[0], 1
     unseen = unseen_cards(view)
@@ -469,6 +484,9 @@ def search(
     planned = max(1, int(FULL_WORK * budget.work * share))
     turns_done = 0
     memo = greedy.AllocationMemo()
+    if style.screen and len(plans) > style.screen:
+        plans, turns_done = _screen(game, plans, style.screen, unseen, deck_count, rng, memo,
+                                     style)
     alive = list(range(len(plans)))
     # Halve after this many rounds of the alive plans: split the work evenly by stage.
     stages = max(1, (len(plans) - 1).bit_length())
@@ -494,7 +512,39 @@ def search(
             rest = sorted(alive[1:], key=lambda i: (-plans[i].mean, i))
             alive = [0, *sorted(rest[: max(1, len(rest) // 2)])]
             stage_start, rounds_in_stage = work, 0
-    return plans[_pick(plans, alive)], len(plans)
+    return plans[_pick(plans, alive)], compared
+
+
+def _screen(
+    game: Game, plans: list[Plan], keep: int, unseen: list[int], deck_count: int,
+    rng: random.Random, memo: greedy.AllocationMemo, style: Style,
+) -> tuple[list[Plan], int]:
+    """The first screen (Style.screen): each plan played on SCREEN_DECKS sampled decks up
+    to our next turn and evaluated there; greedy's plan (first), the rescues and the best
+    others up to `keep` in all, in their order, without those screen values; and the
+    turns simulated."""
+    seat = game.current
+    screen = [0.0] * len(plans)
+    turns = 0
+    for _ in range(SCREEN_DECKS):
+        rng.shuffle(unseen)
+        deck = unseen[:deck_count]
+        for i, plan in enumerate(plans):
+            g = game.clone()
+            g.deck = deck[:]
+            for action in plan.actions:
+                apply(g, action)
+            turns += 1
+            while g.phase != OVER and g.current != seat:
+                _opponent_turn(g, memo, style)
+                turns += 1
+            screen[i] += evaluate(g, seat)
+    kept = {0} | {i for i, p in enumerate(plans) if p.rescue}
+    for i in sorted(range(1, len(plans)), key=lambda i: (-screen[i], i)):
+        if len(kept) >= keep:
+            break
+        kept.add(i)
+    return [plans[i] for i in sorted(kept)], turns
 
 
 def _pick(plans: list[Plan], alive: list[int]) -> int:
