@@ -30,7 +30,7 @@ def test_a_tiny_bots_run_writes_its_json(tmp_path: Path) -> None:
 def test_a_paired_run_compares_two_settings_on_the_same_deals(tmp_path: Path) -> None:
     """bench/bots_paired.py: two logs of one seed hold the same deals; `compare` pairs them."""
     logs = []
-    changed = ["--set", "MARGIN=0.5", "--style", "race_turns=8"]  # a Style field too
+    changed = ["--set", "MARGIN=0.5", "--style", "opponent_rescues=False"]  # a Style field too
     for name, settings in (("a", []), ("b", changed)):
         log = tmp_path / f"{name}.jsonl"
         done = subprocess.run(
@@ -42,7 +42,7 @@ def test_a_paired_run_compares_two_settings_on_the_same_deals(tmp_path: Path) ->
         logs.append(log)
     a, b = ([json.loads(line) for line in log.read_text().splitlines()] for log in logs)
     assert [(o["seed"], o["lineup"]) for o in a] == [(o["seed"], o["lineup"]) for o in b]
-    assert b[0]["settings"] == {"MARGIN": 0.5, "Style.race_turns": 8}
+    assert b[0]["settings"] == {"MARGIN": 0.5, "Style.opponent_rescues": False}
     assert sorted(a[0]["lineup"]) == ["expert", "expert-1"]
     done = subprocess.run(
         [sys.executable, "bench/bots_paired.py", "compare", *map(str, logs)],

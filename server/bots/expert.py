@@ -107,8 +107,6 @@ RUSH_VALUE = 0.2
 WIN = 3.0  # a finished game won (lost) outweighs a few points either way
 POINTS = 1.0  # weight of the margin in points
 RESCUE = True  # offer endgame.py's rescues when tab 4 threatens the penalty limit
-SCREEN_DECKS = 2  # decks of the first screen (Style.screen)
-RACE_FROM = 3  # penalties held by a player from which Style.race_turns applies
 RESCUE_SLACK = 0  # offer them too when tab 4 would bring us this close to the limit
 RESCUE_ROLLOUTS = True  # and play the best rescue in our own rollout turns
 ROLLOUT_RESCUE_RUSH = 3  # with at most this many Rush Tokens (a cheaper search)
@@ -156,18 +154,6 @@ class Style:
     # tab-4 orders threaten the penalty limit, as greedy never does: the penalty race is
     # then judged against an opponent that rescues.
     opponent_rescues: bool = False
-    # 2 players: once a player holds RACE_FROM penalties, rollouts go on to the end of the
-    # game for at most this many turns more (0: off). Retried with the other seats
-    # rescuing, 8 turns, paired on seed 4848 against the expert without it: 42.1% of 19
-    # games against 57.9% (-15.8%, s.e. 13.8%; stopped for time, not kept).
-    race_turns: int = 0
-    # A first screen when there are more plans than this (0: none): every plan played on
-    # SCREEN_DECKS sampled decks up to our next turn (no rollout past it), and only the
-    # best `screen` go on to the search, greedy's and the rescues kept whatever their
-    # screen: more plans then need not starve each of samples. Tried with the best 3
-    # moves' 2 other pours each, screened to 9, paired on seed 4848 against the expert
-    # without: 38.1% of 21 games against 59.5% (-21.4%, s.e. 11.2%; stopped, not kept).
-    screen: int = 0
 
 
 EXPERT_1 = Style("expert-1")
@@ -176,7 +162,9 @@ EXPERT_1 = Style("expert-1")
 # games [28.5, 60.6] (45.3% of the 16 whole blocks) and took the fifth penalty alone in
 # 42% of them: the extra plans cut the decks each plan is sampled on from 8-11 to 2-7,
 # and the race rollouts let greedy play the opponent, who never rescues (stopped, not
-# kept). One other pour after the best move keeps the samples (6-10).
+# kept). One other pour after the best move keeps the samples (6-10). Retried with the
+# other seats rescuing, neither the race rollouts nor a first screen of the plans won on
+# seed 4848 (docs/BOTS.md, issue 48's second session; both gone from the code).
 # The other seats rescuing in the rollouts, paired on the same 100 deals of seed 4848
 # (tuning) against expert-1: 50.5% with, 44.5% without (+6.0%, standard error 3.8%; of
 # the games only one of the two won, with won 12, without 6); the fifth penalty taken
@@ -191,7 +179,6 @@ class Plan:
     actions: list[Action]  # the rest of the turn, end_turn included
     label: str  # what the plan does, for the reason line
     values: list[float] = field(default_factory=list)  # one per sampled deck, in order
-    rescue: bool = False  # a rescue of tab-4 orders (endgame.py): never screened out
 
     @property
     def samples(self) -> int:
@@ -354,8 +341,7 @@ def candidate_plans(game: Game, style: Style = EXPERT) -> list[Plan]:
             for r in endgame.rescues(base):
                 actions = prefix + _finish_plan(base, r.meeple, r.ending, r.pour)
                 if tuple(map(action_key, actions)) not in known:
-                    plans.append(Plan(actions, _label(prefix, r.saved, r.rush, r.saved),
-                                      rescue=True))
+                    plans.append(Plan(actions, _label(prefix, r.saved, r.rush, r.saved)))
     return plans
 
 
@@ -401,7 +387,7 @@ def sample_value(
     style: Style = EXPERT,
 ) -> tuple[float, int]:
     """(value, simulated turns): the plan played on `deck`, then HORIZON greedy turns
-    (`style`: the other seats rescue too, races go on to the end), then what greedy's
+    (`style`: the other seats may rescue too), then what greedy's
     best move would make of our next turn (LOOKAHEAD of its value)."""
     seat = game.current
     g = game.clone()
@@ -409,7 +395,7 @@ def sample_value(
     for action in plan.actions:
         apply(g, action)
     turns = 1
-    while _rolls_on(g, seat, turns, style):
+    while _rolls_on(g, seat, turns):
         if g.current != seat:
             _opponent_turn(g, memo, style)
         elif not _rescue_turn(g, memo):
@@ -432,16 +418,12 @@ def _opponent_turn(game: Game, memo: greedy.AllocationMemo, style: Style) -> Non
         rollout.finish_turn(game, memo, OPPONENT_RUSH)
 
 
-def _rolls_on(game: Game, seat: int, turns: int, style: Style = EXPERT) -> bool:
+def _rolls_on(game: Game, seat: int, turns: int) -> bool:
     """Whether a rollout goes on: HORIZON turns and on until our turn, then (END_DECK)
-    on to the end of a game about to end, and (`style.race_turns`, 2 players) of a
-    penalty race."""
+    on to the end of a game about to end."""
     if game.phase == OVER:
         return False
     if turns <= HORIZON or game.current != seat:
-        return True
-    if (style.race_turns and game.n == 2 and turns <= HORIZON + style.race_turns
-            and max(len(p.penalties) for p in game.players) >= RACE_FROM):
         return True
     return (END_DECK is not None and turns <= HORIZON + END_TURNS
             and (game.closed or len(game.deck) <= END_DECK))
@@ -486,7 +468,6 @@ def search(
     beats it on the same decks by more than MARGIN standard errors: with a dozen samples
     a plan, noise would otherwise pick worse plans about as often as better ones."""
     plans = candidate_plans(game, style)
-    compared = len(plans)
     if len(plans) == 1:
         return plans[0], 1
     unseen = unseen_cards(view)
@@ -494,9 +475,6 @@ def search(
     planned = max(1, int(FULL_WORK * budget.work * share))
     turns_done = 0
     memo = greedy.AllocationMemo()
-    if style.screen and len(plans) > style.screen:
-        plans, turns_done = _screen(game, plans, style.screen, unseen, deck_count, rng, memo,
-                                     style)
     alive = list(range(len(plans)))
     # Halve after this many rounds of the alive plans: split the work evenly by stage.
     stages = max(1, (len(plans) - 1).bit_length())
@@ -522,39 +500,7 @@ def search(
             rest = sorted(alive[1:], key=lambda i: (-plans[i].mean, i))
             alive = [0, *sorted(rest[: max(1, len(rest) // 2)])]
             stage_start, rounds_in_stage = work, 0
-    return plans[_pick(plans, alive)], compared
-
-
-def _screen(
-    game: Game, plans: list[Plan], keep: int, unseen: list[int], deck_count: int,
-    rng: random.Random, memo: greedy.AllocationMemo, style: Style,
-) -> tuple[list[Plan], int]:
-    """The first screen (Style.screen): each plan played on SCREEN_DECKS sampled decks up
-    to our next turn and evaluated there; greedy's plan (first), the rescues and the best
-    others up to `keep` in all, in their order, without those screen values; and the
-    turns simulated."""
-    seat = game.current
-    screen = [0.0] * len(plans)
-    turns = 0
-    for _ in range(SCREEN_DECKS):
-        rng.shuffle(unseen)
-        deck = unseen[:deck_count]
-        for i, plan in enumerate(plans):
-            g = game.clone()
-            g.deck = deck[:]
-            for action in plan.actions:
-                apply(g, action)
-            turns += 1
-            while g.phase != OVER and g.current != seat:
-                _opponent_turn(g, memo, style)
-                turns += 1
-            screen[i] += evaluate(g, seat)
-    kept = {0} | {i for i, p in enumerate(plans) if p.rescue}
-    for i in sorted(range(1, len(plans)), key=lambda i: (-screen[i], i)):
-        if len(kept) >= keep:
-            break
-        kept.add(i)
-    return [plans[i] for i in sorted(kept)], turns
+    return plans[_pick(plans, alive)], len(plans)
 
 
 def _pick(plans: list[Plan], alive: list[int]) -> int:

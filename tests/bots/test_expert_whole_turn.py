@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from server.bots import expert, greedy
+from server.bots import expert
 from server.bots.budget import Budget
 from server.bots.levels import LEVELS, REFERENCE, chooser
 from server.bots.match import play_game
@@ -84,14 +84,3 @@ def test_the_new_expert_against_expert_1_is_the_same_game_twice():
     assert game() == first
     assert first["reason"] in ("penalties", "deck")
 
-
-def test_the_first_screen_keeps_greedys_plan_the_rescues_and_at_most_its_share():
-    game = _midgame(1, 8)
-    plans = expert.candidate_plans(game, expert.Style("screened", pour_endings=3, pours=2))
-    plans[-1].rescue = True  # a rescue is never screened out, whatever its screen
-    kept, turns = expert._screen(game, plans, 4, sorted(game.deck), len(game.deck),
-                                 random.Random(1), greedy.AllocationMemo(), expert.EXPERT)
-    assert len(plans) > 4 and len(kept) == 4 and turns >= 2 * len(plans)
-    assert kept[0] is plans[0] and kept[-1] is plans[-1]
-    assert [plans.index(p) for p in kept] == sorted(plans.index(p) for p in kept)
-    assert all(not p.values for p in kept)  # the screen chooses, it does not value
