@@ -5,11 +5,15 @@ in fewer games (common random numbers).
         --log base.jsonl
     .venv/bin/python bench/bots_paired.py play --players 2 --games 100 --seed 31 \\
         --set HORIZON=6 --set MARGIN=0.5 --log variant.jsonl
+    .venv/bin/python bench/bots_paired.py play --bots expert,expert-1 --games 100 \\
+        --seed 4848 --style opponent_rescues=True --log rescue.jsonl
     .venv/bin/python bench/bots_paired.py compare base.jsonl variant.jsonl
     .venv/bin/python bench/bots.py --players 2 --log variant.jsonl --from-log  # the report
 
 `play` runs the tournament's games (server/bots/tournament.py, one process: `--set`
-changes server/bots/expert.py's settings in this process only) and keeps each game as
+changes server/bots/expert.py's settings in this process only, `--style` a field of the
+level expert's `expert.Style`; `--bots expert,expert-1` compares against expert-1, whose
+Style the settings leave alone) and keeps each game as
 it ends; a game's deal and greedy's play do not depend on the expert's settings, so two
 logs of one seed hold the same deals. `compare` prints, game by game paired, the
 expert's share of the wins in each log and the mean paired difference with its standard
@@ -24,6 +28,7 @@ import ast
 import json
 import math
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -39,13 +44,24 @@ def _setting(text: str) -> tuple[str, object]:
     return name, ast.literal_eval(raw)
 
 
+def _style_setting(text: str) -> tuple[str, object]:
+    name, _, raw = text.partition("=")
+    if name not in expert.Style.__dataclass_fields__ or name == "level":
+        raise argparse.ArgumentTypeError(f"expert.Style has no setting {name!r}")
+    return name, ast.literal_eval(raw)
+
+
 def play(args: argparse.Namespace) -> int:
     for name, value in args.set:
         setattr(expert, name, value)
-    tasks = schedule(["expert", "greedy"], args.games, args.players, args.seed, args.budget)
+    if args.style:
+        expert.EXPERT = replace(expert.EXPERT, **dict(args.style))
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    tasks = schedule(bots, args.games, args.players, args.seed, args.budget)
     with args.log.open("a") as out:
         def keep(o: dict) -> None:
-            line = {"players": args.players, "budget": args.budget, "settings": dict(args.set)}
+            line = {"players": args.players, "budget": args.budget,
+                    "settings": dict(args.set) | {f"Style.{k}": v for k, v in args.style}}
             out.write(json.dumps({**line, **o}) + "\n")
             out.flush()
         run(tasks, 1, keep)
@@ -106,6 +122,10 @@ def main() -> int:
     p.add_argument("--budget", type=float, default=1.0)
     p.add_argument("--set", type=_setting, action="append", default=[],
                    metavar="NAME=VALUE", help="an expert.py setting, for this run")
+    p.add_argument("--style", type=_style_setting, action="append", default=[],
+                   metavar="NAME=VALUE", help="a field of the level expert's expert.Style")
+    p.add_argument("--bots", default="expert,greedy",
+                   help="the line-up, e.g. expert,expert-1 (only expert takes the settings)")
     p.add_argument("--log", type=Path, required=True)
     c = sub.add_parser("compare", help="paired comparison of two logs of one seed")
     c.add_argument("a", type=Path)

@@ -30,18 +30,20 @@ def test_a_tiny_bots_run_writes_its_json(tmp_path: Path) -> None:
 def test_a_paired_run_compares_two_settings_on_the_same_deals(tmp_path: Path) -> None:
     """bench/bots_paired.py: two logs of one seed hold the same deals; `compare` pairs them."""
     logs = []
-    for name, settings in (("a", []), ("b", ["--set", "MARGIN=0.5"])):
+    changed = ["--set", "MARGIN=0.5", "--style", "opponent_rescues=False"]  # a Style field too
+    for name, settings in (("a", []), ("b", changed)):
         log = tmp_path / f"{name}.jsonl"
         done = subprocess.run(
             [sys.executable, "bench/bots_paired.py", "play", "--games", "2", "--budget",
-             "0.01", "--seed", "5", *settings, "--log", str(log)],
+             "0.01", "--seed", "5", "--bots", "expert,expert-1", *settings, "--log", str(log)],
             cwd=ROOT, capture_output=True, text=True, timeout=120,
         )
         assert done.returncode == 0, done.stderr[-3000:]
         logs.append(log)
     a, b = ([json.loads(line) for line in log.read_text().splitlines()] for log in logs)
     assert [(o["seed"], o["lineup"]) for o in a] == [(o["seed"], o["lineup"]) for o in b]
-    assert b[0]["settings"] == {"MARGIN": 0.5}
+    assert b[0]["settings"] == {"MARGIN": 0.5, "Style.opponent_rescues": False}
+    assert sorted(a[0]["lineup"]) == ["expert", "expert-1"]
     done = subprocess.run(
         [sys.executable, "bench/bots_paired.py", "compare", *map(str, logs)],
         cwd=ROOT, capture_output=True, text=True, timeout=60,

@@ -80,3 +80,15 @@ def test_a_rescue_never_pours_a_token_the_hand_lacks():  # R-POUR
         game = _risky_turn_greedy_loses(first_seed)
         for plan in expert.candidate_plans(game):
             _penalties_after(game, plan.actions)  # apply() refuses an illegal pour
+
+
+def test_other_seats_rescue_in_the_new_experts_rollouts_and_greedy_would_not():
+    # R-END-PEN: the race is judged against an opponent that rescues (issue 48).
+    game = _risky_turn_greedy_loses()
+    seat = game.current
+    rescuing, blind = game.clone(), game.clone()
+    expert._opponent_turn(rescuing, greedy.AllocationMemo(), expert.EXPERT)
+    expert._opponent_turn(blind, greedy.AllocationMemo(), expert.EXPERT_1)
+    assert expert.EXPERT.opponent_rescues and not expert.EXPERT_1.opponent_rescues
+    assert len(rescuing.players[seat].penalties) < PENALTY_LIMIT
+    assert len(blind.players[seat].penalties) >= PENALTY_LIMIT  # greedy's turn

@@ -83,3 +83,4 @@ def test_the_new_expert_against_expert_1_is_the_same_game_twice():
     first = game()
     assert game() == first
     assert first["reason"] in ("penalties", "deck")
+
