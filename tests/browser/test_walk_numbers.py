@@ -44,6 +44,29 @@ def step(page: Page, cell: str) -> None:
     settled(page)
 
 
+def undo(page: Page) -> None:
+    page.locator("#undo-btn").click()
+    settled(page)
+
+
+def out_back_and_out(page: Page, meeple: str) -> tuple[str, str] | None:
+    """Choose the meeple on `meeple`, then walk out to a neighbour, back to the start and out
+    to the same neighbour again: three steps (R-MOVE), ending on a cell free of other meeples
+    (R-MOVE-DEADEND). The start and the neighbour, or None (the meeple chosen, no step taken)
+    if no neighbour will do."""
+    step(page, meeple)
+    start = page.evaluate(START)
+    for there in page.evaluate(LEGAL):
+        step(page, there)
+        step(page, start)
+        if there in page.evaluate(LEGAL):
+            step(page, there)
+            return start, there
+        undo(page)
+        undo(page)
+    return None
+
+
 def numbers_inside_cells(page: Page, sel: str) -> None:
     for cell, box, cell_box in page.evaluate(BOXES, sel):
         assert inside(box, cell_box), (sel, cell, box, cell_box)
@@ -65,22 +88,16 @@ def test_a_cell_walked_onto_twice_shows_both_step_numbers(  # noqa: ANN001
         settled(page)
     else:
         raise AssertionError("never reached the first move")
-    step(page, page.evaluate(LEGAL)[0])  # the meeple to move (2 players: one of two)
-    start = page.evaluate(START)
-    # Out to a neighbour, back to the start, and out to the same neighbour again: three
-    # steps (R-MOVE), ending on a cell free of other meeples.
-    for there in page.evaluate(LEGAL):
-        step(page, there)
-        step(page, start)
-        if there in page.evaluate(LEGAL):
-            step(page, there)
+    # 2 players: either meeple may move; the deal is random, so one may stand where no
+    # neighbour is free to end on (both held by other meeples).
+    for meeple in page.evaluate(LEGAL):
+        walk = out_back_and_out(page, meeple)
+        if walk:
+            start, there = walk
             break
-        page.locator("#undo-btn").click()
-        settled(page)
-        page.locator("#undo-btn").click()
-        settled(page)
+        undo(page)  # the meeple chosen
     else:
-        raise AssertionError("no neighbour to walk to twice")
+        raise AssertionError("no meeple with a neighbour to walk to twice")
     assert page.evaluate(WALKED) == [[there, "1·3"], [start, "2"]]
     numbers_inside_cells(page, "#board .path-dot")
     screenshot(page, f"walk-revisit-{width}-{locale[:2]}", full_page=False)
