@@ -46,13 +46,14 @@ def test_organise_enter_and_watch_round_one_start_live(new_page, base_url: str) 
     expect(org.get_by_role("button", name="Withdraw")).to_be_visible()  # live: the frame
     # A tournament starting in a few seconds, four players entered; the organiser's page,
     # open before the start, turns to round 1 by itself.
-    ann = _signed_in(new_page, base_url, "TourAnn")
+    # (Everyone signs up before the clock starts: only the entries must beat it.)
+    ann, ben, cid = (_signed_in(new_page, base_url, n) for n in ("TourAnn", "TourBen", "TourCid"))
     start = (datetime.now(UTC) + timedelta(seconds=8)).isoformat()
     made = ann.request.post("/api/tournaments", headers={"Origin": base_url}, data={
         "name": "Live Cup", "table_size": 2, "rounds": 2, "starts_at": start})
     assert made.status == 201, made.text()
     tid = made.json()["id"]
-    players = [ann, org] + [_signed_in(new_page, base_url, n) for n in ("TourBen", "TourCid")]
+    players = [ann, org, ben, cid]
     for page in players:
         joined = page.request.post(f"/api/tournaments/{tid}/join", headers={"Origin": base_url},
                                    data={})
@@ -119,11 +120,16 @@ WORDS = {"ko-KR": {"enter": "참가하기", "withdraw": "기권하기", "play": 
 def test_an_invite_link_lets_its_holders_in_and_play_takes_a_player_to_their_seat(  # noqa: ANN001
         new_page, base_url: str, width: int, height: int, locale: str) -> None:
     words = WORDS[locale]
+    # Everyone signs up first: the round starts by the clock, and all below up to it must
+    # happen before (under load the sign-ups alone took seconds of a 12 s window).
     org = new_page(width=width, height=height)
-    made = org.request.post("/api/accounts", headers={"Origin": base_url},
-                            data={"name": f"InvOrg{width}", "password": "correct horse"})
-    assert made.status == 201, made.text()
-    start = (datetime.now(UTC) + timedelta(seconds=12)).isoformat()
+    ben = new_page(width=width, height=height, locale=locale)
+    ann = new_page(width=width, height=height, locale=locale)
+    for page, name in ((org, "InvOrg"), (ben, "InvBen"), (ann, "InvAnn")):
+        made = page.request.post("/api/accounts", headers={"Origin": base_url},
+                                 data={"name": f"{name}{width}", "password": "correct horse"})
+        assert made.status == 201, made.text()
+    start = (datetime.now(UTC) + timedelta(seconds=20)).isoformat()
     made = org.request.post("/api/tournaments", headers={"Origin": base_url}, data={
         "name": f"Friends {width}", "table_size": 2, "rounds": 1, "starts_at": start,
         "invite_only": True})
@@ -146,10 +152,6 @@ def test_an_invite_link_lets_its_holders_in_and_play_takes_a_player_to_their_sea
     org.get_by_role("button", name="Enter", exact=True).click()
     expect(org.get_by_role("button", name="Withdraw", exact=True)).to_be_visible()
     # A player without the link is refused, in their language; one with it enters.
-    ben = new_page(width=width, height=height, locale=locale)
-    made = ben.request.post("/api/accounts", headers={"Origin": base_url},
-                            data={"name": f"InvBen{width}", "password": "correct horse"})
-    assert made.status == 201, made.text()
     ben.goto(f"/tournaments/{tid}")
     enter = ben.get_by_role("button", name=words["enter"], exact=True)
     _in_view(ben, enter)
@@ -157,10 +159,6 @@ def test_an_invite_link_lets_its_holders_in_and_play_takes_a_player_to_their_sea
     refused = ben.get_by_role("alert")
     expect(refused).to_contain_text(words["not_invited"])
     _in_view(ben, refused)
-    ann = new_page(width=width, height=height, locale=locale)
-    made = ann.request.post("/api/accounts", headers={"Origin": base_url},
-                            data={"name": f"InvAnn{width}", "password": "correct horse"})
-    assert made.status == 201, made.text()
     ann.goto(link)
     ann.get_by_role("button", name=words["enter"], exact=True).click()
     expect(ann.get_by_role("button", name=words["withdraw"], exact=True)).to_be_visible()
