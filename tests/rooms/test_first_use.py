@@ -38,3 +38,7 @@ def test_a_rooms_resume_buffer_and_recent_events_start_as_empty_lists():
     assert table.history.entries == [] and table.recent.tails == []
     assert sys.getsizeof(table.history.entries) + sys.getsizeof(table.recent.tails) < 200
 
+
+def test_a_socket_keeps_its_state_in_slots():
+    session = Session(room(), Settings(), lambda: 0.0)
+    assert not hasattr(session, "__dict__") and not hasattr(session.budget, "__dict__")
