@@ -42,3 +42,10 @@ def test_a_rooms_resume_buffer_and_recent_events_start_as_empty_lists():
 def test_a_socket_keeps_its_state_in_slots():
     session = Session(room(), Settings(), lambda: 0.0)
     assert not hasattr(session, "__dict__") and not hasattr(session.budget, "__dict__")
+
+
+def test_a_room_keeps_its_state_in_slots():
+    """37 attributes: a dict of its own would share no keys with the other rooms'."""
+    table = room()
+    assert not hasattr(table, "__dict__")
+    assert sys.getsizeof(table) < 400
