@@ -17,7 +17,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FIGURES = {"actions_per_s", "p50_ms", "p95_ms", "p99_ms", "cpu_ms_per_action",
            "server_cpu_pct", "loop_cpu_pct", "client_cpu_pct",
-           "rss_kib_per_room", "rss_kib_per_room_played"}
+           "rss_kib_per_room", "rss_kib_per_room_played", "setup_cpu_ms_per_room",
+           "rooms_replaced_per_s", "cpu_ms_per_action_in_play"}
 
 
 def bench_load() -> ModuleType:
@@ -44,6 +45,11 @@ def test_a_tiny_load_run_reports_baseline_game_ratio_and_stages() -> None:
         assert result[kind]["loop_cpu_pct"] > 0 and result[kind]["client_cpu_pct"] > 0, kind
         assert result[kind]["errors"] == 0, result[kind]["error_codes"]
         assert result[kind]["p99_ms_per_second"], kind
+        # play alone costs no more than play with the set-ups of the rooms replaced
+        assert 0 <= result[kind]["cpu_ms_per_action_in_play"] \
+            <= result[kind]["cpu_ms_per_action"], kind
+    assert result["game"]["setup_cpu_ms_per_room"] > 0  # rooms created, joined, started
+    assert result["baseline"]["rooms_replaced_per_s"] == 0  # its games never end
     stages = result["game"]["stages"]
     assert set(stages) == {"rules", "journal", "queue", "write", "total"}
     assert all(s["count"] > 0 for s in stages.values())

@@ -35,6 +35,7 @@ const random = mulberry32(config.seed);
 const stats = {
   actions: 0, errors: 0, error_codes: {}, patch_bytes: 0, patches: 0,
   snapshot_bytes: 0, snapshots: 0, starts: [], latencies: [],
+  replaced: 0, // rooms whose game ended inside the window, each replaced by a new room
 };
 const countError = (code) => {
   stats.errors += 1;
@@ -222,6 +223,8 @@ async function play(room, window) {
   while (performance.now() < window[1]) {
     const began = performance.now();
     if (!(await room.act(window))) { // game over: a new room takes its place
+      const now = performance.now();
+      if (now >= window[0] && now < window[1]) stats.replaced += 1;
       room.close();
       room = await openRoom();
       continue;

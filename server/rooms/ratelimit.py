@@ -8,6 +8,8 @@ from collections.abc import Callable
 class SlidingWindow:
     """At most `limit` hits in any `window` seconds."""
 
+    __slots__ = ("limit", "window", "clock", "hits")  # one per socket
+
     def __init__(self, limit: int, window: float, clock: Callable[[], float]) -> None:
         self.limit = limit
         self.window = window

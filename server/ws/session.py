@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 
 
 class Session:
+    # One per socket: slots, not a dict of its own (~60 bytes a socket).
+    __slots__ = ("room", "muted", "hints", "_hinting", "address", "metrics", "conn",
+                 "max_frame", "budget", "greeted", "received", "staged")
+
     def __init__(
         self, room: Room, settings: Settings, clock: Callable[[], float],
         metrics: Metrics | None = None, address: str | None = None,

@@ -18,6 +18,8 @@ log = logging.getLogger(__name__)
 class Lifecycle(Presences):
     """Start, finish, restore, rematch, hand over."""
 
+    __slots__ = ()
+
     def begin(self) -> None:
         """WAITING -> PLAYING: deal the game from the room's seed and options."""
         self.game, self.status = self.new_game(), PLAYING

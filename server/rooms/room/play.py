@@ -17,6 +17,8 @@ log = logging.getLogger(__name__)
 class Room(Lifecycle):
     """A room: seats, viewers, versions and per-viewer diffs around one game. No rules here."""
 
+    __slots__ = ()
+
     async def act(
         self: Self, seat: int, action: Action, v: int, *, bot: str | None = None,
     ) -> int:

@@ -15,6 +15,8 @@ from .versions import Versions
 class Presences(Versions):
     """Who is connected: seats' sockets and spectators."""
 
+    __slots__ = ()
+
     async def attach(self, conn: Connection, token: str | None, resume: int | None) -> None:
         """Start sending to `conn` (a seat's if `token` is its seat token, else a spectator's):
         the missed patches if `resume` is recent enough, else a snapshot."""

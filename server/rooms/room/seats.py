@@ -9,6 +9,8 @@ from .state import RoomState
 class Seats(RoomState):
     """A room's seats and host: who sits, who hosts, whose token opens which seat."""
 
+    __slots__ = ()
+
     def seat_of(self, token: str) -> int | None:
         given, found = hash_token(token), None
         for seat in self.seats:  # no early exit: the time taken does not depend on the match

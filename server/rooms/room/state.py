@@ -94,6 +94,19 @@ class NullJournal:
 class RoomState:
     """The state every part of a room reads; written only by the room's own classes."""
 
+    # Slots, not a dict of its own: past 30 attributes an instance's dict shares no keys
+    # with the others' (~1.6 KiB a room); now 37 pointers (~0.3 KiB). The concerns that
+    # build on it (seats, versions, presences, lifecycle, play) declare none of their own.
+    __slots__ = (
+        "code", "options", "journal", "clock", "seed", "listeners", "host_token_hash",
+        "host_seat", "seats", "spectators", "status", "game", "actions", "action_versions",
+        "notice", "rematch", "rematch_tokens", "v", "game_v", "lock", "history", "recent",
+        "created_at", "touched_at", "finished_at", "talk", "turn_clock", "clock_dirty",
+        "_info", "_info_made_from", "_public", "_extras", "_spectator_snapshot",
+        "max_spectators", "presence_interval", "_presence_at", "_presence_flush",
+        "__weakref__",  # that a finished room is freed can be watched (tests/bots/test_memory)
+    )
+
     def __init__(
         self,
         code: str,

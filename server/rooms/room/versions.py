@@ -18,6 +18,8 @@ from .seats import Seats
 class Versions(Seats):
     """What viewers see at each version (call `commit` with the lock held)."""
 
+    __slots__ = ()
+
     def view(self, seat: int | None) -> outgoing.SeatView:
         """The VIEW of a seat (None: a spectator) at the current version. Read-only."""
         game: GameView | None = None
