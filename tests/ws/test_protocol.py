@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from server.ws.protocol import AFTER_ACCEPT, Gate, Inbox
+from server.ws.protocol import AFTER_ACCEPT, NO_HEADERS, Gate, Inbox
 from tests.ws.sockets import UPGRADE, Transport, config, open_socket
 
 pytestmark = pytest.mark.asyncio
@@ -65,15 +65,18 @@ async def test_a_socket_keeps_uvicorns_attributes_in_slots_not_a_dict_of_its_own
 
 
 async def test_accepted_sockets_keep_only_what_is_read_later_and_share_addresses():
-    """What is read only before the accept leaves the scope, which shrinks to a table of
-    the smallest size (~0.7 KiB a socket with its containers); the local address and the
+    """What is read only before the accept leaves the scope, which shrinks to a smaller
+    table (~0.6 KiB a socket with its containers); the local address and the
     peer's host name are one object each."""
     first, _ = await open_socket()
     other, _ = await open_socket()
     for protocol in (first, other):
-        assert set(protocol.scope) <= set(AFTER_ACCEPT)
+        assert set(protocol.scope) <= {*AFTER_ACCEPT, "headers"}
         assert {"type", "path", "client"} <= set(protocol.scope)
-        assert sys.getsizeof(protocol.scope) <= sys.getsizeof(dict.fromkeys(AFTER_ACCEPT))
+        # Headers read after the accept (a page's `ws.url`) are none, not a KeyError.
+        assert protocol.scope["headers"] is NO_HEADERS == []
+        kept = dict.fromkeys((*AFTER_ACCEPT, "headers"))
+        assert sys.getsizeof(protocol.scope) <= sys.getsizeof(kept)
     assert other.server is first.server
     assert other.client[0] is first.client[0]  # the same host's name, once
     first.connection_lost(None)
