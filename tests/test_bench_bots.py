@@ -73,3 +73,22 @@ def test_an_interleaved_run_keeps_both_sizes_and_goes_on_where_it_stopped(tmp_pa
     again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert again.returncode == 0, again.stderr[-3000:]
     assert len(log.read_text().splitlines()) == 4  # nothing played twice
+
+
+def test_the_served_check_replays_a_logged_game(tmp_path: Path) -> None:
+    """bench/bots_served.py replays a paired run's game, its settings too (issue 48)."""
+    log = tmp_path / "a.jsonl"
+    done = subprocess.run(
+        [sys.executable, "bench/bots_paired.py", "play", "--games", "1", "--budget", "0.01",
+         "--seed", "5", "--bots", "expert,expert-1", "--style", "rollout_rush=2",
+         "--log", str(log)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    done = subprocess.run(
+        [sys.executable, "bench/bots_served.py", str(log), "--games", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "1 games" in done.stdout and "rollout with 2 rush" in done.stdout
+    assert "expert-1" in done.stdout
