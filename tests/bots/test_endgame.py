@@ -8,7 +8,7 @@ from dataclasses import replace
 from server.bots import endgame, expert, greedy, rollout
 from server.rules import apply, new_game
 from server.rules.data import PENALTY_LIMIT
-from server.rules.state import OVER, PLACEMENT, STARTING_CUP
+from server.rules.state import MOVE, OVER, PLACEMENT, STARTING_CUP
 
 
 def _risky_turn_greedy_loses(first_seed: int = 0):
@@ -104,7 +104,7 @@ def _turn_where_rush_serves_more():
         while game.phase in (PLACEMENT, STARTING_CUP):
             apply(game, greedy.act(game))
         while game.phase != OVER:
-            if game.phase == "move" and game.players[game.current].rush:
+            if game.phase == MOVE and game.players[game.current].rush:
                 free = greedy.best_endings(game, 1, 0)[0]
                 rushed = greedy.best_endings(game, 1, 2)[0]
                 if rushed.served > free.served and not endgame.at_risk(game):
