@@ -13,8 +13,9 @@ in fewer games (common random numbers).
 `play` runs the tournament's games (server/bots/tournament.py, one process: `--set`
 changes server/bots/expert.py's settings in this process only, `--style` a field of the
 level expert's `expert.Style`; `--bots expert,expert-1` compares against expert-1, whose
-Style the settings leave alone) and keeps each game as
-it ends; a game's deal and greedy's play do not depend on the expert's settings, so two
+Style the settings leave alone) and keeps each game as it ends (games already in `--log`
+are not played again: `--games 200` on a log of 100 plays games 100-199 on the same
+deals); a game's deal and greedy's play do not depend on the expert's settings, so two
 logs of one seed hold the same deals. `compare` prints, game by game paired, the
 expert's share of the wins in each log and the mean paired difference with its standard
 error (a difference of two standard errors is the least worth believing), the games
@@ -57,7 +58,9 @@ def play(args: argparse.Namespace) -> int:
     if args.style:
         expert.EXPERT = replace(expert.EXPERT, **dict(args.style))
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    tasks = schedule(bots, args.games, args.players, args.seed, args.budget)
+    done = set(_games(args.log)) if args.log.exists() else set()
+    tasks = [t for t in schedule(bots, args.games, args.players, args.seed, args.budget)
+             if t.index not in done]  # a longer run on the same log goes on where it stopped
     with args.log.open("a") as out:
         def keep(o: dict) -> None:
             line = {"players": args.players, "budget": args.budget,

@@ -50,6 +50,14 @@ def test_a_paired_run_compares_two_settings_on_the_same_deals(tmp_path: Path) ->
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "2 paired games" in done.stdout and "B - A:" in done.stdout
+    longer = subprocess.run(  # a longer run on the same log plays only the games it lacks
+        [sys.executable, "bench/bots_paired.py", "play", "--games", "4", "--budget", "0.01",
+         "--seed", "5", "--bots", "expert,expert-1", "--log", str(logs[0])],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert longer.returncode == 0, longer.stderr[-3000:]
+    kept = [json.loads(line) for line in logs[0].read_text().splitlines()]
+    assert [o["index"] for o in kept] == [0, 1, 2, 3] and kept[:2] == a
 
 
 def test_an_interleaved_run_keeps_both_sizes_and_goes_on_where_it_stopped(tmp_path: Path) -> None:
@@ -65,3 +73,22 @@ def test_an_interleaved_run_keeps_both_sizes_and_goes_on_where_it_stopped(tmp_pa
     again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert again.returncode == 0, again.stderr[-3000:]
     assert len(log.read_text().splitlines()) == 4  # nothing played twice
+
+
+def test_the_served_check_replays_a_logged_game(tmp_path: Path) -> None:
+    """bench/bots_served.py replays a paired run's game, its settings too (issue 48)."""
+    log = tmp_path / "a.jsonl"
+    done = subprocess.run(
+        [sys.executable, "bench/bots_paired.py", "play", "--games", "1", "--budget", "0.01",
+         "--seed", "5", "--bots", "expert,expert-1", "--style", "rollout_rush=2",
+         "--log", str(log)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    done = subprocess.run(
+        [sys.executable, "bench/bots_served.py", str(log), "--games", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "1 games" in done.stdout and "rollout with 2 rush" in done.stdout
+    assert "expert-1" in done.stdout

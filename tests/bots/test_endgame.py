@@ -3,10 +3,12 @@ the expert also considers moves that serve them, Rush Tokens and emptied cups in
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from server.bots import endgame, expert, greedy, rollout
 from server.rules import apply, new_game
 from server.rules.data import PENALTY_LIMIT
-from server.rules.state import OVER, PLACEMENT, STARTING_CUP
+from server.rules.state import MOVE, OVER, PLACEMENT, STARTING_CUP
 
 
 def _risky_turn_greedy_loses(first_seed: int = 0):
@@ -92,3 +94,40 @@ def test_other_seats_rescue_in_the_new_experts_rollouts_and_greedy_would_not():
     assert expert.EXPERT.opponent_rescues and not expert.EXPERT_1.opponent_rescues
     assert len(rescuing.players[seat].penalties) < PENALTY_LIMIT
     assert len(blind.players[seat].penalties) >= PENALTY_LIMIT  # greedy's turn
+
+
+def _turn_where_rush_serves_more():
+    """The first turn start (2 players, greedy rollout play, no Rush) where greedy's move
+    with up to 2 Rush-paid steps serves more orders than its free move (R-MOVE)."""
+    for seed in range(40):
+        game = new_game(seed, 2, starting_player=seed % 2)
+        while game.phase in (PLACEMENT, STARTING_CUP):
+            apply(game, greedy.act(game))
+        while game.phase != OVER:
+            if game.phase == MOVE and game.players[game.current].rush:
+                free = greedy.best_endings(game, 1, 0)[0]
+                rushed = greedy.best_endings(game, 1, 2)[0]
+                if rushed.served > free.served and not endgame.at_risk(game):
+                    return game
+            rollout.finish_turn(game, max_rush=0)
+    raise AssertionError("no such turn in 40 seeded games")
+
+
+def _completed(game, seat: int) -> int:
+    player = game.players[seat]
+    return len(player.completed) + 3 * sum(player.upgrades)  # R-UPG discards three
+
+
+def test_rollout_rush_lets_every_seat_pay_for_steps_to_serve_more():
+    # Issue 48, third session: the real bots serve more a turn than Rush-free rollouts.
+    game = _turn_where_rush_serves_more()
+    seat = game.current
+    assert expert.EXPERT_1.rollout_rush is None  # expert-1's rollouts are unchanged
+    paying = replace(expert.EXPERT, rollout_rush=2)
+    free = replace(expert.EXPERT, rollout_rush=0)
+    served = []
+    for style in (free, paying):
+        g = game.clone()
+        expert._opponent_turn(g, greedy.AllocationMemo(), style)
+        served.append(_completed(g, seat) - _completed(game, seat))
+    assert served[1] > served[0]
