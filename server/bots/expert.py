@@ -172,6 +172,8 @@ class Style:
     # The service race at the rollout's end (2 players; value.race): this weight times
     # +1 if the other player is on course to take the fifth penalty alone, -1 if we are,
     # each side serving RACE_RATE orders a turn for up to RACE_TURNS turns (0: off).
+    # With 1.5, paired on 90 deals of seed 4848 against expert-1: 57.2% against 50.6%
+    # (+6.7%, s.e. 3.2%, on 10 games whose winner changed): not on until 200 confirm it.
     race: float = 0.0
 
 
