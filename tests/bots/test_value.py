@@ -58,3 +58,47 @@ def test_the_margin_is_the_rules_own_score():  # R-SCORE: one owner of the formu
     margin = value.features(game, seat)[value.FEATURES.index("margin")]
     assert margin == totals[seat] - totals[other]
     assert not hasattr(value, "points")  # no second copy of the scoring rule
+
+
+def _race_table(ours: list[int], theirs: list[int], penalties: tuple[int, int]):
+    """A 2-player turn start for seat 0 (the starting player, to act) with these many
+    orders on tabs 1-4 for each seat and these penalties; a long deck."""
+    game = _midgame(3, 4)
+    assert game.n == 2 and game.current == 0 == game.start
+    cards = iter(range(200))
+    for player, tabs, pen in zip(game.players, (ours, theirs), penalties, strict=True):
+        player.tabs = [[next(cards) for _ in range(n)] for n in tabs]
+        player.penalties = [next(cards) for _ in range(pen)]
+    game.deck = list(range(40))
+    return game
+
+
+def test_the_side_holding_more_orders_than_it_serves_loses_the_service_race():
+    # R-END-1 (2 players: each order served deals the other a card), R-END-2 (orders
+    # pushed off tab 4 become penalties), R-END-PEN (five close the game).
+    game = _race_table([3, 3, 3, 2], [2, 1, 2, 1], (2, 2))  # 11 orders against 6
+    # Ours at 1.9 a turn: 2 penalties + 11 orders due - 1.9 * 4 = 5.4 by the end of our
+    # fourth turn; theirs 2 + 6 + 2.9 * 2 arriving - 1.9 * 6 = 2.4 by their sixth.
+    assert value.fifth_turn(game.players[0], 1.9, 2.9, 6) == 4
+    assert value.fifth_turn(game.players[1], 1.9, 2.9, 6) is None
+    assert value.race(game, 0, 1.9, 6) == -1 and value.race(game, 1, 1.9, 6) == 1
+    game.players[0].tabs, game.players[1].tabs = game.players[1].tabs, game.players[0].tabs
+    assert value.race(game, 0, 1.9, 6) == 1
+    assert value.race(_race_table([1, 1, 1, 1], [1, 1, 1, 1], (1, 1)), 0, 1.9, 6) == 0
+
+
+def test_the_race_follows_the_closing_rule_and_the_deck():  # R-END-PEN, R-END-DECK
+    # Both reach five on their first turn: the starting player closes, the other has its
+    # last turn (R-END, 2 players) and reaches five too: nobody alone.
+    game = _race_table([0, 0, 0, 3], [0, 0, 0, 3], (4, 4))
+    assert value.race(game, 0, 1.9, 6) == 0
+    # With the second player to act, its fifth ends the game at once: it alone.
+    game.current = 1
+    assert value.race(game, 1, 1.9, 6) == -1 and value.race(game, 0, 1.9, 6) == 1
+    # A deck that runs out first (5.8 cards a round) ends the game before the race.
+    game = _race_table([3, 3, 3, 2], [2, 1, 2, 1], (0, 0))
+    assert value.race(game, 0, 1.9, 6) == -1
+    game.deck = game.deck[:5]
+    assert value.race(game, 0, 1.9, 6) == 0
+    game.deck, game.closed = list(range(40)), True
+    assert value.race(game, 0, 1.9, 6) == 0
