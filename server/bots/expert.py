@@ -423,10 +423,9 @@ def sample_value(
     while _rolls_on(g, seat, turns):
         if g.current != seat:
             _opponent_turn(g, memo, style)
-        else:
+        elif not _rescue_turn(g, memo, rush=style.rollout_rush):
             rush = own_rush(g) if style.rollout_rush is None else style.rollout_rush
-            if not _rescue_turn(g, memo, rush=rush):
-                rollout.finish_turn(g, memo, rush, upgrade_action)
+            rollout.finish_turn(g, memo, rush, upgrade_action)
         turns += 1
     value = evaluate(g, seat, style)
     if g.phase != OVER and LOOKAHEAD:
