@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -63,8 +64,20 @@ def test_one_address_holds_at_most_its_cap_of_sockets(server) -> None:  # type: 
         elsewhere = socket_from(sockets, url, path(tid), "127.0.0.3")
         assert state(elsewhere)["id"] == tid
         held.pop().close()
-        again = socket_from(sockets, url, path(tid), "127.0.0.2")
-        assert state(again)["id"] == tid
+        assert state_given_back(sockets, url, tid)["id"] == tid
+
+
+def state_given_back(sockets: contextlib.ExitStack, url: str, tid: int) -> dict:
+    """The first state on a socket from the address whose socket was just closed, once the
+    server has let go of that one: it frees the place after handling the close, which the
+    client's close does not wait for (under load the next socket came first: refused)."""
+    for _ in range(100):
+        frame = json.loads(socket_from(sockets, url, path(tid), "127.0.0.2").recv(timeout=10))
+        if frame["type"] == "tournament":
+            return frame["tournament"]
+        assert frame["code"] == "too_many_sockets", frame
+        time.sleep(0.05)
+    raise AssertionError("the closed socket's place never came back")
 
 
 @pytest.mark.parametrize("frame, refusal", [
