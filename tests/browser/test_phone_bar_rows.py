@@ -34,7 +34,7 @@ from .test_hint import (
 )
 from .test_one_screen import phase
 from .test_play import SEED, act
-from .ui import ARTIFACTS, CANDIDATES, screenshot, settled, wait_for
+from .ui import ARTIFACTS, CANDIDATES, laid_out, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -94,7 +94,7 @@ def make_usable(page: Page) -> None:
         cups = page.locator(".pboard.is-me .cup.target")
         if cups.count():
             cups.first.click()
-    page.wait_for_timeout(50)
+    laid_out(page)
 
 
 # A step of the walk taken: its line has a cell after the one it started from.
@@ -227,7 +227,7 @@ def test_pouring_with_a_token_picked_the_bar_covers_none_of_your_board(  # noqa:
             expect(page.locator("#toast")).to_be_hidden(timeout=8000)
             expect(page.locator("#hint-line")).to_be_hidden()
             page.evaluate("() => scrollTo(0, 0)")
-            page.wait_for_timeout(50)
+            laid_out(page)
             seen = page.evaluate(OWN_CONTROLS)
             print(f"{lang} pour: bar top {seen['top']}, empty cups' bottoms {seen['empties']}, "
                   f"button rows {seen['rows']}, {seen['buttons']}")
@@ -341,7 +341,7 @@ def longest_hint_covers_nothing(page: Page, step: str) -> None:
     for lang in ("th", "ko", "en"):
         page.evaluate(LONG_HINT, lang)
         page.evaluate("() => scrollTo(0, 0)")
-        page.wait_for_timeout(50)
+        laid_out(page)
         assert page.evaluate(LINES, "#hint-line") >= 3, lang
         buttons = page.evaluate(BAR_BUTTONS)
         covered = page.evaluate(UNDER_THE_BAR)

@@ -44,6 +44,14 @@ def wait_for(page: Page, predicate: str, timeout: float = 30_000) -> Any:
     raise AssertionError(f"never true: {predicate[:120]}")
 
 
+def laid_out(page: Page) -> None:
+    """Wait until the page has drawn two frames: what a change queued for the next frame (the
+    bar's notes are placed in one, bar-notes.js) is done and laid out. A fixed pause is not
+    enough under load, where a frame can come later than 50 ms."""
+    page.evaluate("""async () => { await document.fonts.ready;
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))); }""")
+
+
 def box(locator: Any, timeout: float = 10_000) -> dict[str, float]:
     """The locator's bounding box once it has one (a redraw can detach the element that
     was found between finding and measuring it; Playwright then answers None)."""
