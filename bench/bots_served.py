@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from collections import defaultdict
 from dataclasses import replace
@@ -24,9 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from server.bots import expert, greedy, rollout  # noqa: E402
-from server.bots.budget import Budget  # noqa: E402
 from server.bots.levels import chooser  # noqa: E402
-from server.rules import Game, apply, is_over, new_game, view  # noqa: E402
+from server.bots.match import play_game  # noqa: E402
+from server.rules import Game  # noqa: E402
 from server.rules.state import MOVE, UPGRADE  # noqa: E402
 
 LATE = 3
@@ -48,13 +47,12 @@ def rollout_served(game: Game, rush: int) -> int:
 
 def replay(o: dict, rushes: list[int], tally: dict[tuple[str, str], list[int]]) -> None:
     """Play the logged game again, tallying each turn: [turns, real, rollout per rush]."""
-    seed, lineup = o["seed"], o["lineup"]
-    game = new_game(seed, len(lineup), starting_player=0)
-    rngs = [random.Random(f"{seed}:{s}") for s in range(len(lineup))]
-    choosers = [chooser(level) for level in lineup]
-    turn, open_turn = None, None
+    lineup = o["lineup"]
+    turn: int | None = None
+    open_turn: tuple[tuple[str, str], int, int, list[int]] | None = None
+    playing: Game | None = None  # the game object play_game plays on
 
-    def close() -> None:
+    def close(game: Game) -> None:
         if open_turn is not None:
             key, seat, before, guesses = open_turn
             row = tally[key]
@@ -63,20 +61,23 @@ def replay(o: dict, rushes: list[int], tally: dict[tuple[str, str], list[int]]) 
             for k, served in enumerate(guesses):
                 row[2 + k] += served
 
-    while not is_over(game):
+    def at_decision(game: Game) -> None:
+        nonlocal turn, open_turn, playing
+        playing = game
         seat = game.current
         if game.turn != turn and game.phase in (UPGRADE, MOVE):
-            close()
+            close(game)
             turn = game.turn
             late = max(len(p.penalties) for p in game.players) >= LATE
             key = (lineup[seat], "late" if late else "early")
             open_turn = (key, seat, completed(game, seat),
                          [rollout_served(game, r) for r in rushes])
-        seen = view(game, seat).copy()
-        apply(game, choosers[seat](seen, rngs[seat], Budget(o.get("budget", 1.0))), seat)
-    close()
-    assert game.result is not None
-    if [s["total"] for s in game.result["scores"]] != o["scores"]:
+
+    result = play_game([chooser(level) for level in lineup], o["seed"], o.get("budget", 1.0),
+                       before=at_decision)
+    assert playing is not None
+    close(playing)  # as it ended
+    if [s["total"] for s in result["scores"]] != o["scores"]:
         raise SystemExit(f"game {o['index']}: the replay is not the logged game")
 
 
