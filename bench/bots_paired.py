@@ -13,7 +13,8 @@ in fewer games (common random numbers).
 `play` runs the tournament's games (server/bots/tournament.py, one process: `--set`
 changes server/bots/expert.py's settings in this process only, `--style` a field of the
 level expert's `expert.Style`; `--bots expert,expert-1` compares against expert-1, whose
-Style the settings leave alone) and keeps each game as it ends (games already in `--log`
+Style `--style` leaves alone, while a `--set` changes expert-1 too: it plays by the same
+module) and keeps each game as it ends (games already in `--log`
 are not played again: `--games 200` on a log of 100 plays games 100-199 on the same
 deals); a game's deal and greedy's play do not depend on the expert's settings, so two
 logs of one seed hold the same deals. `compare` prints, game by game paired, the
@@ -128,7 +129,8 @@ def main() -> int:
     p.add_argument("--style", type=_style_setting, action="append", default=[],
                    metavar="NAME=VALUE", help="a field of the level expert's expert.Style")
     p.add_argument("--bots", default="expert,greedy",
-                   help="the line-up, e.g. expert,expert-1 (only expert takes the settings)")
+                   help="the line-up, e.g. expert,expert-1 (only expert takes --style; "
+                        "a --set changes expert-1 too)")
     p.add_argument("--log", type=Path, required=True)
     c = sub.add_parser("compare", help="paired comparison of two logs of one seed")
     c.add_argument("a", type=Path)
