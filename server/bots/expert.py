@@ -124,12 +124,6 @@ VALUE_MODEL = (2,)
 # the opponents of a logistic of the gap, SOFT_SCALE points wide (None: the margin alone).
 # 4 players, paired on seed 31: see docs/BOTS.md (not kept).
 SOFT_SCALE: float | None = None
-# The service race (Style.race): orders a turn each side is taken to serve (issue 48,
-# third session: 1.9 for both bots once someone holds 3 penalties, seed 4848), and how
-# many turns each side it looks ahead (8: on 60 greedy games, seed 10000, a verdict
-# of "alone" was right in 141 turn starts and wrong in 29).
-RACE_RATE = 1.9
-RACE_TURNS = 8
 CACHE_SIZE = 512
 # Greedy-vs-greedy, 100 games (2 players): this order won 56% [46, 65] against greedy's.
 UPGRADE_PREFERENCE = (
@@ -169,12 +163,6 @@ class Style:
     # (+3.8%, standard error 4.6%), the fifth penalty alone as often (36.5% against
     # 35.0%), CPU max 0.88 s (the counting misses part of its cost): not kept.
     rollout_rush: int | None = None
-    # The service race at the rollout's end (2 players; value.race): this weight times
-    # +1 if the other player is on course to take the fifth penalty alone, -1 if we are,
-    # each side serving RACE_RATE orders a turn for up to RACE_TURNS turns (0: off).
-    # With 1.5, paired on 90 deals of seed 4848 against expert-1: 57.2% against 50.6%
-    # (+6.7%, s.e. 3.2%, on 10 games whose winner changed): not on until 200 confirm it.
-    race: float = 0.0
 
 
 EXPERT_1 = Style("expert-1")
@@ -372,13 +360,10 @@ def standing(player: Player) -> float:
             + CUP_SHARE * value.cup_progress(player) + RUSH_VALUE * player.rush)
 
 
-def evaluate(game: Game, seat: int, style: Style | None = None) -> float:
+def evaluate(game: Game, seat: int) -> float:
     """The position for `seat`: WIN times its expected result (+1 a win, -1 a loss: a
     finished game's, or value.py's chance of winning from here) plus POINTS times its
-    margin over its best opponent (final scores, or standings); and (`style.race`, an
-    unfinished 2-player game) that weight times the service race's verdict (value.race).
-    `style`: EXPERT when None."""
-    style = EXPERT if style is None else style
+    margin over its best opponent (final scores, or standings)."""
     if game.phase == OVER:
         assert game.result is not None
         totals = [s["total"] for s in game.result["scores"]]
@@ -393,8 +378,7 @@ def evaluate(game: Game, seat: int, style: Style | None = None) -> float:
     if chance is None and SOFT_SCALE is not None:
         chance = _chance_ahead(standings, seat, SOFT_SCALE)
     expected = 0.0 if chance is None else 2 * chance - 1
-    race = style.race * value.race(game, seat, RACE_RATE, RACE_TURNS) if style.race else 0.0
-    return WIN * expected + POINTS * (mine - best_other) + race
+    return WIN * expected + POINTS * (mine - best_other)
 
 
 def _chance_ahead(standings: list[float], seat: int, scale: float) -> float:
@@ -427,7 +411,7 @@ def sample_value(
             rush = own_rush(g) if style.rollout_rush is None else style.rollout_rush
             rollout.finish_turn(g, memo, rush, upgrade_action)
         turns += 1
-    value = evaluate(g, seat, style)
+    value = evaluate(g, seat)
     if g.phase != OVER and LOOKAHEAD:
         if g.phase == UPGRADE:
             apply(g, greedy.upgrade_action(g))

@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 
 from server.rules import Game
-from server.rules.data import PENALTY_LIMIT
 from server.rules.scoring import total
 from server.rules.state import Player
 
@@ -82,43 +81,3 @@ def win_chance(game: Game, seat: int) -> float | None:
         return None
     z = sum(w * x for w, x in zip(weights, features(game, seat), strict=True))
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
-
-def fifth_turn(player: Player, rate: float, arrivals: float, turns: int) -> int | None:
-    """The first of the player's next `turns` turns at whose end its orders bring the
-    fifth penalty (R-END-PEN) if it serves `rate` orders a turn, or None. An order on
-    tab t (1-4) falls at the end of its owner's (5 - t)th turn from now unless served
-    (R-END-2); the orders arriving meanwhile (`arrivals` a turn: the deck's card, R-END-3,
-    and the other player's serves, R-END-1) land on tab 1 and fall four turns later."""
-    penalties = len(player.penalties)
-    due = 0.0
-    for k in range(1, turns + 1):
-        due += len(player.tabs[4 - k]) if k <= 4 else arrivals
-        if penalties + due - rate * k >= PENALTY_LIMIT:
-            return k
-    return None
-
-
-def race(game: Game, seat: int, rate: float, turns: int) -> int:
-    """The service race, 2 players (R-END-1: each order served deals the other player a
-    card): -1 if `seat` is on course to take the fifth penalty alone, +1 if the other
-    player is, 0 if both or neither are within `turns` turns each or the deck runs out
-    first (R-END-DECK). Each side is taken to serve `rate` orders a turn, so the one
-    holding more orders than that clears falls behind. Public features only."""
-    if game.n != 2 or game.closed:
-        return 0
-    per_round = 2 + 2 * rate  # the deck's card for each (R-END-3) and the cards served
-    turns = min(turns, int(len(game.deck) / per_round) + 1)
-    fifth = [fifth_turn(p, rate, 1 + rate, turns) for p in game.players]
-    order = [game.current, 1 - game.current]
-    reached: set[int] = set()
-    for i in range(2 * turns):
-        who, k = order[i % 2], i // 2 + 1
-        due = fifth[who]
-        if due is not None and k >= due:
-            reached.add(who)
-        if reached and who != game.start:  # closed: the round ends with the last seat
-            break
-    if reached == {seat}:
-        return -1
-    return 1 if reached == {1 - seat} else 0

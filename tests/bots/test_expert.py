@@ -161,32 +161,3 @@ def test_our_rollout_turns_pay_for_steps_only_at_the_tables_where_we_spend_token
     four = _midgame(1, 2, players=4)
     assert four.n in expert.RUSH_TABLES and expert.own_rush(four) == expert.RUSH_ROLLOUT > 0
     assert expert.own_rush(_midgame(1, 2)) == expert.OWN_RUSH == 0  # 2 players as before
-
-
-def test_the_service_race_term_is_off_by_default_and_weighs_its_verdict():
-    # R-END-1, R-END-PEN: Style.race adds its weight times value.race at the rollout's end.
-    from dataclasses import replace
-
-    from .test_value import _race_table
-
-    assert expert.EXPERT.race == 0.0 and expert.EXPERT_1.race == 0.0
-    game = _race_table([3, 3, 3, 2], [2, 1, 2, 1], (2, 2))  # we hold 11 orders, they 6
-    plain = expert.evaluate(game, 0, expert.EXPERT)
-    assert expert.evaluate(game, 0, replace(expert.EXPERT, race=1.5)) == plain - 1.5
-    assert expert.evaluate(game, 0) == plain  # EXPERT when no style is given
-
-
-def test_with_the_race_term_the_decision_is_the_same_for_every_deck_order():  # R-HIDDEN
-    from dataclasses import replace
-
-    from server.bots import value
-
-    style = replace(expert.EXPERT, race=1.5)
-    game = _midgame(1, 12)  # 2 players, 3 penalties to 1, the one to act behind the race
-    assert value.race(game, game.current, expert.RACE_RATE, expert.RACE_TURNS) == -1
-    decisions = {
-        (repr(d.action), d.why)
-        for d in (expert.decide(seen, random.Random(3), Budget(0.05), use_plans=False,
-                                style=style) for seen in shuffled_views(game))
-    }
-    assert len(decisions) == 1
