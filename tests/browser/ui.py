@@ -64,7 +64,10 @@ def box(locator: Any, timeout: float = 10_000) -> dict[str, float]:
 
 
 def settled(page: Page) -> None:
-    """Wait until no action of this page is in flight and its result is shown."""
+    """Wait until the page shows a version (its first frame has come: before it the page
+    has nothing in flight but shows nothing either), no action of it is in flight and its
+    result is shown."""
+    expect(page.locator("body")).to_have_attribute("data-v", re.compile(r"^\d+$"))
     expect(page.locator("body")).to_have_attribute("data-busy", "0")
 
 
