@@ -61,7 +61,8 @@ def play(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     done = set(_games(args.log)) if args.log.exists() else set()
     tasks = [t for t in schedule(bots, args.games, args.players, args.seed, args.budget)
-             if t.index not in done]  # a longer run on the same log goes on where it stopped
+             if t.index not in done and t.index >= args.first]  # a longer run on the same
+    # log goes on where it stopped; --first splits a run between processes (cat the logs)
     with args.log.open("a") as out:
         def keep(o: dict) -> None:
             line = {"players": args.players, "budget": args.budget,
@@ -123,6 +124,9 @@ def main() -> int:
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=31)
+    p.add_argument("--first", type=int, default=0,
+                   help="play from this game of the schedule on (a run split between "
+                        "processes: concatenate their logs to read them)")
     p.add_argument("--budget", type=float, default=1.0)
     p.add_argument("--set", type=_setting, action="append", default=[],
                    metavar="NAME=VALUE", help="an expert.py setting, for this run")
