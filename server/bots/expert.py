@@ -163,8 +163,6 @@ class Style:
     # (+3.8%, standard error 4.6%), the fifth penalty alone as often (36.5% against
     # 35.0%), CPU max 0.88 s (the counting misses part of its cost): not kept.
     rollout_rush: int | None = None
-    # Work per search as a multiple of FULL_WORK (more decks for each plan).
-    work: float = 1.0
 
 
 EXPERT_1 = Style("expert-1")
@@ -486,7 +484,7 @@ def search(
         return plans[0], 1
     unseen = unseen_cards(view)
     deck_count = view["deck"]
-    planned = max(1, int(FULL_WORK * style.work * budget.work * share))
+    planned = max(1, int(FULL_WORK * budget.work * share))
     turns_done = 0
     memo = greedy.AllocationMemo()
     alive = list(range(len(plans)))
