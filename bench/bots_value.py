@@ -1,12 +1,16 @@
-"""Fit the expert's win-chance model (server/bots/value.py) on greedy rollout games.
+"""Fit the expert's win-chance model (server/bots/value.py) on rollout games.
 
     .venv/bin/python bench/bots_value.py --games 1500 --players 2 4
+    .venv/bin/python bench/bots_value.py --games 3000 --players 2 --policy expert
 
-Plays seeded games with the expert's rollout policy in every seat (rollout.finish_turn;
-setup by greedy), records value.features() at the start of every turn for the player to
-act, labels each with how that game ended for that player (a win 1, a shared win split,
-a loss 0), and fits a logistic regression by Newton's method (small ridge). Prints the
-WEIGHTS entry per player count, the log-loss and how often the model picks the winner.
+Plays seeded games with a rollout policy in every seat (setup by greedy): `greedy`,
+rollout.finish_turn as the first model was fitted; `expert`, the expert's own rollout
+turn (expert.own_turn: the best rescue when tab 4 threatens the penalty limit, its
+upgrade rule and Rush), which is how the expert's rollouts now play every seat. Records
+value.features() at the start of every turn for the player to act, labels each with how
+that game ended for that player (a win 1, a shared win split, a loss 0), and fits a
+logistic regression by Newton's method (small ridge). Prints the WEIGHTS entry per
+player count, the log-loss and how often the model picks the winner.
 Seeded: the same arguments print the same weights.
 """
 
@@ -19,21 +23,25 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.bots import greedy, rollout, value  # noqa: E402
+from server.bots import expert, greedy, rollout, value  # noqa: E402
 from server.rules import apply, new_game  # noqa: E402
 from server.rules.state import OVER, PLACEMENT, STARTING_CUP  # noqa: E402
 
 RIDGE = 1e-3
 
 
-def positions(seed: int, players: int) -> list[tuple[list[float], float]]:
+def positions(seed: int, players: int, policy: str = "greedy") -> list[tuple[list[float], float]]:
     game = new_game(seed, players, starting_player=seed % players)
     while game.phase in (PLACEMENT, STARTING_CUP):
         apply(game, greedy.act(game))
     seen: list[tuple[int, list[float]]] = []
+    memo = greedy.AllocationMemo()
     while game.phase != OVER:
         seen.append((game.current, value.features(game, game.current)))
-        rollout.finish_turn(game)
+        if policy == "expert":
+            expert.own_turn(game, memo)
+        else:
+            rollout.finish_turn(game)
     assert game.result is not None
     winners = game.result["winners"]
     return [(x, 1.0 / len(winners) if seat in winners else 0.0) for seat, x in seen]
@@ -96,12 +104,14 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1500)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4], choices=(2, 3, 4))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--policy", choices=("greedy", "expert"), default="greedy")
     args = parser.parse_args()
     for players in args.players:
         train: list[tuple[list[float], float]] = []
         test: list[tuple[list[float], float]] = []
         for g in range(args.games):
-            (test if g % 5 == 0 else train).extend(positions(args.seed * 100_000 + g, players))
+            (test if g % 5 == 0 else train).extend(
+                positions(args.seed * 100_000 + g, players, args.policy))
         w = fit(train)
         loss, hits = quality(test, w)
         print(f"# {players} players: {len(train)} positions to fit, {len(test)} held out: "

@@ -73,10 +73,12 @@ WEIGHTS: dict[int, tuple[float, ...]] = {
 }
 
 
-def win_chance(game: Game, seat: int) -> float | None:
-    """Estimated chance that `seat` wins (a shared win split) from this position; None
-    for a player count without fitted weights."""
-    weights = WEIGHTS.get(game.n)
+def win_chance(
+    game: Game, seat: int, table: dict[int, tuple[float, ...]] | None = None,
+) -> float | None:
+    """Estimated chance that `seat` wins (a shared win split) from this position, by
+    `table`'s weights (else WEIGHTS); None for a player count without weights."""
+    weights = (WEIGHTS if table is None else table).get(game.n)
     if weights is None:
         return None
     z = sum(w * x for w, x in zip(weights, features(game, seat), strict=True))
