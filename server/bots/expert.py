@@ -163,8 +163,6 @@ class Style:
     # (+3.8%, standard error 4.6%), the fifth penalty alone as often (36.5% against
     # 35.0%), CPU max 0.88 s (the counting misses part of its cost): not kept.
     rollout_rush: int | None = None
-    # value.py's win-chance weights by table size (None: value.WEIGHTS).
-    value_weights: dict[int, tuple[float, ...]] | None = None
 
 
 EXPERT_1 = Style("expert-1")
@@ -362,10 +360,10 @@ def standing(player: Player) -> float:
             + CUP_SHARE * value.cup_progress(player) + RUSH_VALUE * player.rush)
 
 
-def evaluate(game: Game, seat: int, style: Style = EXPERT) -> float:
+def evaluate(game: Game, seat: int) -> float:
     """The position for `seat`: WIN times its expected result (+1 a win, -1 a loss: a
-    finished game's, or value.py's chance of winning from here, by `style`'s weights)
-    plus POINTS times its margin over its best opponent (final scores, or standings)."""
+    finished game's, or value.py's chance of winning from here) plus POINTS times its
+    margin over its best opponent (final scores, or standings)."""
     if game.phase == OVER:
         assert game.result is not None
         totals = [s["total"] for s in game.result["scores"]]
@@ -376,8 +374,7 @@ def evaluate(game: Game, seat: int, style: Style = EXPERT) -> float:
     standings = [standing(p) for p in game.players]
     mine = standings[seat]
     best_other = max(s for i, s in enumerate(standings) if i != seat)
-    chance = (value.win_chance(game, seat, style.value_weights)
-              if game.n in VALUE_MODEL else None)
+    chance = value.win_chance(game, seat) if game.n in VALUE_MODEL else None
     if chance is None and SOFT_SCALE is not None:
         chance = _chance_ahead(standings, seat, SOFT_SCALE)
     expected = 0.0 if chance is None else 2 * chance - 1
@@ -413,7 +410,7 @@ def sample_value(
         else:
             own_turn(g, memo, style)
         turns += 1
-    value = evaluate(g, seat, style)
+    value = evaluate(g, seat)
     if g.phase != OVER and LOOKAHEAD:
         if g.phase == UPGRADE:
             apply(g, greedy.upgrade_action(g))

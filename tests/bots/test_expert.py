@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
-from server.bots import expert, greedy, rollout, value
+from server.bots import expert, greedy, rollout
 from server.bots.budget import Budget
 from server.rules import view
 from server.rules.data import UPGRADE_INDEX
@@ -71,9 +70,9 @@ def test_the_win_chance_model_scores_only_the_table_sizes_it_helps(monkeypatch):
     asked: list[int] = []
     real = value.win_chance
 
-    def spy(game, seat, table=None):
+    def spy(game, seat):
         asked.append(game.n)
-        return real(game, seat, table)
+        return real(game, seat)
 
     monkeypatch.setattr(value, "win_chance", spy)
     for players in (2, 4):
@@ -162,16 +161,3 @@ def test_our_rollout_turns_pay_for_steps_only_at_the_tables_where_we_spend_token
     four = _midgame(1, 2, players=4)
     assert four.n in expert.RUSH_TABLES and expert.own_rush(four) == expert.RUSH_ROLLOUT > 0
     assert expert.own_rush(_midgame(1, 2)) == expert.OWN_RUSH == 0  # 2 players as before
-
-
-def test_a_style_scores_unfinished_games_by_its_own_win_chance_weights():
-    game = _midgame(4, 6)
-    seat = game.current
-    even = replace(expert.EXPERT_1, value_weights={2: (0.0,) * len(value.FEATURES)})
-    margin = expert.evaluate(game, seat, even)  # a chance of 0.5: the margin alone
-    standings = [expert.standing(p) for p in game.players]
-    best_other = max(s for i, s in enumerate(standings) if i != seat)
-    assert margin == expert.POINTS * (standings[seat] - best_other)
-    chance = value.win_chance(game, seat)
-    assert chance is not None
-    assert expert.evaluate(game, seat, expert.EXPERT_1) == margin + expert.WIN * (2 * chance - 1)

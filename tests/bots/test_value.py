@@ -38,15 +38,6 @@ def test_the_opponents_penalties_are_good_for_us():  # R-END-PEN
     assert value.win_chance(game, seat) > before
 
 
-def test_weights_of_its_own_replace_the_fitted_ones_for_their_table_sizes():
-    game = _midgame(4, 6)
-    seat = game.current
-    even = {2: (0.0,) * len(value.FEATURES)}  # every feature weighs nothing: a coin toss
-    assert value.win_chance(game, seat, even) == 0.5
-    assert value.win_chance(game, seat, {}) is None  # no weights for this table size
-    assert value.win_chance(game, seat, None) == value.win_chance(game, seat)
-
-
 def test_a_table_size_without_weights_has_no_estimate():
     game = _midgame(2, 2)
     assert game.phase != OVER
