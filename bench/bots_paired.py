@@ -60,9 +60,10 @@ def play(args: argparse.Namespace) -> int:
         expert.EXPERT = replace(expert.EXPERT, **dict(args.style))
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     done = set(_games(args.log)) if args.log.exists() else set()
+    # A longer run on the same log goes on where it stopped; --first splits a run between
+    # processes (concatenate their logs to read them).
     tasks = [t for t in schedule(bots, args.games, args.players, args.seed, args.budget)
-             if t.index not in done and t.index >= args.first]  # a longer run on the same
-    # log goes on where it stopped; --first splits a run between processes (cat the logs)
+             if t.index not in done and t.index >= args.first]
     with args.log.open("a") as out:
         def keep(o: dict) -> None:
             line = {"players": args.players, "budget": args.budget,
