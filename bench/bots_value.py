@@ -19,15 +19,21 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from server.bots import expert, greedy, rollout, value  # noqa: E402
-from server.rules import apply, new_game  # noqa: E402
+from server.rules import Game, apply, new_game  # noqa: E402
 from server.rules.state import OVER, PLACEMENT, STARTING_CUP  # noqa: E402
 
 RIDGE = 1e-3
+# How every seat plays a turn, given the game's allocation memo.
+POLICIES: dict[str, Callable[[Game, greedy.AllocationMemo], object]] = {
+    "greedy": lambda game, memo: rollout.finish_turn(game),
+    "expert": expert.own_turn,
+}
 
 
 def positions(seed: int, players: int, policy: str = "greedy") -> list[tuple[list[float], float]]:
@@ -35,13 +41,10 @@ def positions(seed: int, players: int, policy: str = "greedy") -> list[tuple[lis
     while game.phase in (PLACEMENT, STARTING_CUP):
         apply(game, greedy.act(game))
     seen: list[tuple[int, list[float]]] = []
-    memo = greedy.AllocationMemo()
+    play_turn, memo = POLICIES[policy], greedy.AllocationMemo()
     while game.phase != OVER:
         seen.append((game.current, value.features(game, game.current)))
-        if policy == "expert":
-            expert.own_turn(game, memo)
-        else:
-            rollout.finish_turn(game)
+        play_turn(game, memo)
     assert game.result is not None
     winners = game.result["winners"]
     return [(x, 1.0 / len(winners) if seat in winners else 0.0) for seat, x in seen]
@@ -104,7 +107,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1500)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4], choices=(2, 3, 4))
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--policy", choices=("greedy", "expert"), default="greedy")
+    parser.add_argument("--policy", choices=tuple(POLICIES), default="greedy")
     args = parser.parse_args()
     for players in args.players:
         train: list[tuple[list[float], float]] = []
