@@ -26,6 +26,12 @@ from tests.serving import served
 from .authenticator import Authenticator
 
 ORIGIN = "http://testserver"
+# DB_TIMEOUT for an app whose subject is not the database's timeouts. On PostgreSQL it is
+# also idle_in_transaction_session_timeout (server.db.session), and on a loaded test machine
+# (four workers, browsers, two cores) a test's event loop has stood still past the default
+# 2 s mid-transaction, so that PostgreSQL ended the session and an ordinary request failed
+# (tests/admin/test_operators.py; the bursts of tests/accounts/test_reset_edge.py).
+LOADED_MACHINE_DB_TIMEOUT = "15"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -59,7 +65,8 @@ def wait_for_the_last_server(url: str = PG_URL, seconds: float = 10.0) -> None:
 async def running_app(database: str, make_settings: Callable[..., Settings],
                       **overrides: Any) -> AsyncIterator[FastAPI]:
     """The app on `database` ("sqlite" or "postgresql", emptied), its lifespan running."""
-    settings: dict[str, Any] = {"BOT_WORKERS": 0, **overrides}
+    settings: dict[str, Any] = {"BOT_WORKERS": 0, "DB_TIMEOUT": LOADED_MACHINE_DB_TIMEOUT,
+                                **overrides}
     if database == "postgresql":
         reset_postgres(PG_URL)
         wait_for_the_last_server()

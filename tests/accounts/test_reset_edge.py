@@ -33,7 +33,13 @@ from tests.notify.smtp import SmtpServer
 from tests.raw_http import connect, head, read_answer, status_and_code
 from tests.serving import served_process
 
-from .conftest import client, refused, sign_up, wait_for_the_last_server
+from .conftest import (
+    LOADED_MACHINE_DB_TIMEOUT,
+    client,
+    refused,
+    sign_up,
+    wait_for_the_last_server,
+)
 from .test_password_reset import confirmed, link_of, mail_app, mails
 
 pytestmark = pytest.mark.timeout(300)
@@ -51,7 +57,7 @@ def live(folder: Path, engine: str = "sqlite") -> Iterator[tuple[str, SmtpServer
     smtp.start()
     settings = {k: str(v) for k, v in smtp.settings().items()}
     settings.update(BOT_WORKERS="0", FORWARDED_ALLOW_IPS="127.0.0.1",
-                    HTTP_BODY_TIMEOUT=BODY_TIMEOUT)
+                    HTTP_BODY_TIMEOUT=BODY_TIMEOUT, DB_TIMEOUT=LOADED_MACHINE_DB_TIMEOUT)
     if engine == "postgresql":
         reset_postgres(PG_URL)
         wait_for_the_last_server()
