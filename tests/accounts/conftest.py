@@ -30,7 +30,8 @@ ORIGIN = "http://testserver"
 # also idle_in_transaction_session_timeout (server.db.session), and on a loaded test machine
 # (four workers, browsers, two cores) a test's event loop has stood still past the default
 # 2 s mid-transaction, so that PostgreSQL ended the session and an ordinary request failed
-# (tests/admin/test_operators.py; the bursts of tests/accounts/test_reset_edge.py).
+# (tests/admin/test_operators.py; the bursts of tests/accounts/test_reset_edge.py), or an
+# attempt's wait for its turn ran out (test_password_race.py).
 LOADED_MACHINE_DB_TIMEOUT = "15"
 
 

@@ -20,7 +20,7 @@ from db.conftest import PG_URL, reset_postgres
 from server.accounts.ratelimit import FREE
 from tests.serving import served_process
 
-from .conftest import wait_for_the_last_server
+from .conftest import LOADED_MACHINE_DB_TIMEOUT, wait_for_the_last_server
 
 pytestmark = pytest.mark.timeout(300)
 BURST = 4 * FREE
@@ -46,7 +46,8 @@ def test_a_burst_of_wrong_passwords_from_one_address_checks_no_more_than_the_fre
     # DB_TIMEOUT: a loaded machine must not turn an attempt's wait for its turn (behind
     # the pair's earlier attempts and their hashes) into a refusal (`unavailable`), which
     # would leave fewer than FREE checked.
-    settings = {"BOT_WORKERS": "0", "FORWARDED_ALLOW_IPS": "127.0.0.1", "DB_TIMEOUT": "15"}
+    settings = {"BOT_WORKERS": "0", "FORWARDED_ALLOW_IPS": "127.0.0.1",
+                "DB_TIMEOUT": LOADED_MACHINE_DB_TIMEOUT}
     if engine == "postgresql":
         reset_postgres(PG_URL)
         wait_for_the_last_server()
