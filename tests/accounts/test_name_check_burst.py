@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from server.accounts.names import name_key
-from tests.serving import served_process
+from tests.serving import CLIENT_KEEPALIVE_EXPIRY, served_process
 
 pytestmark = pytest.mark.timeout(180)
 TABLES = 50
@@ -25,8 +25,9 @@ TABLES = 50
 async def _joins(url: str, codes: list[str]) -> tuple[Counter[str], list[str]]:
     """Every join at once (a guest as "ALICE" and three others at each table); the answers
     to the "ALICE" joins, and every name seated afterwards."""
-    async with httpx.AsyncClient(base_url=url, timeout=120,
-                                 limits=httpx.Limits(max_connections=4 * TABLES)) as http:
+    # Connections that answered a join early wait, idle, for the GETs after the burst.
+    limits = httpx.Limits(max_connections=4 * TABLES, keepalive_expiry=CLIENT_KEEPALIVE_EXPIRY)
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as http:
         answers = await asyncio.gather(*(
             http.post(f"/api/rooms/{code}/join", json={"name": "ALICE" if s == 0 else f"G{s}"})
             for code in codes for s in range(4)))

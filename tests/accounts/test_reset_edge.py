@@ -31,7 +31,7 @@ import server.api.password_reset as password_reset
 from tests.clocks import FakeClock
 from tests.notify.smtp import SmtpServer
 from tests.raw_http import connect, head, read_answer, status_and_code
-from tests.serving import served_process
+from tests.serving import CLIENT_KEEPALIVE_EXPIRY, served_process
 
 from .conftest import (
     LOADED_MACHINE_DB_TIMEOUT,
@@ -79,9 +79,11 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Smtp
 
 
 def browser(url: str, address: str, origin: str | None = None) -> httpx.AsyncClient:
-    """A browser at `address` (X-Forwarded-For) on this site, or on `origin`."""
-    return httpx.AsyncClient(base_url=url, timeout=60, limits=httpx.Limits(
-        max_connections=200), headers={"x-forwarded-for": address, "origin": origin or url})
+    """A browser at `address` (X-Forwarded-For) on this site, or on `origin`; it lets an idle
+    connection go before the server does (a burst's connections wait for the next one)."""
+    limits = httpx.Limits(max_connections=200, keepalive_expiry=CLIENT_KEEPALIVE_EXPIRY)
+    return httpx.AsyncClient(base_url=url, timeout=60, limits=limits,
+                             headers={"x-forwarded-for": address, "origin": origin or url})
 
 
 async def signed_up(url: str, address: str, name: str) -> str:

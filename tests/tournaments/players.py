@@ -14,13 +14,14 @@ import httpx
 import jsonpatch
 from websockets.asyncio.client import ClientConnection, connect
 
+from tests.serving import CLIENT_KEEPALIVE_EXPIRY
+
 
 def browser(url: str, address: str) -> httpx.AsyncClient:
-    """A browser at `address` (the server trusts the test's X-Forwarded-For). It lets an idle
-    connection go after 2 s, before the server's 5 s keep-alive timeout: with both at 5 s a
-    request sent on a connection the server was closing that instant failed (ReadError)
-    after a table played over its socket. (Browsers send such a request again.)"""
-    return httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(keepalive_expiry=2),
+    """A browser at `address` (the server trusts the test's X-Forwarded-For); it lets an idle
+    connection go before the server does (tests/serving.py's CLIENT_KEEPALIVE_EXPIRY)."""
+    limits = httpx.Limits(keepalive_expiry=CLIENT_KEEPALIVE_EXPIRY)
+    return httpx.AsyncClient(base_url=url, timeout=30, limits=limits,
                              headers={"x-forwarded-for": address, "origin": url})
 
 
