@@ -22,8 +22,12 @@ needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"needs Chromi
 def chromium() -> Iterator[Any]:
     """A launched browser. Playwright's sync API keeps an event loop running in this thread
     until it stops: open it after anything that calls asyncio.run()."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Playwright's assertions wait 5 s by default, a context's actions the 10 s the tests
+    # set: on a loaded machine a table page once took longer than 5 s to draw its first
+    # view. An assertion passes as soon as what it expects holds: only a failure waits longer.
+    expect.set_options(timeout=10_000)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
