@@ -26,7 +26,7 @@ from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 POLL = 0.02  # seconds between looks at a starting server
-# How long a test's HTTP client keeps an idle connection for reuse: well under the server's
+# How long a test client that idles between requests keeps a connection: well under the server's
 # keep-alive timeout (uvicorn's 5 s). With both at 5 s, a request sent on a connection the
 # server was closing that instant failed (ReadError, or "Server disconnected without
 # sending a response"), seen in whole runs on a loaded machine, whose stalls widen it:
