@@ -29,9 +29,9 @@ POLL = 0.02  # seconds between looks at a starting server
 # How long a test client that idles between requests keeps a connection: well under the server's
 # keep-alive timeout (uvicorn's 5 s). With both at 5 s, a request sent on a connection the
 # server was closing that instant failed (ReadError, or "Server disconnected without
-# sending a response"), seen in whole runs on a loaded machine, whose stalls widen it:
-# after a burst, or a wait for mail, left connections idle for about 5 s. (Browsers send
-# such a request again; httpx does not.)
+# sending a response"), seen in whole runs on a loaded machine after a burst, or a wait for
+# mail, had left connections idle for about 5 s. (Browsers send such a request again;
+# httpx does not.)
 CLIENT_KEEPALIVE_EXPIRY = 2.0
 
 
