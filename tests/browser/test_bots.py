@@ -59,7 +59,6 @@ def test_a_person_plays_three_bots_to_the_final_scoreboard(new_page) -> None:  #
     assert clicks > 0
     expect(page.get_by_role("heading", name="Final scores")).to_be_visible()
     expect(page.get_by_role("table").get_by_role("row")).to_have_count(5)
-    screenshot(page, "final-bots-1280-en")
     # Issue 26: the chart names everyone in full, and the replay is one click away.
     names = ["Mina (you)", "Bot B (random)", "Bot C (greedy)", "Bot D (strong)"]
     shown = page.locator(".chart .chart-name").all_inner_texts()

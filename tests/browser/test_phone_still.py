@@ -18,7 +18,7 @@ from playwright.sync_api import Page
 from .geometry import tiles_headed
 from .test_full_games import CANDIDATES, MY_TURN_OR_OVER, finish, seat_in_new_game
 from .test_one_screen import phase
-from .ui import ARTIFACTS, settled, wait_for
+from .ui import ARTIFACTS, SHOT_MS, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -95,7 +95,8 @@ def near(a: list[float], b: list[float]) -> bool:
 def shot(page: Page, name: str) -> None:
     """A screenshot where the player is (no scrolling, unlike ui.screenshot)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"),
+                    timeout=SHOT_MS)
 
 
 @pytest.mark.parametrize(("players", "locale"), [(2, "en-US"), (3, "th-TH"), (4, "ko-KR")])

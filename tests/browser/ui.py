@@ -31,6 +31,9 @@ CANDIDATES = """() => {
 
 Action = dict[str, Any]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+# A screenshot is a record for people to look at, not an assertion: on a loaded machine a
+# full-page one once took longer than an action's 10 s, so it may take longer.
+SHOT_MS = 30_000
 
 
 def wait_for(page: Page, predicate: str, timeout: float = 30_000) -> Any:
@@ -154,7 +157,8 @@ def board_signature(page: Page) -> str:
 def screenshot(page: Page, name: str, full_page: bool = True) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page,
+                    timeout=SHOT_MS)
 
 
 def no_sideways_scroll(page: Page) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.geometry import header_one_row
-from tests.browser.ui import ARTIFACTS, no_sideways_scroll
+from tests.browser.ui import ARTIFACTS, SHOT_MS, no_sideways_scroll
 from tests.chromium import chromium, needs_chromium
 from tests.serving import served
 
@@ -84,7 +84,7 @@ def test_history_and_replay_mark_an_abandoned_game_and_its_stand_in(
         for width, height in ((1440, 900), (360, 740)):
             at(width, height)
             page.screenshot(path=str(ARTIFACTS / f"history-abandoned-{width}-{lang}.png"),
-                            full_page=True)
+                            full_page=True, timeout=SHOT_MS)
 
         row.locator("a.room-link").click()
         expect(page.locator("#rp-ended")).to_be_visible()
@@ -100,7 +100,8 @@ def test_history_and_replay_mark_an_abandoned_game_and_its_stand_in(
         page.keyboard.press("Escape")
         for width, height in ((360, 740), (1440, 900)):
             at(width, height)
-            page.screenshot(path=str(ARTIFACTS / f"replay-abandoned-{width}-{lang}.png"))
+            page.screenshot(path=str(ARTIFACTS / f"replay-abandoned-{width}-{lang}.png"),
+                            timeout=SHOT_MS)
     finally:
         context.close()
     assert errors == []

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from server.db.migrate import upgrade
-from tests.browser.ui import ARTIFACTS, no_sideways_scroll
+from tests.browser.ui import ARTIFACTS, SHOT_MS, no_sideways_scroll
 from tests.chromium import chromium, needs_chromium
 from tests.serving import served
 from tests.stored import store_games
@@ -88,7 +88,8 @@ def test_the_final_scoreboard_is_exact_translated_and_cheers_the_winner(
             page.set_viewport_size({"width": width, "height": height})
             expect(celebrate).to_be_visible()
             no_sideways_scroll(page)
-            final.screenshot(path=str(ARTIFACTS / f"final-replay-{width}-{lang}.png"))
+            final.screenshot(path=str(ARTIFACTS / f"final-replay-{width}-{lang}.png"),
+                             timeout=SHOT_MS)
     finally:
         context.close()
     assert errors == []
