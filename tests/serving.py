@@ -79,9 +79,13 @@ def edited_sources(
     return into
 
 
-def wait_ready(proc: subprocess.Popen[bytes], url: str, timeout: float = 30.0) -> None:
+def wait_ready(proc: subprocess.Popen[bytes], url: str, timeout: float = 120.0) -> None:
     """Until `url`/healthz answers 200; RuntimeError if the process exits first (with the
     end of its stderr when piped) or does not answer within `timeout` seconds.
+
+    A server that exits is seen at once; the timeout is for one that hangs. It is long
+    because a start is slow on a loaded machine: with ten busy loops on the two cores, a
+    server took 19-28 s to answer (a whole run's module fixture once missed the old 30 s).
 
     One client for all the looks, every POLL seconds: `httpx.get` builds a client (and its
     TLS context) per call, ~40 ms of CPU taken from the server starting on the same cores."""
@@ -96,7 +100,7 @@ def wait_ready(proc: subprocess.Popen[bytes], url: str, timeout: float = 30.0) -
                     return
             except httpx.TransportError:
                 time.sleep(POLL)
-    raise RuntimeError("server did not start")
+    raise RuntimeError(f"server did not answer {url}/healthz within {timeout:.0f} s")
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
