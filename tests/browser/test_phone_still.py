@@ -95,8 +95,7 @@ def near(a: list[float], b: list[float]) -> bool:
 def shot(page: Page, name: str) -> None:
     """A screenshot where the player is (no scrolling, unlike ui.screenshot)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"),
-                    timeout=SHOT_MS)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), timeout=SHOT_MS)
 
 
 @pytest.mark.parametrize(("players", "locale"), [(2, "en-US"), (3, "th-TH"), (4, "ko-KR")])

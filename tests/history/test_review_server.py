@@ -181,8 +181,7 @@ def test_the_replay_shows_the_review_its_bars_links_and_the_experts_plan(reviewe
         said = line.inner_text()
         assert not COORDINATES.search(said), said
         assert "review.why" not in said
-        page.screenshot(path=str(ARTIFACTS / "review-1440-en.png"),
-                        timeout=SHOT_MS)
+        page.screenshot(path=str(ARTIFACTS / "review-1440-en.png"), timeout=SHOT_MS)
         # A bar is a jump too; stepping off the turn clears the outlines.
         first = review["turns"][0]
         panel.locator(".rv-bar").first.click()
