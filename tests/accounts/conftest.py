@@ -31,7 +31,8 @@ ORIGIN = "http://testserver"
 # (four workers, browsers, two cores) a test's event loop has stood still past the default
 # 2 s mid-transaction, so that PostgreSQL ended the session and an ordinary request failed
 # (tests/admin/test_operators.py; the bursts of tests/accounts/test_reset_edge.py), or an
-# attempt's wait for its turn ran out (test_password_race.py).
+# attempt's wait for its turn ran out (test_password_race.py); on SQLite, a sign-in burst's
+# write waited past it for the database's lock (test_sign_in_burst.py).
 LOADED_MACHINE_DB_TIMEOUT = "15"
 
 

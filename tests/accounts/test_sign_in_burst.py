@@ -27,7 +27,7 @@ from server.accounts.passwords import Cost
 from server.accounts.ratelimit import FREE
 from tests.serving import served_process
 
-from .conftest import wait_for_the_last_server
+from .conftest import LOADED_MACHINE_DB_TIMEOUT, wait_for_the_last_server
 
 pytestmark = pytest.mark.timeout(400)
 BURST = 100
@@ -42,7 +42,8 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str
     """The server's URL and its log file (JSON lines); "postgresql, real cost" hashes
     passwords at the real Argon2 cost."""
     settings = {"BOT_WORKERS": "0", "FORWARDED_ALLOW_IPS": "127.0.0.1", "LOG_FORMAT": "json",
-                "SIGN_UPS_PER_ADDRESS": "1000"}  # its accounts are made from one address
+                "SIGN_UPS_PER_ADDRESS": "1000",  # its accounts are made from one address
+                "DB_TIMEOUT": LOADED_MACHINE_DB_TIMEOUT}
     if request.param.startswith("postgresql"):
         reset_postgres(PG_URL)
         wait_for_the_last_server()
