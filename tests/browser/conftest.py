@@ -11,7 +11,6 @@ from tests.chromium import CHROMIUM, chromium
 from tests.serving import served
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
 
 
 def pytest_configure(config: pytest.Config) -> None:

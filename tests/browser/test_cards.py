@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from .geometry import words_fit, words_whole
 from .test_full_games import MY_TURN_OR_OVER, finish, seat_in_new_game
 from .test_one_screen import phase
-from .ui import ARTIFACTS, CANDIDATES, SHOT_MS, screenshot, settled, wait_for
+from .ui import CANDIDATES, save_shot, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -206,8 +206,7 @@ def check_opponents(page: Page, players: int, lang: str) -> None:
     page.locator(chip).first.click(force=True)  # (aria-disabled: it only zooms)
     got = page.evaluate(ZOOM, chip)
     zoom_fits(got)
-    page.screenshot(path=str(ARTIFACTS / f"cards-zoom-360-{lang}.png"),
-                    timeout=SHOT_MS)  # as scrolled
+    save_shot(page, f"cards-zoom-360-{lang}")  # as scrolled
     page.evaluate("window.scrollTo(0, 0)")  # the chip leaves the window: so does its zoom
     expect(page.locator("#card-zoom")).to_be_hidden()
     # (to the window's middle: at its bottom edge the phone's fixed bar lies over it)

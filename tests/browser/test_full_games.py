@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from .geometry import bar_fits_its_content, thai_breaks_between_words, words_whole
 from .players import RandomPlayer, join
-from .ui import ARTIFACTS, CANDIDATES, button, no_sideways_scroll, screenshot, settled, wait_for
+from .ui import CANDIDATES, button, no_sideways_scroll, save_shot, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -130,7 +130,7 @@ def test_two_player_game_to_the_final_scoreboard(new_page, base_url: str) -> Non
     shown = page.evaluate(RESULT_IN_VIEW)
     assert shown["cheer"] and shown["again"] and shown["scores"], shown
     bar_fits_its_content(page)  # "The game is over.": one line, not 168 px
-    page.screenshot(path=str(ARTIFACTS / "final-ends-360-en.png"))
+    save_shot(page, "final-ends-360-en")
     # On a desktop the way on sits beside the winner, above the fold.
     for width, height in ((1440, 900), (1366, 768)):
         page.set_viewport_size({"width": width, "height": height})

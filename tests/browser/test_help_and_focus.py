@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from .test_full_games import MY_TURN_OR_OVER, finish, seat_in_new_game
 from .test_play import keyboard_until
-from .ui import ARTIFACTS, screenshot, wait_for
+from .ui import save_shot, screenshot, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -99,8 +99,7 @@ def test_keyboard_focus_ring_differs_from_the_legal_highlight(
     assert focused["outlineStyle"] == "dashed" and focused["outlineWidth"] >= 2, focused
     assert focused["outlineColor"] != accent, focused
     assert accent in focused["boxShadow"]  # still shown as legal while focused
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.locator("#board").screenshot(path=str(ARTIFACTS / f"focus-ring-{locale[:2]}.png"))
+    save_shot(page.locator("#board"), f"focus-ring-{locale[:2]}")
     for b in bots:
         b.done.set()
     finish(bots)

@@ -22,7 +22,7 @@ from server.rules import MOVE, OVER, RULES_VERSION, apply, new_game, view
 
 from .geometry import STEP_NUMBER_OVERLAPS, thai_breaks_between_words, words_whole
 from .players import bot_table
-from .ui import ARTIFACTS, CANDIDATES, no_sideways_scroll, screenshot, settled, wait_for
+from .ui import CANDIDATES, no_sideways_scroll, save_shot, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -434,4 +434,4 @@ def test_the_phone_bar_keeps_its_buttons_whole_mid_walk_with_a_long_hint(  # noq
         assert page.locator("#board .cell.legal").count() >= 1, lang  # the walk goes on
         page.evaluate("() => scrollTo(0, document.scrollingElement.scrollHeight)")
         assert page.evaluate(UNDER_THE_BAR)["parts"] == [], lang
-        page.screenshot(path=str(ARTIFACTS / f"hint-walk-360-740-{lang}-scrolled.png"))
+        save_shot(page, f"hint-walk-360-740-{lang}-scrolled")

@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect
 from tests.serving import served
 
 from .conftest import SERVER
-from .ui import ARTIFACTS, SHOT_MS, no_sideways_scroll, screenshot, settled, wait_for
+from .ui import no_sideways_scroll, save_shot, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -72,9 +72,7 @@ def follow(page: Page, steps: int | None = None, shots: str | None = None) -> li
         left, right, _, _ = page.evaluate(BUBBLE_BOX)
         assert left >= 0 and right <= width + 1, (note, left, right)  # within the screen
         if shots and note not in notes:  # the screen as the newcomer sees it
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / f"{shots}-{len(notes):02d}-{note}.png"),
-                            timeout=SHOT_MS)
+            save_shot(page, f"{shots}-{len(notes):02d}-{note}")
         notes.append(note)
         if state == "done":
             break
@@ -131,9 +129,7 @@ class Newcomer:
         left, right, _, _ = page.evaluate(BUBBLE_BOX)
         assert left >= 0 and right <= width + 1, (self.lang, note, left, right)
         if note not in self.notes:  # the screen as the newcomer sees it
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / f"{self.shots}-{len(self.notes):02d}-{note}.png"),
-                            timeout=SHOT_MS)
+            save_shot(page, f"{self.shots}-{len(self.notes):02d}-{note}")
         self.notes.append(note)
         if state == "done":
             self.done = True

@@ -16,7 +16,7 @@ from .players import RandomPlayer
 from .test_full_games import seat_in_new_game
 from .test_motion import MINE, play_mine
 from .test_waiting_room import overlap
-from .ui import ARTIFACTS
+from .ui import save_shot
 
 pytestmark = pytest.mark.browser
 
@@ -42,7 +42,7 @@ def test_the_open_chat_covers_no_log_and_no_score(new_page, base_url: str, width
     chat = talk.bounding_box()
     assert chat is not None
     lang = locale[:2]
-    page.screenshot(path=str(ARTIFACTS / f"chat-open-{width}-{lang}.png"))
+    save_shot(page, f"chat-open-{width}-{lang}")
     if width >= 1200:
         # Docked: nothing of the log (or its tab) and no score under it.
         for box in boxes(page, "#log, .side-tabs, .pscore"):

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .test_full_games import seat_in_new_game
-from .ui import ARTIFACTS, CANDIDATES, settled, wait_for
+from .ui import CANDIDATES, save_shot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -92,8 +92,7 @@ def test_another_players_move_is_animated_and_ends(new_page, base_url: str, widt
         before = page.evaluate(BOXES)
         if k < 3 and page.evaluate(FREEZE):
             during = page.evaluate(BOXES)
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / f"motion-{width}-{k}.png"))
+            save_shot(page, f"motion-{width}-{k}")
             page.evaluate(THAW)
             assert during == before, "an animation moved the layout"
         # Each of them ends: nothing loops.
@@ -195,7 +194,7 @@ def test_a_penalty_lands_marked(new_page, base_url: str) -> None:  # noqa: ANN00
                 shot[what] = page.evaluate(
                     "() => [...document.querySelectorAll('.motion-layer > .motion-fly')].map(e =>"
                     " e.className + (e.querySelector('.motion-penalty') ? ' marked' : ''))")
-                page.screenshot(path=str(ARTIFACTS / f"motion-{what}-1440.png"))
+                save_shot(page, f"motion-{what}-1440")
                 page.evaluate(THAW)
         if "penalty" in shot or page.locator("#final").is_visible():
             break
@@ -336,7 +335,7 @@ def test_a_watcher_sees_an_upgrade_spend_its_orders_and_light_up(new_page, base_
         assert target == [str(seat), tile]
         assert watcher.evaluate("window.__motion").count("motion-spend") == 3
         expect(watcher.locator(f'.pboard[data-seat="{seat}"] .tiles-title')).to_be_hidden()
-        watcher.screenshot(path=str(ARTIFACTS / "motion-upgrade-1440.png"))
+        save_shot(watcher, "motion-upgrade-1440")
     finally:
         table.close()
 
@@ -393,7 +392,7 @@ def test_an_opponents_penalty_flies_as_the_card_it_is(new_page, base_url: str) -
             break
         sync(page, rival)
     assert got, "no opponent's order was penalised"
-    page.screenshot(path=str(ARTIFACTS / "motion-opponent-penalty-1440.png"))
+    save_shot(page, "motion-opponent-penalty-1440")
     page.evaluate(THAW)
     print("penalty in flight", got)
     assert "opp-card" in got["look"], got

@@ -15,7 +15,7 @@ import pytest
 
 from .geometry import bar_fits_its_content
 from .test_full_games import CANDIDATES, finish, seat_in_new_game
-from .ui import ARTIFACTS, BOARD_SIGNATURE, SHOT_MS, settled, wait_for
+from .ui import BOARD_SIGNATURE, save_shot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -83,9 +83,7 @@ def test_a_click_out_of_turn_says_whose_turn_it_is(new_page, base_url: str, widt
         before, v = page.evaluate(f"() => [({BOARD_SIGNATURE})(), document.body.dataset.v]")
         got = page.evaluate(CLICK_OUT_OF_TURN)
         if got["shown"]:
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / f"out-of-turn-{width}-{locale[:2]}.png"),
-                            timeout=SHOT_MS)
+            save_shot(page, f"out-of-turn-{width}-{locale[:2]}")
         page.wait_for_timeout(300)  # a refusal or a sent action would show by now
         after, now = page.evaluate(f"() => [({BOARD_SIGNATURE})(), document.body.dataset.v]")
         if got["shown"] and now == v:  # nobody else moved meanwhile

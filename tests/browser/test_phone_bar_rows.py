@@ -34,7 +34,7 @@ from .test_hint import (
 )
 from .test_one_screen import phase
 from .test_play import SEED, act
-from .ui import ARTIFACTS, CANDIDATES, laid_out, screenshot, settled, wait_for
+from .ui import CANDIDATES, laid_out, save_shot, screenshot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -151,7 +151,7 @@ def test_a_refusal_on_your_turn_covers_nothing_you_can_use(new_page, base_url: s
         bar = page.evaluate(UNDER_THE_BAR)
         print(f"{lang} {step}: bar top {before['top']} -> {bar['top']}, toast {toast['box']}, "
               f"targets {page.locator('.target').count()}")
-        page.screenshot(path=str(ARTIFACTS / f"phone-refused-{step}-360-740-{lang}.png"))
+        save_shot(page, f"phone-refused-{step}-360-740-{lang}")
         assert toast["text"] and toast["inside"], (lang, step, toast)
         assert toast["over"] == [], (lang, step, toast)
         assert bar["usable"] == [] and bar["live"] == [], (lang, step, bar)

@@ -13,12 +13,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from playwright.sync_api import Page
 
 from .geometry import tiles_headed
 from .test_full_games import CANDIDATES, MY_TURN_OR_OVER, finish, seat_in_new_game
 from .test_one_screen import phase
-from .ui import ARTIFACTS, SHOT_MS, settled, wait_for
+from .ui import save_shot, settled, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -92,12 +91,6 @@ def near(a: list[float], b: list[float]) -> bool:
     return all(abs(x - y) <= TOLERANCE for x, y in zip(a, b, strict=True))
 
 
-def shot(page: Page, name: str) -> None:
-    """A screenshot where the player is (no scrolling, unlike ui.screenshot)."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), timeout=SHOT_MS)
-
-
 @pytest.mark.parametrize(("players", "locale"), [(2, "en-US"), (3, "th-TH"), (4, "ko-KR")])
 def test_phone_layout_holds_still(new_page, base_url: str, players: int, locale: str) -> None:  # noqa: ANN001
     page = new_page(width=360, height=740, locale=locale)
@@ -121,7 +114,7 @@ def test_phone_layout_holds_still(new_page, base_url: str, players: int, locale:
         now = phase(page)
         if now not in seen:
             seen.add(now)
-            shot(page, f"phone-still-{now}-360-{lang}")
+            save_shot(page, f"phone-still-{now}-360-{lang}")
             tiles_headed(page)
         if now == "move" and last != "move":
             turns += 1  # a new turn of mine (its first step)

@@ -16,12 +16,12 @@ from server.rules import Game, apply, legal_actions, new_game
 from .geometry import bar_fits_its_content
 from .planner import Plan, plan_move, pour_actions
 from .ui import (
-    ARTIFACTS,
     board_signature,
     button,
     cell,
     perform,
     same_version,
+    save_shot,
     screenshot,
     settled,
 )
@@ -221,7 +221,7 @@ def test_two_players_and_a_spectator_play_by_clicking(new_page) -> None:  # noqa
         watcher.evaluate("(l) => import('/static/js/lang/i18n.js').then((m) => m.setLang(l))", lang)
         watcher.wait_for_timeout(50)  # a layout frame
         bar_fits_its_content(watcher)
-        watcher.screenshot(path=str(ARTIFACTS / f"spectator-bar-360-{lang}.png"))
+        save_shot(watcher, f"spectator-bar-360-{lang}")
     watcher.evaluate("() => import('/static/js/lang/i18n.js').then((m) => m.setLang('en'))")
     # The log tells the story in sentences; the hostile name stayed text.
     expect(alice.get_by_text(re.compile(r"^Alice served "))).to_be_visible()

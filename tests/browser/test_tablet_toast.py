@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from .test_one_screen import phase
 from .test_phone_bar_rows import UNDER_THE_TOAST, click_any, make_usable, refusing_game, to_step
-from .ui import ARTIFACTS
+from .ui import save_shot
 
 pytestmark = pytest.mark.browser
 
@@ -51,7 +51,7 @@ def test_a_refusal_on_a_tablet_covers_nothing_you_can_use(new_page, base_url: st
             assert toast["inside"], (width, step, y, toast)
             assert toast["over"] == [], (width, step, y, toast)
             if y == 160:
-                page.screenshot(path=str(ARTIFACTS / f"tablet-refused-{step}-{width}.png"))
+                save_shot(page, f"tablet-refused-{step}-{width}")
         print(f"{width}x{height} {step}: toast at {len(set(map(tuple, seen)))} spots over "
               f"{len(seen)} scroll positions, covering nothing usable")
         assert len(seen) >= 3, (width, step, seen)

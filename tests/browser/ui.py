@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from server.rules import Game, card_public
 
@@ -154,11 +154,17 @@ def board_signature(page: Page) -> str:
     return page.evaluate(BOARD_SIGNATURE)
 
 
-def screenshot(page: Page, name: str, full_page: bool = True) -> None:
+def save_shot(target: Page | Locator, name: str, **options: Any) -> None:
+    """test-artifacts/<name>.png: `target` (a page, or one element) as it is now, no
+    scrolling; `options` are Playwright's (full_page=True)."""
     ARTIFACTS.mkdir(exist_ok=True)
+    target.screenshot(path=str(ARTIFACTS / f"{name}.png"), timeout=SHOT_MS, **options)
+
+
+def screenshot(page: Page, name: str, full_page: bool = True) -> None:
+    """The page from its top (the whole page, unless `full_page` is False)."""
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page,
-                    timeout=SHOT_MS)
+    save_shot(page, name, full_page=full_page)
 
 
 def no_sideways_scroll(page: Page) -> None:

@@ -16,8 +16,7 @@ import time
 import httpx
 from websockets.sync.client import connect
 
-from tests.browser.conftest import ARTIFACTS
-from tests.browser.ui import SAME_SITE
+from tests.browser.ui import SAME_SITE, save_shot
 from tests.chromium import chromium, needs_chromium
 from tests.serving import ROOT
 
@@ -116,7 +115,6 @@ def operate(c: Cluster, api: httpx.Client, pat: httpx.Client) -> None:
         c.kill(victim, signal.SIGKILL)
         expect(instances.filter(has_text=victim)).to_contain_text("not reporting",
                                                                    timeout=30_000)
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "admin-cluster-1366x768.png"), full_page=True)
+        save_shot(page, "admin-cluster-1366x768", full_page=True)
         assert not errors, errors
         ctx.close()

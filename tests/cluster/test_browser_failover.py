@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import signal
 
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.ui import save_shot
 from tests.chromium import chromium, needs_chromium
 from tests.persist.live import bots_game
 
@@ -47,6 +47,5 @@ def test_the_table_follows_its_room_to_the_next_owner(cluster) -> None:
         # The survivor claims the room once the lease runs out; the page reconnects on
         # its own, gets a snapshot (a higher version) and sees the bots play on.
         wait_past(page, wait_past(page, at_kill))
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "cluster-failover-1366x768.png"))
+        save_shot(page, "cluster-failover-1366x768")
         assert not errors, errors

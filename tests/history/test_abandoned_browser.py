@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.geometry import header_one_row
-from tests.browser.ui import ARTIFACTS, SHOT_MS, no_sideways_scroll
+from tests.browser.ui import no_sideways_scroll, save_shot
 from tests.chromium import chromium, needs_chromium
 from tests.serving import served
 
@@ -62,7 +62,6 @@ def test_history_and_replay_mark_an_abandoned_game_and_its_stand_in(
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     lang = locale[:2]
-    ARTIFACTS.mkdir(exist_ok=True)
 
     def at(width: int, height: int) -> None:
         page.set_viewport_size({"width": width, "height": height})
@@ -83,8 +82,7 @@ def test_history_and_replay_mark_an_abandoned_game_and_its_stand_in(
         expect(page.locator(".file-pick")).to_have_text(choose)  # not the browser's words
         for width, height in ((1440, 900), (360, 740)):
             at(width, height)
-            page.screenshot(path=str(ARTIFACTS / f"history-abandoned-{width}-{lang}.png"),
-                            full_page=True, timeout=SHOT_MS)
+            save_shot(page, f"history-abandoned-{width}-{lang}", full_page=True)
 
         row.locator("a.room-link").click()
         expect(page.locator("#rp-ended")).to_be_visible()
@@ -100,8 +98,7 @@ def test_history_and_replay_mark_an_abandoned_game_and_its_stand_in(
         page.keyboard.press("Escape")
         for width, height in ((360, 740), (1440, 900)):
             at(width, height)
-            page.screenshot(path=str(ARTIFACTS / f"replay-abandoned-{width}-{lang}.png"),
-                            timeout=SHOT_MS)
+            save_shot(page, f"replay-abandoned-{width}-{lang}")
     finally:
         context.close()
     assert errors == []

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from server.db.migrate import upgrade
-from tests.browser.ui import ARTIFACTS, SHOT_MS, no_sideways_scroll
+from tests.browser.ui import no_sideways_scroll, save_shot
 from tests.chromium import chromium, needs_chromium
 from tests.serving import served
 from tests.stored import store_games
@@ -83,13 +83,11 @@ def test_the_final_scoreboard_is_exact_translated_and_cheers_the_winner(
         for name in winners:
             expect(celebrate).to_contain_text(name)
         expect(final.locator("tr.winner .win-tag")).to_have_count(len(winners))
-        ARTIFACTS.mkdir(exist_ok=True)
         for width, height in ((1440, 900), (360, 740)):
             page.set_viewport_size({"width": width, "height": height})
             expect(celebrate).to_be_visible()
             no_sideways_scroll(page)
-            final.screenshot(path=str(ARTIFACTS / f"final-replay-{width}-{lang}.png"),
-                             timeout=SHOT_MS)
+            save_shot(final, f"final-replay-{width}-{lang}")
     finally:
         context.close()
     assert errors == []

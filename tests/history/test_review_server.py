@@ -20,7 +20,7 @@ import pytest
 from server.db import store
 from server.db.records import NewRoom, SeatRecord
 from server.db.session import make_engine, session_factory
-from tests.browser.ui import ARTIFACTS, SHOT_MS, no_sideways_scroll, wait_for
+from tests.browser.ui import no_sideways_scroll, save_shot, wait_for
 from tests.chromium import chromium, needs_chromium, watched_page
 from tests.serving import served
 
@@ -181,7 +181,7 @@ def test_the_replay_shows_the_review_its_bars_links_and_the_experts_plan(reviewe
         said = line.inner_text()
         assert not COORDINATES.search(said), said
         assert "review.why" not in said
-        page.screenshot(path=str(ARTIFACTS / "review-1440-en.png"), timeout=SHOT_MS)
+        save_shot(page, "review-1440-en")
         # A bar is a jump too; stepping off the turn clears the outlines.
         first = review["turns"][0]
         panel.locator(".rv-bar").first.click()
@@ -217,8 +217,7 @@ def test_the_replay_shows_the_review_its_bars_links_and_the_experts_plan(reviewe
             for box in (panel.bounding_box(), panel.locator(".rv-bars").bounding_box(),
                         panel.locator(".rv-jump").first.bounding_box()):
                 assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 361
-            page.screenshot(path=str(ARTIFACTS / f"review-360-{lang}.png"), full_page=True,
-                            timeout=SHOT_MS)
+            save_shot(page, f"review-360-{lang}", full_page=True)
 
 
 TAB_TO_BARS = """() => document.activeElement && document.activeElement.matches('.rv-bar')"""
