@@ -106,8 +106,8 @@ def test_against_runs_another_checkout_in_the_same_rounds_with_both_ratio_tables
         tmp_path: Path) -> None:
     load = bench_load()
     ran: list[tuple[str, Path | None]] = []
-    speeds = {"baseline": iter((4000, 4400, 5000)), "game": iter((2000, 2640, 2000)),
-              "against": iter((1000, 2200, 1500))}
+    speeds = {"baseline": iter((4000, 4400, 3200)), "game": iter((2000, 2640, 1800)),
+              "against": iter((1000, 2200, 1200))}
 
     def run(kind: str, *args: object) -> dict:
         ran.append((kind, args[8] if len(args) > 8 else None))  # root: the last, if given
@@ -124,14 +124,16 @@ def test_against_runs_another_checkout_in_the_same_rounds_with_both_ratio_tables
     assert ran == [("baseline", None), ("game", None), ("against", tmp_path),
                    ("game", None), ("against", tmp_path), ("baseline", None),
                    ("against", tmp_path), ("baseline", None), ("game", None)]
-    assert [r["ratio_against"]["actions_per_s"] for r in result["rounds"]] == [0.25, 0.5, 0.3]
-    assert result["ratio"]["actions_per_s"] == 0.5  # the median of each to its own round's
-    assert result["ratio_against"]["actions_per_s"] == 0.3
-    assert result["against_over_game"]["actions_per_s"] == 0.75
+    assert [r["ratio_against"]["actions_per_s"] for r in result["rounds"]] == [
+        1000 / 4000, 2200 / 4400, 1200 / 3200]
+    # Each the median of the rounds' own ratios, not the ratio of the medians (0.5, 0.3, 0.6).
+    assert result["ratio"]["actions_per_s"] == 1800 / 3200
+    assert result["ratio_against"]["actions_per_s"] == 1200 / 3200
+    assert result["against_over_game"]["actions_per_s"] == 1200 / 1800
     assert result["config"]["against"].startswith(str(tmp_path))
 
-    speeds.update(baseline=iter((4000, 4400, 5000)), game=iter((2000, 2640, 2000)),
-                  against=iter((1000, 2200, 1500)))
+    speeds.update(baseline=iter((4000, 4400, 3200)), game=iter((2000, 2640, 1800)),
+                  against=iter((1000, 2200, 1200)))
     monkeypatch.setattr(sys, "argv", argv)
     load.main()
     table = capsys.readouterr().out
