@@ -6,7 +6,13 @@ A SIGSTOPped instance's kernel still accepts connections and takes requests; not
 back. Until the health checks take it out (~3 s), requests sent there, and those already in
 flight, got 502 (or waited for good). The shipped HAProxy config retries on the other
 instance what the frozen one never answered, for reads only (GET, HEAD): a POST it never
-answered may still have been done, so it is not sent twice."""
+answered may still have been done, so it is not sent twice.
+
+It can retry only what it has not begun to forward: an instance that froze after writing an
+answer's head and before its body cut the read after its head (the player's page or fetch
+failed, "peer closed connection without sending complete message body"). Each answer's head
+now goes out with its body, in one write (server/ws/headwrite.py), so every read here is
+answered whole, by one instance or the other."""
 
 from __future__ import annotations
 
