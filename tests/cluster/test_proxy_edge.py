@@ -55,8 +55,8 @@ def read_through(c: Cluster, paths: list[str], stop: threading.Event,
                     answers[str(answer.status_code)] += 1
                     if answer.elapsed.total_seconds() >= 3:
                         answers["waited for a retry"] += 1
-                except httpx.HTTPError as e:
-                    answers[type(e).__name__] += 1
+                except httpx.HTTPError as e:  # with its message: which failure it was
+                    answers[f"{type(e).__name__}: {e}"] += 1
 
 
 def test_reads_sent_to_a_frozen_instance_are_answered_by_the_other(cluster) -> None:
