@@ -34,6 +34,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import OPEN
 
 from .frames import too_large_texts
+from .headwrite import HeadWithBody
 from .httplimits import SLOW_HEAD, TOO_MANY, HttpLimits, refusal
 from .keepalive import timers
 
@@ -315,12 +316,17 @@ class UpgradingHttpProtocol(HttpToolsProtocol):
             self.head_timer = self.loop.call_later(self.limits.head_timeout, self.head_late)
 
     def on_headers_complete(self) -> None:
+        """As uvicorn, and the answer's head goes out with its body, in one write
+        (server/ws/headwrite.py says why)."""
         self.awaiting_head = False
         self.progress += 1
         if self.head_timer is not None:
             self.head_timer.cancel()
             self.head_timer = None
+        cycle = self.cycle
         super().on_headers_complete()
+        if self.cycle is not cycle and self.scope["method"] != "HEAD":  # not an upgrade
+            self.cycle.transport = HeadWithBody(self.transport)
 
     def on_message_complete(self) -> None:
         super().on_message_complete()

@@ -6,7 +6,13 @@ A SIGSTOPped instance's kernel still accepts connections and takes requests; not
 back. Until the health checks take it out (~3 s), requests sent there, and those already in
 flight, got 502 (or waited for good). The shipped HAProxy config retries on the other
 instance what the frozen one never answered, for reads only (GET, HEAD): a POST it never
-answered may still have been done, so it is not sent twice."""
+answered may still have been done, so it is not sent twice.
+
+It can retry only what it has not begun to forward: an instance that froze after writing an
+answer's head and before its body cut the read after its head (the player's page or fetch
+failed, "peer closed connection without sending complete message body"). Each answer's head
+now goes out with its body, in one write (server/ws/headwrite.py), so every read here is
+answered whole, by one instance or the other."""
 
 from __future__ import annotations
 
@@ -49,8 +55,8 @@ def read_through(c: Cluster, paths: list[str], stop: threading.Event,
                     answers[str(answer.status_code)] += 1
                     if answer.elapsed.total_seconds() >= 3:
                         answers["waited for a retry"] += 1
-                except httpx.HTTPError as e:
-                    answers[type(e).__name__] += 1
+                except httpx.HTTPError as e:  # with its message: which failure it was
+                    answers[f"{type(e).__name__}: {e}"] += 1
 
 
 def test_reads_sent_to_a_frozen_instance_are_answered_by_the_other(cluster) -> None:
