@@ -169,6 +169,8 @@ class Style:
     # (a level-one nested rollout; its turns are counted as work). 0: greedy's turn.
     chosen_turns: int = 0
     choices: int = 3
+    # Table sizes at which the plans include the RUSH_ENDINGS best Rush-paid moves.
+    rush_tables: tuple[int, ...] = RUSH_TABLES
 
 
 EXPERT_1 = Style("expert-1")
@@ -331,7 +333,7 @@ def candidate_plans(game: Game, style: Style = EXPERT) -> list[Plan]:
             apply(base, up)
             prefix.append(up)
         choices = greedy.best_endings(base, ENDINGS)
-        if RUSH_ENDINGS and game.n in RUSH_TABLES:
+        if RUSH_ENDINGS and game.n in style.rush_tables:
             rushed = greedy.best_endings(base, ENDINGS + RUSH_ENDINGS, RUSH_STEPS,
                                          rush_cost=RUSH_STEP_COST)
             known_endings = {(c.meeple, c.ending.path) for c in choices}
@@ -434,8 +436,8 @@ def own_turn(game: Game, memo: greedy.AllocationMemo, style: Style = EXPERT) -> 
     """Our own turn in a rollout: the best rescue when the tab-4 orders threaten the
     penalty limit, else greedy's turn with the expert's upgrade rule and Rush
     (`style.rollout_rush`, else own_rush)."""
-    if not _rescue_turn(game, memo, rush=style.rollout_rush):
-        rush = own_rush(game) if style.rollout_rush is None else style.rollout_rush
+    if not _rescue_turn(game, memo, rush=style.rollout_rush, style=style):
+        rush = own_rush(game, style) if style.rollout_rush is None else style.rollout_rush
         rollout.finish_turn(game, memo, rush, upgrade_action)
 
 
@@ -449,7 +451,7 @@ def _chosen_turn(
     `evaluate` rates best for that seat kept. Returns the game after the turn and the
     extra turns simulated."""
     if own:
-        rush = own_rush(game) if style.rollout_rush is None else style.rollout_rush
+        rush = own_rush(game, style) if style.rollout_rush is None else style.rollout_rush
         upgrade: Callable[[Game], Action] = upgrade_action
         rescues = True
     else:
@@ -496,14 +498,15 @@ def _rolls_on(game: Game, seat: int, turns: int) -> bool:
             and (game.closed or len(game.deck) <= END_DECK))
 
 
-def own_rush(game: Game) -> int:
+def own_rush(game: Game, style: Style = EXPERT) -> int:
     """The Rush-paid steps our own rollout turns consider at this table size."""
-    return RUSH_ROLLOUT if game.n in RUSH_TABLES else OWN_RUSH
+    return RUSH_ROLLOUT if game.n in style.rush_tables else OWN_RUSH
 
 
 def _rescue_turn(
     game: Game, memo: greedy.AllocationMemo,
     upgrade: Callable[[Game], Action] = upgrade_action, rush: int | None = None,
+    style: Style = EXPERT,
 ) -> bool:
     """In a rollout, a turn when the tab-4 orders threaten the penalty limit: play the
     best rescue (endgame.py) if there is one, as the expert itself would consider (our
@@ -514,7 +517,8 @@ def _rescue_turn(
         apply(game, upgrade(game))
     found = endgame.rescues(game, 1, ROLLOUT_RESCUE_RUSH, memo)
     if not found:
-        rollout.finish_turn(game, memo, own_rush(game) if rush is None else rush, upgrade)
+        rollout.finish_turn(game, memo, own_rush(game, style) if rush is None else rush,
+                            upgrade)
         return True
     for action in _finish_plan(game, found[0].meeple, found[0].ending, found[0].pour):
         apply(game, action)
