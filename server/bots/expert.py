@@ -135,7 +135,6 @@ UPGRADE_PREFERENCE = (
 # seat reached a third before the deck was short (UPGRADE_DECK), so none changed.
 MAX_TILES = 2
 UPGRADE_DECK = greedy.EARLY_DECK
-LAST_RUSH_COST = 0.05  # a Rush Token in the game's last turn: a tie-break only (R-SCORE)
 
 
 
@@ -172,12 +171,6 @@ class Style:
     choices: int = 3
     # Table sizes at which the plans include the RUSH_ENDINGS best Rush-paid moves.
     rush_tables: tuple[int, ...] = RUSH_TABLES
-    # When this turn may be the game's last (`_may_end`: we are the last seat to play and
-    # the token is closed, or our tab-4 orders could close it), the plans also include the
-    # `last_endings` best moves paying up to `last_rush` Rush Tokens whatever they serve:
-    # at the end a token is only a tie-break, an order served a point (0: off).
-    last_rush: int = 0
-    last_endings: int = 16
 
 
 EXPERT_1 = Style("expert-1")
@@ -346,11 +339,6 @@ def candidate_plans(game: Game, style: Style = EXPERT) -> list[Plan]:
             known_endings = {(c.meeple, c.ending.path) for c in choices}
             choices += [c for c in rushed if c.ending.rush
                         and (c.meeple, c.ending.path) not in known_endings][:RUSH_ENDINGS]
-        if style.last_rush and _may_end(base):
-            known_endings = {(c.meeple, c.ending.path) for c in choices}
-            last = greedy.best_endings(base, style.last_endings, style.last_rush,
-                                       rush_cost=LAST_RUSH_COST)
-            choices += [c for c in last if (c.meeple, c.ending.path) not in known_endings]
         for choice in choices:
             plans.append(Plan(prefix + _finish_plan(base, choice.meeple, choice.ending),
                               _label(prefix, choice.served, choice.ending.rush)))
@@ -372,13 +360,6 @@ def candidate_plans(game: Game, style: Style = EXPERT) -> list[Plan]:
                 if tuple(map(action_key, actions)) not in known:
                     plans.append(Plan(actions, _label(prefix, r.saved, r.rush, r.saved)))
     return plans
-
-
-def _may_end(game: Game) -> bool:
-    """This turn may be the game's last: the player to act is the last in turn order
-    (R-END-5) and the token is closed, or its tab-4 orders could close it (R-END-PEN)."""
-    last = game.current == (game.start - 1) % game.n
-    return last and (game.closed or endgame.at_risk(game))
 
 
 def standing(player: Player) -> float:
