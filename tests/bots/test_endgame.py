@@ -131,38 +131,3 @@ def test_rollout_rush_lets_every_seat_pay_for_steps_to_serve_more():
         expert._opponent_turn(g, greedy.AllocationMemo(), style)
         served.append(_completed(g, seat) - _completed(game, seat))
     assert served[1] > served[0]
-
-
-def _first_midgame_turn(seed: int = 3, turns: int = 6):
-    game = new_game(seed, 2, starting_player=0)
-    while game.phase in (PLACEMENT, STARTING_CUP):
-        apply(game, greedy.act(game))
-    for _ in range(turns):
-        rollout.finish_turn(game)
-    return game
-
-
-def test_a_chosen_rollout_turn_is_the_best_of_greedys_moves_by_the_experts_value():
-    # Issue 48: a rollout turn chosen by a one-turn look (Style.chosen_turns), not greedy's
-    # first choice; a whole legal turn, and the extra turns it simulated are counted.
-    style = replace(expert.EXPERT, chosen_turns=2, choices=3)
-    for seed, turns in ((0, 8), (4, 8), (9, 6)):  # where greedy's first is not the best
-        game = _first_midgame_turn(seed, turns)
-        seat = game.current
-        assert not endgame.at_risk(game)
-        chosen, extra = expert._chosen_turn(game.clone(), greedy.AllocationMemo(), style,
-                                            own=True)
-        assert chosen.current != seat and chosen.turn == game.turn + 1  # the whole turn
-        assert extra == len(greedy.best_endings(game, 3, 0)) - 1
-        first = game.clone()
-        expert.own_turn(first, greedy.AllocationMemo(), style)  # greedy's first choice
-        assert expert.evaluate(chosen, seat) > expert.evaluate(first, seat)
-
-
-def test_a_chosen_rollout_turn_still_rescues_first():  # R-END-PEN
-    game = _risky_turn_greedy_loses()
-    seat = game.current
-    style = replace(expert.EXPERT, chosen_turns=2)
-    chosen, extra = expert._chosen_turn(game.clone(), greedy.AllocationMemo(), style,
-                                        own=True)
-    assert extra == 0 and len(chosen.players[seat].penalties) < PENALTY_LIMIT
