@@ -163,12 +163,6 @@ class Style:
     # (+3.8%, standard error 4.6%), the fifth penalty alone as often (36.5% against
     # 35.0%), CPU max 0.88 s (the counting misses part of its cost): not kept.
     rollout_rush: int | None = None
-    # The first `chosen_turns` rollout turns after the plan (the other seat's reply, then
-    # our next turn, ...) are not greedy's first choice: the best of greedy's `choices`
-    # moves by `evaluate` for the seat that plays it, each played to the end of its turn
-    # (a level-one nested rollout; its turns are counted as work). 0: greedy's turn.
-    chosen_turns: int = 0
-    choices: int = 3
     # Table sizes at which the plans include the RUSH_ENDINGS best Rush-paid moves.
     rush_tables: tuple[int, ...] = RUSH_TABLES
 
@@ -412,24 +406,19 @@ def sample_value(
     for action in plan.actions:
         apply(g, action)
     turns = 1
-    simulated = 1
     while _rolls_on(g, seat, turns):
-        if turns <= style.chosen_turns:
-            g, extra = _chosen_turn(g, memo, style, own=g.current == seat)
-            simulated += extra
-        elif g.current != seat:
+        if g.current != seat:
             _opponent_turn(g, memo, style)
         else:
             own_turn(g, memo, style)
         turns += 1
-        simulated += 1
     value = evaluate(g, seat)
     if g.phase != OVER and LOOKAHEAD:
         if g.phase == UPGRADE:
             apply(g, greedy.upgrade_action(g))
         value += LOOKAHEAD * greedy.best_endings(g, 1, rollout.ROLLOUT_RUSH, memo)[0].value
-        simulated += 1
-    return value, simulated
+        turns += 1
+    return value, turns
 
 
 def own_turn(game: Game, memo: greedy.AllocationMemo, style: Style = EXPERT) -> None:
@@ -439,42 +428,6 @@ def own_turn(game: Game, memo: greedy.AllocationMemo, style: Style = EXPERT) -> 
     if not _rescue_turn(game, memo, rush=style.rollout_rush, style=style):
         rush = own_rush(game, style) if style.rollout_rush is None else style.rollout_rush
         rollout.finish_turn(game, memo, rush, upgrade_action)
-
-
-def _chosen_turn(
-    game: Game, memo: greedy.AllocationMemo, style: Style, own: bool,
-) -> tuple[Game, int]:
-    """A rollout turn chosen by a look one turn deep (`style.chosen_turns`): when the
-    seat's tab-4 orders threaten the penalty limit, the rescue turn as usual; else each of
-    greedy's `style.choices` best moves played to the end of the turn (as the seat's
-    rollout turns play: our upgrade rule and Rush, or the other seat's), and the one
-    `evaluate` rates best for that seat kept. Returns the game after the turn and the
-    extra turns simulated."""
-    if own:
-        rush = own_rush(game, style) if style.rollout_rush is None else style.rollout_rush
-        upgrade: Callable[[Game], Action] = upgrade_action
-        rescues = True
-    else:
-        rush = OPPONENT_RUSH if style.rollout_rush is None else style.rollout_rush
-        upgrade = greedy.upgrade_action
-        rescues = style.opponent_rescues
-    if rescues and _rescue_turn(game, memo, upgrade, rush):
-        return game, 0
-    seat = game.current
-    if game.phase == UPGRADE:
-        apply(game, upgrade(game))
-    choices = greedy.best_endings(game, style.choices, rush, memo)
-    best: Game | None = None
-    best_value = -math.inf
-    for choice in choices:
-        g = game.clone()
-        rollout.play_move(g, choice.meeple, choice.ending.path)
-        rollout.finish_turn(g, memo, rush, upgrade)
-        v = evaluate(g, seat)
-        if v > best_value:
-            best, best_value = g, v
-    assert best is not None
-    return best, len(choices) - 1
 
 
 def _opponent_turn(game: Game, memo: greedy.AllocationMemo, style: Style) -> None:
