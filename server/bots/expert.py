@@ -2,8 +2,8 @@
 
 At the first decision of its turn the bot lists candidate plans for the whole turn: its
 upgrade choice (greedy's rule, its own order of tiles, at most MAX_TILES), then the
-ENDINGS best distinct ways to move by greedy's measure (at 3-4 players also the
-RUSH_ENDINGS best that pay Rush Tokens for extra steps), each followed by greedy's pour and
+ENDINGS best distinct ways to move by greedy's measure (and the RUSH_ENDINGS best that pay
+Rush Tokens for extra steps: `Style.rush_tables`), each followed by greedy's pour and
 serves; after the best few moves also other pours (`Style`: greedy's allocation with one of
 its target orders left out, so that the turn's plan includes which orders to work and
 which to let fall). It samples decks from the cards it has not seen (the deck is the only hidden
@@ -87,8 +87,8 @@ ENDINGS = 8  # moves compared per upgrade choice
 # for more ingredients, each token valued at RUSH_STEP_COST, when they are not among those
 # already: greedy spends tokens only to serve more, and ends 4-player games with 2.4 unused.
 # 4 players: 60.4% of 400 games of seed 2027 with 4 (56.1% without); paired on 200 games
-# of seed 31, +5.2% (standard error 3.8%). At RUSH_TABLES only: 2 players (target met)
-# was not measured with it.
+# of seed 31, +5.2% (standard error 3.8%). At RUSH_TABLES only for expert-1; the expert
+# pays at 2 players too (`Style.rush_tables`).
 RUSH_ENDINGS = 4
 RUSH_TABLES = (3, 4)
 RUSH_STEPS = 2
@@ -180,7 +180,10 @@ EXPERT_1 = Style("expert-1")
 # (tuning) against expert-1: 50.5% with, 44.5% without (+6.0%, standard error 3.8%; of
 # the games only one of the two won, with won 12, without 6); the fifth penalty taken
 # alone as often (34 games against 35) but less often lost (won 17.6% against 5.7%).
-EXPERT = Style(LEVEL, pour_endings=1, pours=1, opponent_rescues=True)
+# Rush-paid plans and own rollout turns at 2 players too (`rush_tables`; issue 48, the
+# seventh try in docs/BOTS.md: the first change that beat expert-1 on fresh deals).
+EXPERT = Style(LEVEL, pour_endings=1, pours=1, opponent_rescues=True,
+               rush_tables=(2, 3, 4))
 
 _plans: OrderedDict[tuple[str, str], Action] = OrderedDict()
 

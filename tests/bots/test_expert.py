@@ -150,14 +150,18 @@ def test_rush_plans_spend_tokens_on_extra_steps_greedy_would_not_take(monkeypatc
     for plan in extra:  # one or two steps past the three free ones, each a token
         assert sum(a["type"] == "step" for a in plan.actions) in (4, 5)
         assert "spend" in plan.label
-    two_players = _midgame(3, 6)  # not measured there: no such plans
+    two_players = _midgame(3, 6)  # expert-1 has none at 2 players; the expert has them
     two_players.players[two_players.current].rush = 2
     offered = [p.actions for p in expert.candidate_plans(two_players, expert.EXPERT_1)]
+    paying = expert.candidate_plans(two_players, expert.EXPERT)
+    assert [p for p in paying if "spend" in p.label and p.actions not in offered]
     monkeypatch.setattr(expert, "RUSH_ENDINGS", 0)
     assert [p.actions for p in expert.candidate_plans(two_players, expert.EXPERT_1)] == offered
 
 
 def test_our_rollout_turns_pay_for_steps_only_at_the_tables_where_we_spend_tokens():
-    four = _midgame(1, 2, players=4)
-    assert four.n in expert.RUSH_TABLES and expert.own_rush(four) == expert.RUSH_ROLLOUT > 0
-    assert expert.own_rush(_midgame(1, 2)) == expert.OWN_RUSH == 0  # 2 players as before
+    four, two = _midgame(1, 2, players=4), _midgame(1, 2)
+    assert expert.own_rush(four) == expert.own_rush(four, expert.EXPERT_1) == expert.RUSH_ROLLOUT
+    assert expert.RUSH_ROLLOUT > 0
+    assert expert.own_rush(two) == expert.RUSH_ROLLOUT  # the expert pays at 2 players too
+    assert expert.own_rush(two, expert.EXPERT_1) == expert.OWN_RUSH == 0  # expert-1 does not

@@ -4,6 +4,7 @@ before it, stays a level to compare against."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from server.bots import expert
 from server.bots.budget import Budget
@@ -26,15 +27,17 @@ def test_expert_1_is_a_reference_level_for_comparisons_not_offered_at_tables():
     assert expert.EXPERT_1.pours == 0
 
 
-def test_expert_1_plans_are_the_new_experts_without_the_other_pours():
+def test_expert_1_plans_are_the_new_experts_without_the_other_pours_and_rush_moves():
     for seed, turns in ((1, 4), (3, 14), (1, 18)):
         game = _midgame(seed, turns)
         new = expert.candidate_plans(game)
         old = expert.candidate_plans(game, expert.EXPERT_1)
         assert not any("another pour" in p.label for p in old)
         assert any("another pour" in p.label for p in new)
+        # At 2 players the expert also weighs the best moves paying Rush for more steps.
+        rush_moves = expert.candidate_plans(game, replace(expert.EXPERT_1, rush_tables=(2,)))
         assert [_keys(p.actions) for p in new if "another pour" not in p.label] == [
-            _keys(p.actions) for p in old]
+            _keys(p.actions) for p in rush_moves]
 
 
 def test_other_pours_are_whole_legal_turns_that_pour_otherwise_after_the_same_move():
