@@ -430,8 +430,8 @@ def own_turn(game: Game, memo: greedy.AllocationMemo, style: Style = EXPERT) -> 
     """Our own turn in a rollout: the best rescue when the tab-4 orders threaten the
     penalty limit, else greedy's turn with the expert's upgrade rule and Rush
     (`style.rollout_rush`, else own_rush)."""
-    if not _rescue_turn(game, memo, rush=style.rollout_rush, style=style):
-        rush = own_rush(game, style) if style.rollout_rush is None else style.rollout_rush
+    rush = own_rush(game, style) if style.rollout_rush is None else style.rollout_rush
+    if not _rescue_turn(game, memo, upgrade_action, rush):
         rollout.finish_turn(game, memo, rush, upgrade_action)
 
 
@@ -462,21 +462,18 @@ def own_rush(game: Game, style: Style = EXPERT) -> int:
 
 
 def _rescue_turn(
-    game: Game, memo: greedy.AllocationMemo,
-    upgrade: Callable[[Game], Action] = upgrade_action, rush: int | None = None,
-    style: Style = EXPERT,
+    game: Game, memo: greedy.AllocationMemo, upgrade: Callable[[Game], Action], rush: int,
 ) -> bool:
     """In a rollout, a turn when the tab-4 orders threaten the penalty limit: play the
-    best rescue (endgame.py) if there is one, as the expert itself would consider (our
-    own turns: the expert's upgrade rule and Rush; another seat's: `upgrade`, `rush`)."""
+    best rescue (endgame.py) if there is one, else the turn with `upgrade`'s rule and
+    `rush` Rush-paid steps; False (nothing played) when no such threat."""
     if not RESCUE_ROLLOUTS or not endgame.at_risk(game):
         return False
     if game.phase == UPGRADE:
         apply(game, upgrade(game))
     found = endgame.rescues(game, 1, ROLLOUT_RESCUE_RUSH, memo)
     if not found:
-        rollout.finish_turn(game, memo, own_rush(game, style) if rush is None else rush,
-                            upgrade)
+        rollout.finish_turn(game, memo, rush, upgrade)
         return True
     for action in _finish_plan(game, found[0].meeple, found[0].ending, found[0].pour):
         apply(game, action)

@@ -70,7 +70,7 @@ def test_our_rollout_turns_rescue_too_and_the_work_is_counted():
     seat = game.current
     memo = greedy.AllocationMemo()
     g = game.clone()
-    assert expert._rescue_turn(g, memo)
+    expert.own_turn(g, memo)
     assert g.current != seat or g.phase == OVER  # the whole turn was played
     assert len(g.players[seat].penalties) < PENALTY_LIMIT
     assert memo.steps > 0  # counted in expert.work_units, so the budget bounds it
