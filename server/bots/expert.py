@@ -79,6 +79,11 @@ FULL_WORK = 7000  # work units (work_units) per search at budget 1.0: ~0.35 s of
 TURN_UNITS = rollout.TURN_UNITS  # the work counting's constants (rollout.work_units)
 ENDINGS_PER_UNIT = rollout.ENDINGS_PER_UNIT
 STEPS_PER_UNIT = rollout.STEPS_PER_UNIT
+# A search also stops in the middle of a round once its work reaches WORK_CAP times the
+# planned work (that round's samples dropped): a round is checked only as it ends, and
+# rollouts full of rescues for a seat with many Rush Tokens and three tab-4 orders made
+# one round cost 2-3 times the planned work (a decision of 1.2 s, issue 48's seventh try).
+WORK_CAP = 2.0
 MISS_SHARE = 0.1  # of the work, for a search that starts mid-turn (a plan not found)
 MIN_ROUNDS = 2  # rounds every plan gets before any is dropped
 MARGIN = 1.0  # standard errors by which a plan must beat greedy's to replace it
@@ -506,7 +511,7 @@ def search(
     stages = max(1, (len(plans) - 1).bit_length())
     per_stage = planned / stages
     stage_start = 0.0
-    rounds_in_stage = 0
+    rounds = rounds_in_stage = 0
     while True:
         rng.shuffle(unseen)
         deck = unseen[:deck_count]
@@ -514,7 +519,17 @@ def search(
             value, turns = sample_value(game, plans[i], deck, memo, style)
             plans[i].values.append(value)
             turns_done += turns
-        work = work_units(turns_done, memo)
+            work = work_units(turns_done, memo)
+            if work >= WORK_CAP * planned or budget.expired():
+                break
+        else:
+            rounds += 1
+        if rounds < len(plans[0].values):  # a round cut short: its samples are dropped
+            for i in alive:
+                del plans[i].values[rounds:]
+            if budget.expired():
+                log_cut(style.level, int(work), planned, budget)
+            break
         stage_work = work - stage_start
         rounds_in_stage += 1
         if work >= planned:
@@ -532,6 +547,8 @@ def search(
 def _pick(plans: list[Plan], alive: list[int]) -> int:
     """The alive plan with the best paired edge over greedy's, if it is a clear one."""
     base = plans[0].values
+    if not base:  # not one whole round
+        return 0
     best, best_edge = 0, 0.0
     for i in alive[1:]:
         mean, se = paired(plans[i].values, base)

@@ -61,6 +61,45 @@ def test_search_work_is_counted_in_allocations_and_endings_not_seconds():
                                           + 2 * scored / expert.ENDINGS_PER_UNIT)
 
 
+def test_a_search_past_its_work_cap_stops_mid_round_and_drops_that_round(monkeypatch):
+    """Work is checked after every sample, not only at the end of a round: a round of
+    costly rollouts (rescues for a seat with many Rush Tokens) once ran a decision to three
+    times its planned work. Past WORK_CAP times the plan the search stops, and the cut
+    round's samples are dropped, so the plans are still compared on the same decks."""
+    game = _midgame(2, 3)
+    seen = view(game, game.current)
+    plans: list[expert.Plan] = []
+    works: list[float] = []
+    real_plans, real_work = expert.candidate_plans, expert.work_units
+
+    def candidate_plans(g, style=expert.EXPERT):
+        plans.extend(real_plans(g, style))
+        return plans
+
+    def work_units(turns, memo):
+        works.append(real_work(turns, memo))
+        return works[-1]
+
+    monkeypatch.setattr(expert, "candidate_plans", candidate_plans)
+    monkeypatch.setattr(expert, "work_units", work_units)
+    searched = []
+    for cap in (expert.WORK_CAP, 1e9):  # a search that stays under the cap: as without it
+        monkeypatch.setattr(expert, "WORK_CAP", cap)
+        plans.clear()
+        best, _ = expert.search(game, seen, random.Random(1), Budget(1.0), 1.0)
+        searched.append((best.label, [p.values for p in plans]))
+    assert searched[0] == searched[1]
+    monkeypatch.setattr(expert, "WORK_CAP", 0.3)
+    plans.clear()
+    works.clear()
+    expert.search(game, seen, random.Random(1), Budget(1.0), 1.0)
+    cap = 0.3 * expert.FULL_WORK
+    assert works[-2] < cap <= works[-1]  # stopped at the first sample past the cap
+    rounds = plans[0].samples  # greedy's plan is never dropped: it has every whole round
+    assert rounds >= 1 and all(p.samples <= rounds for p in plans)
+    assert sum(p.samples for p in plans) < len(works)  # the cut round's samples are gone
+
+
 def test_the_win_chance_model_scores_only_the_table_sizes_it_helps(monkeypatch):
     """value.py's win chance for 2-player positions; 4-player ones on the margin alone
     (paired on 100 deals, the model lost 4-player games: docs/BOTS.md)."""
