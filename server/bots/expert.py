@@ -79,10 +79,11 @@ FULL_WORK = 7000  # work units (work_units) per search at budget 1.0: ~0.35 s of
 TURN_UNITS = rollout.TURN_UNITS  # the work counting's constants (rollout.work_units)
 ENDINGS_PER_UNIT = rollout.ENDINGS_PER_UNIT
 STEPS_PER_UNIT = rollout.STEPS_PER_UNIT
-# A search also stops in the middle of a round once its work reaches WORK_CAP times the
-# planned work (that round's samples dropped): a round is checked only as it ends, and
-# rollouts full of rescues for a seat with many Rush Tokens and three tab-4 orders made
-# one round cost 2-3 times the planned work (a decision of 1.2 s, issue 48's seventh try).
+# A search stops in the middle of a round once its work reaches WORK_CAP times the planned
+# work (that round's samples dropped). Checked only as rounds ended, rollouts full of
+# rescues for a seat with many Rush Tokens and three tab-4 orders made one round cost 2-3
+# times the planned work (a decision of 1.2 s, issue 48's seventh try; 2 searches in 198
+# went past twice the plan, docs/BOTS.md).
 WORK_CAP = 2.0
 MISS_SHARE = 0.1  # of the work, for a search that starts mid-turn (a plan not found)
 MIN_ROUNDS = 2  # rounds every plan gets before any is dropped

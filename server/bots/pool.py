@@ -108,7 +108,7 @@ class _Lane:
     """One worker process and the jobs waiting for it, best first (moves, then the oldest).
     The process is handed one job at a time, so a move that arrives never waits behind
     hints in the executor's own first-come queue; a hint it finds thinking is told to stop
-    (`move_waiting`, shared memory the worker reads at each round of its search)."""
+    (`move_waiting`, shared memory the worker reads as its search goes)."""
 
     def __init__(self) -> None:
         self.move_waiting = SPAWN.RawValue(ctypes.c_bool, False)
