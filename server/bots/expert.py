@@ -571,6 +571,9 @@ def paired(a: list[float], b: list[float]) -> tuple[float, float]:
 
 
 def _why(best: Plan, plans_count: int) -> str:
+    if not best.samples:
+        return (f"{best.label}: greedy's plan, the search of {plans_count} plans cut in its "
+                "first round")
     return (f"{best.label}: best of {plans_count} plans over {best.samples} sampled decks "
             f"(mean edge {best.mean:+.2f})")
 
