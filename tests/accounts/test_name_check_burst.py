@@ -39,19 +39,26 @@ async def _joins(url: str, codes: list[str]) -> tuple[Counter[str], list[str]]:
     return alice, seated
 
 
+def _made(url: str, body: dict[str, object]) -> httpx.Response:
+    """A setting-up POST, asked again while it is refused `unavailable`: with so short a
+    DB_TIMEOUT a busy machine can refuse it too (the burst is what is tested). A refused
+    try may still have committed: asked again, the account's name is then taken."""
+    refused = 0
+    while (r := httpx.post(url, json=body)).status_code == 503 and refused < 20:
+        refused += 1
+    assert r.status_code == 201 or (refused and r.status_code == 409), r.text
+    return r
+
+
 def test_a_burst_of_joins_never_seats_a_guest_under_an_accounts_name(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     with log.open("wb") as out, served_process(
             tmp_path / "coffee-rush.db", out, BOT_WORKERS="0", ROOM_CREATE_RATE="1000",
             DB_TIMEOUT="0.1", LOG_FORMAT="json",
             HTTP_PER_ADDRESS="1000") as (url, _):  # 200 players, all from this host
-        r = httpx.post(f"{url}/api/accounts", json={"name": "Alice", "password": "correct horse"})
-        assert r.status_code == 201, r.text
-        codes = []
-        for _ in range(TABLES):
-            r = httpx.post(f"{url}/api/rooms", json={"players": 4})
-            assert r.status_code == 201, r.text
-            codes.append(r.json()["code"])
+        _made(f"{url}/api/accounts", {"name": "Alice", "password": "correct horse"})
+        codes = [_made(f"{url}/api/rooms", {"players": 4}).json()["code"]
+                 for _ in range(TABLES)]
         alice, seated = asyncio.run(_joins(url, codes))
     print(dict(alice))
     assert set(alice) <= {"409 name_taken", "503 unavailable"}, alice

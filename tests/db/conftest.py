@@ -186,3 +186,9 @@ async def outage(migrated_url: str) -> AsyncIterator[Outage]:
     yield pg
     if pg.proxy._server is not None:
         await pg.proxy.shut()
+
+
+# A journal's deadline on each write, for the tests that do not time it: on a machine this
+# busy (the suite's workers, its servers and browsers on two cores) a commit has taken over
+# the production default of 2 s, and a test of fencing or batching then failed on a timeout.
+UNHURRIED = 15.0

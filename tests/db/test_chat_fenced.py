@@ -15,7 +15,7 @@ from server.db.session import session_factory
 from server.persist.journal import RoomJournal
 from server.rooms import Connection, RoomError, RoomManager, RoomOptions, chat, seating
 
-from .conftest import Clock
+from .conftest import UNHURRIED, Clock
 from .test_fencing import claim
 
 pytestmark = pytest.mark.asyncio
@@ -25,7 +25,7 @@ async def test_a_fenced_chat_line_is_refused_not_acknowledged(
     engine: AsyncEngine, clock: Clock, settings
 ) -> None:
     epochs: dict[str, int] = {}
-    db = Journal(engine, None, fence=epochs.get, clock=clock)
+    db = Journal(engine, None, fence=epochs.get, clock=clock, write_timeout=UNHURRIED)
     await db.start()
     try:
         manager = RoomManager(settings, RoomJournal(db, clock))

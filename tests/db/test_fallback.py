@@ -23,7 +23,7 @@ from server.db.models import JournalEntry
 from server.db.session import make_engine, session_factory
 from tests.ports import free_port
 
-from .conftest import Clock, Outage
+from .conftest import UNHURRIED, Clock, Outage
 from .helpers import new_room
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -162,7 +162,8 @@ async def test_acknowledged_writes_survive_a_kill_during_the_outage(
     assert acked == 40
     saved = fallback.read_bytes()
 
-    journal = Journal(engine, fallback)  # the restarted server: the file is replayed first
+    # The restarted server: the file is replayed first.
+    journal = Journal(engine, fallback, write_timeout=UNHURRIED)
     await journal.start()
     assert not journal.degraded and not FallbackFile(fallback).pending()
     got = await seqs(engine, "KILLED01")
@@ -171,7 +172,7 @@ async def test_acknowledged_writes_survive_a_kill_during_the_outage(
     await journal.stop()
 
     fallback.write_bytes(saved)  # a crash after the copy but before the truncate
-    again = Journal(engine, fallback)
+    again = Journal(engine, fallback, write_timeout=UNHURRIED)
     await again.start()
     await again.stop()
     assert await seqs(engine, "KILLED01") == got  # replaying twice changes nothing
@@ -196,7 +197,7 @@ async def test_a_refused_line_is_set_aside_and_the_rest_copied(
         "not json",  # refused
         ops.encode(ops.action(ActionRecord("POISON01", 2, 0, step(2), clock()))),
     ])
-    journal = Journal(engine, fallback.path)
+    journal = Journal(engine, fallback.path, write_timeout=UNHURRIED)
     await journal.start()
     await journal.stop()
     assert await seqs(engine, "POISON01") == [1, 2]

@@ -13,7 +13,7 @@ from server.db.journal import Journal
 from server.db.records import Fenced
 from server.db.session import session_factory
 
-from .conftest import Clock
+from .conftest import UNHURRIED, Clock
 from .helpers import new_room
 
 pytestmark = pytest.mark.asyncio
@@ -36,14 +36,14 @@ async def test_the_old_owners_writes_are_refused_once_the_room_is_claimed(
     engine: AsyncEngine, clock: Clock
 ) -> None:
     old_epochs: dict[str, int] = {CODE: 1}
-    old = Journal(engine, None, fence=old_epochs.get, clock=clock)
+    old = Journal(engine, None, fence=old_epochs.get, clock=clock, write_timeout=UNHURRIED)
     await old.start()
     await old.room_created(new_room(CODE, clock()))
     await old.action_accepted(CODE, 1, 0, {"type": "step", "cell": 1})
     assert await claim(engine, CODE) == 2  # another instance takes the room over
     with pytest.raises(Fenced):
         await old.action_accepted(CODE, 2, 1, {"type": "step", "cell": 2})
-    new = Journal(engine, None, fence={CODE: 2}.get, clock=clock)
+    new = Journal(engine, None, fence={CODE: 2}.get, clock=clock, write_timeout=UNHURRIED)
     await new.start()
     await new.action_accepted(CODE, 2, 1, {"type": "step", "cell": 3})
     assert [seq_action[2]["cell"] for seq_action in await stored_actions(engine)] == [1, 3]
@@ -52,7 +52,7 @@ async def test_the_old_owners_writes_are_refused_once_the_room_is_claimed(
 
 async def test_a_fenced_write_fails_alone_in_its_batch(engine: AsyncEngine, clock: Clock) -> None:
     epochs = {CODE: 1, "OTHER234": 1}
-    journal = Journal(engine, None, fence=epochs.get, clock=clock)
+    journal = Journal(engine, None, fence=epochs.get, clock=clock, write_timeout=UNHURRIED)
     await journal.start()
     await journal.room_created(new_room(CODE, clock()))
     await journal.room_created(new_room("OTHER234", clock()))
@@ -76,7 +76,7 @@ async def test_the_journal_tells_of_a_fenced_write_before_its_caller_resumes(
     """The cluster drops a fenced room at once (server.cluster.ownership.Ownership.fenced):
     nothing the refused caller does next may reach the room's sockets."""
     told: list[tuple[str, int]] = []
-    journal = Journal(engine, None, fence={CODE: 1}.get, clock=clock)
+    journal = Journal(engine, None, fence={CODE: 1}.get, clock=clock, write_timeout=UNHURRIED)
     journal.on_fenced = lambda code, epoch: told.append((code, epoch))
     await journal.start()
     try:

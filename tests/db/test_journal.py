@@ -15,7 +15,7 @@ from server.db.models import Game, JournalEntry
 from server.db.records import JournalConflict, SeatRecord, UnknownRoom
 from server.db.session import session_factory
 
-from .conftest import Clock
+from .conftest import UNHURRIED, Clock
 from .helpers import finished, new_room
 
 pytestmark = pytest.mark.asyncio
@@ -41,7 +41,7 @@ def step(seq: int) -> dict:
 async def test_record_is_committed_when_it_returns(
     engine: AsyncEngine, tmp_path: Path, clock: Clock
 ) -> None:
-    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
+    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=UNHURRIED)
     await journal.start()
     await journal.room_created(new_room("DURABLE1", clock()))
     await journal.action_accepted("DURABLE1", 1, 0, step(1))
@@ -53,7 +53,8 @@ async def test_record_is_committed_when_it_returns(
 async def test_concurrent_records_share_transactions(
     engine: AsyncEngine, tmp_path: Path, clock: Clock
 ) -> None:
-    journal = Journal(engine, tmp_path / "fallback.jsonl", max_batch=20, clock=clock)
+    journal = Journal(engine, tmp_path / "fallback.jsonl", max_batch=20, clock=clock,
+                      write_timeout=UNHURRIED)
     await journal.start()
     await journal.room_created(new_room("GROUP001", clock()))
     commits = count_commits(journal)
@@ -73,7 +74,7 @@ async def test_a_record_whose_caller_is_cancelled_is_written_all_the_same(
 ) -> None:
     """Handed over is handed over: cancelling the wait (a socket gone mid-action) does not
     take the action back, and the batch it shares is not disturbed."""
-    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
+    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=UNHURRIED)
     await journal.start()
     await journal.room_created(new_room("CANCEL01", clock()))
     waiting = asyncio.create_task(journal.action_accepted("CANCEL01", 1, 0, step(1)))
@@ -88,7 +89,7 @@ async def test_a_record_whose_caller_is_cancelled_is_written_all_the_same(
 
 
 async def test_a_bad_write_fails_alone(engine: AsyncEngine, tmp_path: Path, clock: Clock) -> None:
-    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
+    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=UNHURRIED)
     await journal.start()
     await journal.room_created(new_room("BADWRITE", clock()))
     await journal.action_accepted("BADWRITE", 1, 0, step(1))
@@ -107,7 +108,7 @@ async def test_a_bad_write_fails_alone(engine: AsyncEngine, tmp_path: Path, cloc
 
 
 async def test_room_lifecycle_hooks(engine: AsyncEngine, tmp_path: Path, clock: Clock) -> None:
-    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
+    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=UNHURRIED)
     await journal.start()
     room = new_room("LIFE0001", clock(), players=2, seed=5)
     await journal.room_created(room)
@@ -135,7 +136,7 @@ async def test_room_lifecycle_hooks(engine: AsyncEngine, tmp_path: Path, clock: 
 async def test_stop_writes_what_was_handed_over(
     engine: AsyncEngine, tmp_path: Path, clock: Clock
 ) -> None:
-    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
+    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=UNHURRIED)
     await journal.start()
     await journal.room_created(new_room("STOP0001", clock()))
     tasks = [asyncio.create_task(journal.action_accepted("STOP0001", s, 0, step(s)))

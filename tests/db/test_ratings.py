@@ -21,7 +21,7 @@ from server.db.models import Account, GameRating, PlayerRating, utcnow
 from server.db.records import FinishedGame
 from server.db.session import make_engine, session_factory
 
-from .conftest import Clock
+from .conftest import UNHURRIED, Clock
 from .helpers import accounts, new_room, rated_game
 
 pytestmark = pytest.mark.asyncio
@@ -132,7 +132,7 @@ async def test_the_writer_rates_a_game_it_saves(
     sessions = session_factory(engine)
     ana, ben = await accounts(sessions, "Ana", "Ben")
     g = rated_game("LIVE0001", clock, [(ana, None), (ben, None)], [2, 1])
-    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
+    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=UNHURRIED)
     await journal.start()
     await journal.room_created(new_room(g.room_code, clock(), players=2))
     await journal.game_finished(g)

@@ -16,7 +16,7 @@ from server.db.records import ActionRecord, JournalConflict
 from server.db.session import session_factory
 from server.db.sqlite_writer import SqliteWriter
 
-from .conftest import Clock
+from .conftest import UNHURRIED, Clock
 from .helpers import new_room
 
 pytestmark = pytest.mark.asyncio
@@ -37,7 +37,7 @@ async def stored(engine: AsyncEngine, code: str) -> list[tuple]:
 async def test_rows_are_stored_as_the_orm_stores_them(
     engine: AsyncEngine, tmp_path: Path, clock: Clock
 ) -> None:
-    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
+    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=UNHURRIED)
     await journal.start()
     for code in ("RAWPATH1", "ORMPATH1"):
         await journal.room_created(new_room(code, clock()))
@@ -56,7 +56,7 @@ async def test_rows_are_stored_as_the_orm_stores_them(
 async def test_a_row_already_there_goes_through_the_orm_checks(
     engine: AsyncEngine, tmp_path: Path, clock: Clock
 ) -> None:
-    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
+    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=UNHURRIED)
     await journal.start()
     await journal.room_created(new_room("RAWPATH2", clock()))
     await journal.action_accepted("RAWPATH2", 1, 0, ACTION)

@@ -20,7 +20,7 @@ from server.db.records import ActionRecord, JournalConflict, SeatRecord, Unknown
 from server.db.session import session_factory
 from tests.stored import game_by_room
 
-from .conftest import Clock
+from .conftest import UNHURRIED, Clock
 from .helpers import finished, new_room
 
 pytestmark = pytest.mark.asyncio
@@ -123,7 +123,7 @@ async def test_a_whole_game_journaled_live_leaves_the_rows_a_replay_leaves(
     engine: AsyncEngine, tmp_path: Path, clock: Clock, together: bool, long_way: list[str]
 ) -> None:
     playing, end = a_game("LIVEGAME", clock)
-    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
+    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=UNHURRIED)
     await journal.start()
     await live(journal, playing, together)
     await replayed(engine, renamed(playing, "ORMGAME1"))
@@ -148,7 +148,7 @@ async def test_a_whole_game_journaled_live_leaves_the_rows_a_replay_leaves(
 async def test_surprises_are_checked_or_refused_as_before(
     engine: AsyncEngine, tmp_path: Path, clock: Clock, long_way: list[str]
 ) -> None:
-    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
+    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=UNHURRIED)
     await journal.start()
     room = new_room("SURPRISE", clock(), players=2)
     await journal.room_created(room)
@@ -182,11 +182,11 @@ async def test_a_room_from_before_a_restart_is_written_too(
     """A new journal has no ids cached: its writes of an unfinished room take the ORM path
     until its first action, whose look-up the short way remembers."""
     room = new_room("RESTARTS", clock(), players=2)
-    first = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
+    first = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=UNHURRIED)
     await first.start()
     await first.room_created(room)
     await first.stop()
-    second = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
+    second = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=UNHURRIED)
     await second.start()
     await second.seats_changed(room.code, room.seats[:1], host_seat=0)
     await second.room_started(room.code, options=room.options, seed=room.seed)

@@ -15,7 +15,7 @@ from server.db.session import make_engine
 from server.db.sqlite_writer import run_to_end
 from server.jsontext import dumps
 
-from .conftest import Clock
+from .conftest import UNHURRIED, Clock
 from .helpers import new_room
 from .test_fallback import seqs, step
 
@@ -61,7 +61,7 @@ async def test_json_columns_are_stored_as_compact_text(
     """The writer's thread encodes every action and finished game while holding the GIL:
     through server.jsontext (orjson), not the json module, which took 11% of its CPU."""
     engine = make_engine(sqlite_url)
-    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock)
+    journal = Journal(engine, tmp_path / "fallback.jsonl", clock=clock, write_timeout=UNHURRIED)
     await journal.start()
     action = {"type": "order", "note": "café ☕", "cups": [1, 2]}
     try:
