@@ -512,31 +512,29 @@ def search(
     stages = max(1, (len(plans) - 1).bit_length())
     per_stage = planned / stages
     stage_start = 0.0
-    rounds = rounds_in_stage = 0
+    rounds_in_stage = 0
     while True:
         rng.shuffle(unseen)
         deck = unseen[:deck_count]
+        cut = False
         for i in alive:
             value, turns = sample_value(game, plans[i], deck, memo, style)
             plans[i].values.append(value)
             turns_done += turns
             work = work_units(turns_done, memo)
-            if work >= WORK_CAP * planned or budget.expired():
+            cut = work >= WORK_CAP * planned or budget.expired()
+            if cut:
                 break
-        else:
-            rounds += 1
-        if rounds < len(plans[0].values):  # a round cut short: its samples are dropped
-            for i in alive:
-                del plans[i].values[rounds:]
+        whole = len(plans[alive[-1]].values)  # the rounds every alive plan has
+        if cut:
+            for i in alive:  # a round cut short: its samples are dropped
+                del plans[i].values[whole:]
             if budget.expired():
                 log_cut(style.level, int(work), planned, budget)
             break
         stage_work = work - stage_start
         rounds_in_stage += 1
         if work >= planned:
-            break
-        if budget.expired():
-            log_cut(style.level, int(work), planned, budget)
             break
         if stage_work >= per_stage and rounds_in_stage >= MIN_ROUNDS and len(alive) > 2:
             rest = sorted(alive[1:], key=lambda i: (-plans[i].mean, i))
