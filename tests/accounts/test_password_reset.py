@@ -173,12 +173,13 @@ async def test_the_answer_never_tells_whether_an_address_has_an_account(
         bo = await mails(smtp, 3, to="bo@example.org")
         assert [m["Subject"] for m in bo[1:]] == ["Coffee Rush: set a new password"] * 2
         assert await mails(smtp, 1, to="nobody@example.org", seconds=0.3) == []
-        assert len(await mails(smtp, 2, to="cy@example.org", seconds=0.3)) == 1  # its code
+        assert len(await mails(smtp, 1, to="cy@example.org")) == 1  # its code
+        assert len(await mails(smtp, 2, to="cy@example.org", seconds=0.3)) == 1  # only
 
         # The account's limit: 3 links an hour; a 4th request is answered alike, unmailed.
         r = await asker.post("/api/password/forgot", json={"address": "bo@example.org"})
         assert (r.status_code, r.content) == answers[0][:2]
-        assert len(await mails(smtp, 4, to="bo@example.org", seconds=0.5)) == 4
+        assert len(await mails(smtp, 4, to="bo@example.org")) == 4
         r = await asker.post("/api/password/forgot", json={"address": "bo@example.org"})
         assert (r.status_code, r.content) == answers[0][:2]
         assert len(await mails(smtp, 5, to="bo@example.org", seconds=0.5)) == 4
@@ -188,7 +189,7 @@ async def test_the_answer_never_tells_whether_an_address_has_an_account(
         clock.advance(3600)
         r = await asker.post("/api/password/forgot", json={"address": "Bo@example.org"})
         assert (r.status_code, r.content) == answers[0][:2]
-        assert len(await mails(smtp, 5, to="bo@example.org", seconds=0.5)) == 5
+        assert len(await mails(smtp, 5, to="bo@example.org")) == 5
         r = await asker.post("/api/password/forgot", json={"address": "bo@example.org"})
         assert (r.status_code, r.content) == answers[0][:2]
         assert len(await mails(smtp, 6, to="bo@example.org", seconds=0.5)) == 5
