@@ -20,6 +20,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from server.config import Settings
+from server.db.migrate import DatabaseRefused
 from server.main import create_app
 from tests.serving import served
 
@@ -66,16 +67,30 @@ def wait_for_the_last_server(url: str = PG_URL, seconds: float = 10.0) -> None:
 @contextlib.asynccontextmanager
 async def running_app(database: str, make_settings: Callable[..., Settings],
                       **overrides: Any) -> AsyncIterator[FastAPI]:
-    """The app on `database` ("sqlite" or "postgresql", emptied), its lifespan running."""
+    """The app on `database` ("sqlite" or "postgresql", emptied), its lifespan running.
+
+    A start refused by the database is tried again, twice: with a DB_TIMEOUT as short as
+    some tests set (it is also PostgreSQL's idle-in-transaction timeout), a pause of this
+    busy machine inside a start-up transaction has had PostgreSQL end the session."""
     settings: dict[str, Any] = {"BOT_WORKERS": 0, "DB_TIMEOUT": LOADED_MACHINE_DB_TIMEOUT,
                                 **overrides}
     if database == "postgresql":
         reset_postgres(PG_URL)
-        wait_for_the_last_server()
         settings["DATABASE_URL"] = PG_URL
-    built = create_app(make_settings(**settings))
-    async with built.router.lifespan_context(built):
-        yield built
+    for tries in range(3):
+        if database == "postgresql":
+            wait_for_the_last_server()
+        built = create_app(make_settings(**settings))
+        started = contextlib.AsyncExitStack()
+        try:
+            await started.enter_async_context(built.router.lifespan_context(built))
+        except DatabaseRefused:
+            if tries == 2:
+                raise
+            continue
+        async with started:
+            yield built
+        return
 
 
 @pytest_asyncio.fixture(params=["sqlite", "postgresql"])
