@@ -525,9 +525,9 @@ def search(
             cut = work >= WORK_CAP * planned or budget.expired()
             if cut:
                 break
-        whole = len(plans[alive[-1]].values)  # the rounds every alive plan has
-        if cut:
-            for i in alive:  # a round cut short: its samples are dropped
+        if cut:  # the samples of a round cut short are dropped
+            whole = len(plans[alive[-1]].values)  # the rounds every alive plan has
+            for i in alive:
                 del plans[i].values[whole:]
             if budget.expired():
                 log_cut(style.level, int(work), planned, budget)
