@@ -38,9 +38,14 @@ OUTLINED = """() => [...document.querySelectorAll('.hint-target')].map((e) => {
 })"""
 NUMBERED = """() => [...document.querySelectorAll('#board .hint-path-dot')]
   .map((d) => [d.dataset.stepCell, d.textContent])"""
+# Each number's box and its cell's, read in one go (read apart, a board still being laid
+# out after a resize or a new language moved between the two reads on a loaded machine).
 NUMBER_BOXES = """() => [...document.querySelectorAll('#board .hint-path-dot')].map((d) => {
   const r = d.getBoundingClientRect();
-  return [d.dataset.stepCell, [r.x, r.y, r.width, r.height]]; })"""
+  const c = document.querySelector(`#board [data-cell="${d.dataset.stepCell}"]`)
+    .getBoundingClientRect();
+  return [d.dataset.stepCell, [r.x, r.y, r.width, r.height], [c.x, c.y, c.width, c.height]];
+})"""
 HINT_STROKE = """() => parseFloat(
   getComputedStyle(document.querySelector('.hint-path-line')).strokeWidth)"""
 WALK_STROKE = """() => parseFloat(
@@ -81,8 +86,13 @@ def step_labels(cells: list[str], first: int = 0) -> list[list[str]]:
 # shown in (issue 43): each number inside its cell, the line bolder than a walk's.
 def numbered_and_bold(page: Page, cells: list[str], first: int = 0) -> None:
     assert page.evaluate(NUMBERED) == step_labels(cells, first)
-    for cell, box in page.evaluate(NUMBER_BOXES):
-        assert inside(box, page.evaluate(BOX, cell)), (cell, box)
+    for _ in range(50):  # until the board is laid out at this size and in this language
+        boxes = page.evaluate(NUMBER_BOXES)
+        if all(inside(number, cell_box) for _, number, cell_box in boxes):
+            break
+        page.wait_for_timeout(100)
+    for cell, number, cell_box in boxes:
+        assert inside(number, cell_box), (cell, number, cell_box)
     assert page.evaluate(HINT_STROKE) >= 2 * page.evaluate(WALK_STROKE)
 
 
