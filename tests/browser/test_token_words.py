@@ -29,7 +29,7 @@ LOOK = """() => {
 
 # Set and measured in one go: a bot's move re-renders the header between two evaluates.
 TOO_LONG = """() => {
-  document.querySelector('#token-state .token-words').textContent = 'The game is over. '.repeat(3);
+  document.querySelector('#token-state .token-words').textContent = 'Game over '.repeat(6);
   document.querySelector('#watchers .short').textContent = '12345';
   return {right: document.getElementById('lang-switch').getBoundingClientRect().right,
           scroll: document.scrollingElement.scrollWidth, width: innerWidth};
